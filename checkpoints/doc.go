@@ -1,0 +1,3 @@
+// Package checkpoints implements the on-disk run directory: atomic, versioned,
+// checksummed checkpoints and the journal of finished games.
+package checkpoints

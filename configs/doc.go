@@ -1,0 +1,2 @@
+// Package configs holds the YAML tuning presets that ship inside the binary.
+package configs

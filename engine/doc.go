@@ -1,0 +1,24 @@
+// Package engine implements the game of 2048 on a 64-bit bitboard, seeded
+// games, and the searchers that play it: exact and table-driven expectimax
+// and beam search.
+//
+// Design, in the order the code depends on it:
+//
+//   - A Board is a uint64 of 16 four-bit cells; cell (row r, column c) sits at
+//     bit offset 4*(4r+c) and holds the exponent of its tile (0 = empty).
+//   - Moves come from 65536-entry row tables built once at package init.
+//     Vertical moves transpose the board, use the row tables and transpose
+//     back, so there is a single source of truth for the sliding rule.
+//   - A game's randomness is one PCG stream seeded by the game's seed; the
+//     spawn procedure is versioned by RulesVersion, so Play(seed, player) is a
+//     pure function of its arguments.
+//   - The searchers consume an Evaluator. Expectimax has an exact mode that
+//     follows the search semantics of DESIGN.md node for node, and a fast mode
+//     with a fixed-size transposition table, a configurable loss value and an
+//     optional probability cutoff; with the cutoff off, the table never changes
+//     a value.
+//
+// Every fast path has a slow, obviously correct twin in the tests (a
+// [4][4]int board and a plain recursive expectimax) and a differential test
+// over many random inputs.
+package engine

@@ -1,0 +1,3 @@
+// Package tuner implements the generation loop that tunes evaluation weights
+// by playing seeded games.
+package tuner
