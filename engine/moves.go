@@ -1,0 +1,139 @@
+package engine
+
+import "fmt"
+
+// A Dir is a move direction. The order Up, Down, Left, Right is the order in
+// which searchers try moves and break ties.
+type Dir uint8
+
+// The four directions. Up slides toward row 0, Left toward column 0.
+const (
+	Up Dir = iota
+	Down
+	Left
+	Right
+)
+
+// Dirs lists the directions in tie-breaking order.
+var Dirs = [4]Dir{Up, Down, Left, Right}
+
+var dirNames = [4]string{"up", "down", "left", "right"}
+
+func (d Dir) String() string {
+	if int(d) < len(dirNames) {
+		return dirNames[d]
+	}
+	return fmt.Sprintf("Dir(%d)", uint8(d))
+}
+
+// ParseDir reads "up", "down", "left" or "right".
+func ParseDir(s string) (Dir, error) {
+	for i, n := range dirNames {
+		if s == n {
+			return Dir(i), nil
+		}
+	}
+	return 0, fmt.Errorf("engine: unknown direction %q (want up, down, left or right)", s)
+}
+
+// Row tables, indexed by a 16-bit row (column 0 in the low nibble). A merge
+// only ever joins tiles within a run of equal tiles, and a run of n equal
+// tiles yields n/2 merges whichever way it slides, so one score table serves
+// both directions (the differential tests check this claim too).
+var (
+	rowLeft  [1 << 16]uint16 // the row after sliding toward column 0
+	rowRight [1 << 16]uint16 // the row after sliding toward column 3
+	rowScore [1 << 16]uint32 // the sum of the tiles created by merges
+)
+
+func init() {
+	for row := range 1 << 16 {
+		var line [4]int
+		for i := range 4 {
+			line[i] = row >> (4 * i) & 0xf
+		}
+		left, score := slideLine(line)
+		rowLeft[row] = packLine(left)
+		rowScore[row] = uint32(score)
+		rev := [4]int{line[3], line[2], line[1], line[0]}
+		right, _ := slideLine(rev)
+		rowRight[row] = packLine([4]int{right[3], right[2], right[1], right[0]})
+	}
+}
+
+// slideLine slides a line of exponents toward index 0: compact the tiles,
+// then merge equal neighbours from index 0 on, each tile at most once; two
+// 32768 tiles (exponent 15) do not merge.
+func slideLine(line [4]int) (out [4]int, score int) {
+	n := 0
+	var tiles [4]int
+	for _, k := range line {
+		if k != 0 {
+			tiles[n] = k
+			n++
+		}
+	}
+	j := 0
+	for i := 0; i < n; i++ {
+		if i+1 < n && tiles[i] == tiles[i+1] && tiles[i] < MaxRank {
+			out[j] = tiles[i] + 1
+			score += 1 << out[j]
+			i++
+		} else {
+			out[j] = tiles[i]
+		}
+		j++
+	}
+	return out, score
+}
+
+func packLine(line [4]int) uint16 {
+	return uint16(line[0] | line[1]<<4 | line[2]<<8 | line[3]<<12)
+}
+
+// moveRows applies a row table to every row.
+func moveRows(b Board, table *[1 << 16]uint16) (Board, int) {
+	x := uint64(b)
+	r0, r1, r2, r3 := uint16(x), uint16(x>>16), uint16(x>>32), uint16(x>>48)
+	nb := uint64(table[r0]) | uint64(table[r1])<<16 | uint64(table[r2])<<32 | uint64(table[r3])<<48
+	return Board(nb), int(rowScore[r0] + rowScore[r1] + rowScore[r2] + rowScore[r3])
+}
+
+// Move slides the board in direction d. It returns the new board, the move's
+// score (the sum of the values of the tiles created by merges) and whether
+// the move is legal, that is, changes the board. The spawn that follows a
+// legal move is not part of Move.
+func (b Board) Move(d Dir) (Board, int, bool) {
+	var nb Board
+	var score int
+	switch d {
+	case Left:
+		nb, score = moveRows(b, &rowLeft)
+	case Right:
+		nb, score = moveRows(b, &rowRight)
+	case Up:
+		nb, score = moveRows(b.Transpose(), &rowLeft)
+		nb = nb.Transpose()
+	case Down:
+		nb, score = moveRows(b.Transpose(), &rowRight)
+		nb = nb.Transpose()
+	default:
+		panic(fmt.Sprintf("engine: Move(%d): no such direction", d))
+	}
+	return nb, score, nb != b
+}
+
+// CanMove reports whether any move is legal, that is, whether the game goes on.
+func (b Board) CanMove() bool {
+	return rowsCanMove(b) || rowsCanMove(b.Transpose())
+}
+
+func rowsCanMove(b Board) bool {
+	for r := range 4 {
+		row := b.Row(r)
+		if rowLeft[row] != row || rowRight[row] != row {
+			return true
+		}
+	}
+	return false
+}
