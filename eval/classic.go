@@ -17,9 +17,10 @@ type Classic struct{}
 
 var _ engine.Evaluator = Classic{}
 
-// classicRow holds one row's share of the classic terms.
+// classicRow holds one row's share of the classic terms; int8 keeps the
+// table at 256 KiB, small enough to stay in cache during a search.
 type classicRow struct {
-	d0, d1, smooth, empty int32
+	d0, d1, smooth, empty int8
 }
 
 // classicRows is indexed by a 16-bit row read from column 0 (low nibble) on.
@@ -40,12 +41,12 @@ func classicLine(line [4]int) classicRow {
 	for i := range 3 {
 		a, b := line[i], line[i+1]
 		if a > b {
-			t.d0 += int32(b - a)
+			t.d0 += int8(b - a)
 		} else {
-			t.d1 += int32(a - b)
+			t.d1 += int8(a - b)
 		}
 		if a != 0 && b != 0 {
-			t.smooth -= int32(abs(a - b))
+			t.smooth -= int8(abs(a - b))
 		}
 	}
 	for _, k := range line {
@@ -63,10 +64,12 @@ func (Classic) Evaluate(b engine.Board) float64 {
 	r0, r1, r2, r3 := &classicRows[uint16(x)], &classicRows[uint16(x>>16)], &classicRows[uint16(x>>32)], &classicRows[uint16(x>>48)]
 	y := uint64(b.Transpose())
 	c0, c1, c2, c3 := &classicRows[uint16(y)], &classicRows[uint16(y>>16)], &classicRows[uint16(y>>32)], &classicRows[uint16(y>>48)]
-	empty := r0.empty + r1.empty + r2.empty + r3.empty
-	mono := max(r0.d0+r1.d0+r2.d0+r3.d0, r0.d1+r1.d1+r2.d1+r3.d1) +
-		max(c0.d0+c1.d0+c2.d0+c3.d0, c0.d1+c1.d1+c2.d1+c3.d1)
-	smooth := r0.smooth + r1.smooth + r2.smooth + r3.smooth + c0.smooth + c1.smooth + c2.smooth + c3.smooth
+	// Sums in int: four rows of -45 overflow int8.
+	empty := int(r0.empty) + int(r1.empty) + int(r2.empty) + int(r3.empty)
+	mono := max(int(r0.d0)+int(r1.d0)+int(r2.d0)+int(r3.d0), int(r0.d1)+int(r1.d1)+int(r2.d1)+int(r3.d1)) +
+		max(int(c0.d0)+int(c1.d0)+int(c2.d0)+int(c3.d0), int(c0.d1)+int(c1.d1)+int(c2.d1)+int(c3.d1))
+	smooth := int(r0.smooth) + int(r1.smooth) + int(r2.smooth) + int(r3.smooth) +
+		int(c0.smooth) + int(c1.smooth) + int(c2.smooth) + int(c3.smooth)
 	return float64(27*empty + 10*mono + 3*smooth)
 }
 
