@@ -43,7 +43,7 @@ func ParseDir(s string) (Dir, error) {
 var (
 	rowLeft  [1 << 16]uint16 // the row after sliding toward column 0
 	rowRight [1 << 16]uint16 // the row after sliding toward column 3
-	rowScore [1 << 16]uint32 // the sum of the tiles created by merges
+	rowScore [1 << 16]uint16 // the sum of the tiles created by merges, over 4 (at most 65536/4)
 )
 
 func init() {
@@ -54,7 +54,7 @@ func init() {
 		}
 		left, score := slideLine(line)
 		rowLeft[row] = packLine(left)
-		rowScore[row] = uint32(score)
+		rowScore[row] = uint16(score >> 2)
 		rev := [4]int{line[3], line[2], line[1], line[0]}
 		right, _ := slideLine(rev)
 		rowRight[row] = packLine([4]int{right[3], right[2], right[1], right[0]})
@@ -96,7 +96,7 @@ func moveRows(b Board, table *[1 << 16]uint16) (Board, int) {
 	x := uint64(b)
 	r0, r1, r2, r3 := uint16(x), uint16(x>>16), uint16(x>>32), uint16(x>>48)
 	nb := uint64(table[r0]) | uint64(table[r1])<<16 | uint64(table[r2])<<32 | uint64(table[r3])<<48
-	return Board(nb), int(rowScore[r0] + rowScore[r1] + rowScore[r2] + rowScore[r3])
+	return Board(nb), 4 * (int(rowScore[r0]) + int(rowScore[r1]) + int(rowScore[r2]) + int(rowScore[r3]))
 }
 
 // Move slides the board in direction d. It returns the new board, the move's

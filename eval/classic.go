@@ -17,14 +17,11 @@ type Classic struct{}
 
 var _ engine.Evaluator = Classic{}
 
-// classicRow holds one row's share of the classic terms; int8 keeps the
-// table at 256 KiB, small enough to stay in cache during a search.
-type classicRow struct {
-	d0, d1, smooth, empty int8
-}
-
-// classicRows is indexed by a 16-bit row read from column 0 (low nibble) on.
-var classicRows [1 << 16]classicRow
+// classicRows packs one row's share of the classic terms into four bytes:
+// -d0, -d1, -smooth and the empty count. Each is at most 45 for a row and at
+// most 180 for four rows, so four rows add as plain uint32s without a carry
+// crossing lanes. The table is 256 KiB, small enough to stay in cache.
+var classicRows [1 << 16]uint32
 
 func init() {
 	for row := range 1 << 16 {
@@ -32,44 +29,42 @@ func init() {
 		for i := range 4 {
 			line[i] = row >> (4 * i) & 0xf
 		}
-		classicRows[row] = classicLine(line)
+		d0, d1, smooth, empty := classicLine(line)
+		classicRows[row] = uint32(-d0) | uint32(-d1)<<8 | uint32(-smooth)<<16 | uint32(empty)<<24
 	}
 }
 
-func classicLine(line [4]int) classicRow {
-	var t classicRow
+func classicLine(line [4]int) (d0, d1, smooth, empty int) {
 	for i := range 3 {
 		a, b := line[i], line[i+1]
 		if a > b {
-			t.d0 += int8(b - a)
+			d0 += b - a
 		} else {
-			t.d1 += int8(a - b)
+			d1 += a - b
 		}
 		if a != 0 && b != 0 {
-			t.smooth -= int8(abs(a - b))
+			smooth -= abs(a - b)
 		}
 	}
 	for _, k := range line {
 		if k == 0 {
-			t.empty++
+			empty++
 		}
 	}
-	return t
+	return d0, d1, smooth, empty
 }
 
 // Evaluate returns the classic value of b: 4 row look-ups on b and 4 on its
 // transpose (whose rows are b's columns read top to bottom).
 func (Classic) Evaluate(b engine.Board) float64 {
 	x := uint64(b)
-	r0, r1, r2, r3 := &classicRows[uint16(x)], &classicRows[uint16(x>>16)], &classicRows[uint16(x>>32)], &classicRows[uint16(x>>48)]
+	rows := classicRows[uint16(x)] + classicRows[uint16(x>>16)] + classicRows[uint16(x>>32)] + classicRows[uint16(x>>48)]
 	y := uint64(b.Transpose())
-	c0, c1, c2, c3 := &classicRows[uint16(y)], &classicRows[uint16(y>>16)], &classicRows[uint16(y>>32)], &classicRows[uint16(y>>48)]
-	// Sums in int: four rows of -45 overflow int8.
-	empty := int(r0.empty) + int(r1.empty) + int(r2.empty) + int(r3.empty)
-	mono := max(int(r0.d0)+int(r1.d0)+int(r2.d0)+int(r3.d0), int(r0.d1)+int(r1.d1)+int(r2.d1)+int(r3.d1)) +
-		max(int(c0.d0)+int(c1.d0)+int(c2.d0)+int(c3.d0), int(c0.d1)+int(c1.d1)+int(c2.d1)+int(c3.d1))
-	smooth := int(r0.smooth) + int(r1.smooth) + int(r2.smooth) + int(r3.smooth) +
-		int(c0.smooth) + int(c1.smooth) + int(c2.smooth) + int(c3.smooth)
+	cols := classicRows[uint16(y)] + classicRows[uint16(y>>16)] + classicRows[uint16(y>>32)] + classicRows[uint16(y>>48)]
+	empty := int(rows >> 24)
+	// max(d0, d1) = -min(-d0, -d1).
+	mono := -min(int(rows&0xff), int(rows>>8&0xff)) - min(int(cols&0xff), int(cols>>8&0xff))
+	smooth := -int(rows>>16&0xff) - int(cols>>16&0xff)
 	return float64(27*empty + 10*mono + 3*smooth)
 }
 

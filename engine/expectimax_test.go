@@ -1,0 +1,189 @@
+package engine_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
+)
+
+// refMax and refChance are the plain recursive twin of the exact search
+// semantics of DESIGN.md: no table, no cutoff, loss value 0, every call a node.
+func refMax(b engine.Board, d int, e engine.Evaluator, nodes *uint64) float64 {
+	*nodes++
+	if d == 0 {
+		return e.Evaluate(b)
+	}
+	best, any := 0.0, false
+	for _, dir := range engine.Dirs {
+		nb, score, ok := b.Move(dir)
+		if !ok {
+			continue
+		}
+		v := float64(score) + refChance(nb, d-1, e, nodes)
+		if !any || v > best {
+			best, any = v, true
+		}
+	}
+	if !any {
+		return 0
+	}
+	return best
+}
+
+func refChance(b engine.Board, d int, e engine.Evaluator, nodes *uint64) float64 {
+	*nodes++
+	type cell struct{ r, c int }
+	var empty []cell
+	for r := range 4 {
+		for c := range 4 {
+			if b.Cell(r, c) == 0 {
+				empty = append(empty, cell{r, c})
+			}
+		}
+	}
+	if d == 0 || len(empty) == 0 {
+		return e.Evaluate(b)
+	}
+	sum := 0.0
+	for _, x := range empty {
+		sum += 0.9*refMax(b.SetCell(x.r, x.c, 1), d-1, e, nodes) + 0.1*refMax(b.SetCell(x.r, x.c, 2), d-1, e, nodes)
+	}
+	return sum / float64(len(empty))
+}
+
+// searchBoards draws boards with a few empty cells and a mix of ranks, the
+// shape of positions in a real game.
+func searchBoards(seed uint64, n, minEmpty, maxEmpty int) []engine.Board {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	out := make([]engine.Board, 0, n)
+	for len(out) < n {
+		var b engine.Board
+		empty := minEmpty + rng.IntN(maxEmpty-minEmpty+1)
+		perm := rng.Perm(16)
+		for _, i := range perm[empty:] {
+			b = b.SetCell(i/4, i%4, 1+rng.IntN(10))
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+func TestExpectimaxExactMatchesTwin(t *testing.T) {
+	e := eval.Classic{}
+	for depth := 1; depth <= 5; depth++ {
+		n, maxEmpty := 60, 8
+		if depth == 5 {
+			n, maxEmpty = 15, 5
+		}
+		s, err := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: depth})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range searchBoards(uint64(depth), n, 0, maxEmpty) {
+			var want uint64
+			wantValue := refMax(b, depth, e, &want)
+			got := s.Search(b)
+			if got.Value != wantValue || got.Nodes != want {
+				t.Fatalf("depth %d %v: value, nodes = %v, %d; twin %v, %d", depth, b.Hex(), got.Value, got.Nodes, wantValue, want)
+			}
+			var sum uint64 = 1
+			for _, m := range got.Moves {
+				nb, score, _ := b.Move(m.Dir)
+				var n uint64
+				v := float64(score) + refChance(nb, depth-1, e, &n)
+				if m.Value != v || m.Nodes != n {
+					t.Fatalf("depth %d %v move %v: value, nodes = %v, %d; twin %v, %d", depth, b.Hex(), m.Dir, m.Value, m.Nodes, v, n)
+				}
+				sum += m.Nodes
+			}
+			if sum != got.Nodes {
+				t.Fatalf("move nodes + root = %d, want %d", sum, got.Nodes)
+			}
+			if !got.HasMove && len(got.Moves) != 0 || got.HasMove && got.Moves[0].Dir > got.Best {
+				t.Fatalf("%v: best %v inconsistent with moves %v", b.Hex(), got.Best, got.Moves)
+			}
+		}
+	}
+}
+
+func TestExpectimaxTableKeepsValues(t *testing.T) {
+	e := eval.Classic{}
+	for depth := 1; depth <= 5; depth++ {
+		exact, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: depth})
+		fast, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: depth, TableBits: 16})
+		var exactNodes, fastNodes uint64
+		for _, b := range searchBoards(uint64(100+depth), 40, 2, 9) {
+			want := exact.Search(b)
+			// The table lives across searches, as in a game: search twice.
+			for range 2 {
+				got := fast.Search(b)
+				if got.Value != want.Value || got.Best != want.Best || len(got.Moves) != len(want.Moves) {
+					t.Fatalf("depth %d %v: table search %v best %v; exact %v best %v", depth, b.Hex(), got.Value, got.Best, want.Value, want.Best)
+				}
+				for i := range got.Moves {
+					if got.Moves[i].Value != want.Moves[i].Value {
+						t.Fatalf("depth %d %v: move %v value %v, exact %v", depth, b.Hex(), got.Moves[i].Dir, got.Moves[i].Value, want.Moves[i].Value)
+					}
+				}
+				if got.Nodes > want.Nodes {
+					t.Fatalf("depth %d %v: table search used %d nodes, exact %d", depth, b.Hex(), got.Nodes, want.Nodes)
+				}
+			}
+			fast.Reset()
+			got := fast.Search(b)
+			exactNodes += want.Nodes
+			fastNodes += got.Nodes
+		}
+		if depth >= 4 && fastNodes >= exactNodes {
+			t.Errorf("depth %d: table used %d nodes, exact %d: want fewer", depth, fastNodes, exactNodes)
+		}
+	}
+}
+
+func TestExpectimaxNoMove(t *testing.T) {
+	b, _ := engine.ParseBoard("2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2")
+	s, _ := engine.NewExpectimax(eval.Classic{}, engine.ExpectimaxOptions{Depth: 3, LossValue: -1e6})
+	got := s.Search(b)
+	if got.HasMove || got.Value != -1e6 || got.Nodes != 1 || len(got.Moves) != 0 {
+		t.Errorf("Search(no move) = %+v; want no move, loss value -1e6, 1 node", got)
+	}
+}
+
+func TestExpectimaxOptionsValidate(t *testing.T) {
+	bad := []engine.ExpectimaxOptions{
+		{Depth: 0}, {Depth: -1}, {Depth: 256}, {Depth: 2, TableBits: -1}, {Depth: 2, TableBits: 31},
+		{Depth: 2, ProbCutoff: -0.1}, {Depth: 2, ProbCutoff: 1},
+	}
+	for _, o := range bad {
+		if _, err := engine.NewExpectimax(eval.Classic{}, o); err == nil {
+			t.Errorf("NewExpectimax(%+v) succeeded, want an error", o)
+		}
+	}
+	if _, err := engine.NewExpectimax(nil, engine.ExpectimaxOptions{Depth: 1}); err == nil {
+		t.Error("NewExpectimax(nil evaluator) succeeded")
+	}
+}
+
+// TestExpectimaxCutoffPrunes checks that the probability cutoff only ever
+// removes nodes and leaves shallow searches, where it cannot trigger, alone.
+func TestExpectimaxCutoffPrunes(t *testing.T) {
+	e := eval.Classic{}
+	for _, b := range searchBoards(9, 10, 4, 8) {
+		exact, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: 4})
+		cut, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: 4, ProbCutoff: 0.05})
+		w, g := exact.Search(b), cut.Search(b)
+		if g.Nodes >= w.Nodes {
+			t.Fatalf("%v: cutoff searched %d nodes, exact %d", b.Hex(), g.Nodes, w.Nodes)
+		}
+	}
+}
+
+func TestExpectimaxMoveAllocs(t *testing.T) {
+	s, _ := engine.NewExpectimax(eval.Classic{}, engine.ExpectimaxOptions{Depth: 3, TableBits: 12})
+	b := searchBoards(5, 1, 6, 6)[0]
+	if n := testing.AllocsPerRun(20, func() { s.Move(b) }); n != 0 {
+		t.Errorf("Move allocates %v times per call, want 0", n)
+	}
+}
