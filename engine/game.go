@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"fmt"
+	"context"
 	"math/rand/v2"
 )
 
@@ -84,25 +84,8 @@ func Play(seed uint64, p Player) Result { return PlayLimit(seed, p, 0) }
 
 // PlayLimit is Play stopped after maxMoves moves if maxMoves > 0.
 func PlayLimit(seed uint64, p Player, maxMoves int) Result {
-	if r, ok := p.(Resetter); ok {
-		r.Reset()
-	}
-	rng := NewGameRand(seed)
-	b := NewGameBoard(rng)
-	res := Result{Seed: seed}
-	for b.CanMove() && (maxMoves <= 0 || res.Moves < maxMoves) {
-		d := p.Move(b)
-		nb, score, ok := b.Move(d)
-		if !ok {
-			panic(fmt.Sprintf("engine: player chose illegal move %v on %v", d, b.Hex()))
-		}
-		res.Score += score
-		res.Moves++
-		b = nb.Spawn(rng.Uint64())
-	}
-	res.Final = b
-	res.MaxTile = b.MaxTile()
-	return res
+	r, _ := PlayContext(context.Background(), seed, p, maxMoves)
+	return r
 }
 
 // GameSeed derives the seed of game i from a base seed (splitmix64 of both),

@@ -1,0 +1,47 @@
+package engine
+
+import "fmt"
+
+// A Searcher is a Player that can also report a full search and switch
+// evaluators without reallocating: what a worker keeps across candidates.
+type Searcher interface {
+	Player
+	Search(b Board) SearchResult
+	SetEvaluator(e Evaluator)
+}
+
+var (
+	_ Searcher = (*Expectimax)(nil)
+	_ Searcher = (*Beam)(nil)
+	_ Resetter = (*Expectimax)(nil)
+)
+
+// Algorithms lists the search algorithms by name.
+var Algorithms = []string{"expectimax", "beam"}
+
+// DefaultLossValue is the value players give a lost position: far below any
+// evaluation a weight vector of sane scale reaches, so a player takes any
+// risk elsewhere before one of losing. The exact mode of DESIGN.md uses 0.
+const DefaultLossValue = -1e9
+
+// SearchConfig names a search algorithm and its parameters: what a weights
+// file records as "search" and what play and the tuner build players from.
+type SearchConfig struct {
+	Algorithm  string  // "expectimax" or "beam"
+	Depth      int     // plies
+	Width      int     // beam width (beam only)
+	LossValue  float64 // value of a lost position
+	TableBits  int     // expectimax transposition table size, log2 entries (0 = none)
+	ProbCutoff float64 // expectimax probability cutoff (0 = off)
+}
+
+// NewSearcher builds the searcher cfg describes around e.
+func NewSearcher(e Evaluator, cfg SearchConfig) (Searcher, error) {
+	switch cfg.Algorithm {
+	case "expectimax":
+		return NewExpectimax(e, ExpectimaxOptions{Depth: cfg.Depth, LossValue: cfg.LossValue, TableBits: cfg.TableBits, ProbCutoff: cfg.ProbCutoff})
+	case "beam":
+		return NewBeam(e, BeamOptions{Width: cfg.Width, Depth: cfg.Depth, LossValue: cfg.LossValue})
+	}
+	return nil, fmt.Errorf("%w: algorithm %q: want expectimax or beam", ErrSearch, cfg.Algorithm)
+}
