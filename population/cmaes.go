@@ -1,0 +1,431 @@
+package population
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// CMAESConfig configures NewCMAES. The zero value of every field means its
+// documented default; X0 is required.
+type CMAESConfig struct {
+	Config
+	// Active turns on the active covariance update (negative weights for
+	// the worst λ−μ candidates, Hansen's tutorial, section "Active CMA").
+	// Off by default.
+	Active bool
+}
+
+// Validate reports the first invalid field, naming it.
+func (c *CMAESConfig) Validate() error { return c.Config.Validate() }
+
+// DefaultCMAESLambda is the default population size 4 + ⌊3 ln n⌋.
+func DefaultCMAESLambda(n int) int { return 4 + int(math.Floor(3*math.Log(float64(n)))) }
+
+// CMAES is the (μ/μ_w, λ)-CMA-ES of Hansen's tutorial (arXiv:1604.00772):
+// weighted recombination, cumulative step-size adaptation, rank-one and
+// rank-μ covariance updates, optionally active, with IPOP restarts.
+type CMAES struct {
+	core
+	active bool
+
+	// Strategy parameters for the current λ (derived, never stored).
+	mu                           int
+	weights                      []float64 // λ entries, sorted best first
+	sumW                         float64   // Σ w_i over all λ (1 unless active)
+	mueff                        float64
+	cs, ds, cc, c1, cmu, chiN    float64
+	eigenEvery                   float64 // generations between eigendecompositions
+	hsigThreshold, psFactor, pcF float64
+
+	// The distribution, in normalised coordinates.
+	m      []float64 // mean
+	c      []float64 // covariance C, n×n row-major, kept exactly symmetric
+	b      []float64 // eigenvectors of C (columns), n×n row-major
+	d      []float64 // square roots of the eigenvalues of C
+	ps, pc []float64 // evolution paths of σ and C
+	sigma  float64
+	eigenG int  // value of core.g at the last eigendecomposition
+	notPD  bool // the last eigendecomposition failed or found λ_i ≤ 0
+
+	yw, zw, tmp []float64 // scratch
+}
+
+// NewCMAES validates cfg and returns an optimizer at generation 0.
+func NewCMAES(cfg CMAESConfig) (*CMAES, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	r := cfg.Config.resolved()
+	lambda := cfg.Lambda
+	if lambda == 0 {
+		lambda = DefaultCMAESLambda(len(cfg.X0))
+	}
+	o := &CMAES{active: cfg.Active}
+	o.core.init(r, lambda)
+	o.reset()
+	return o, nil
+}
+
+// setParams derives the strategy parameters for core.lambda, following
+// the tutorial's Table 1 (α_cov = 2, c_m = 1).
+func (o *CMAES) setParams() {
+	n, l := float64(o.n), o.lambda
+	o.mu = l / 2
+	w := make([]float64, l)
+	var sp, sp2, sn, sn2 float64
+	for i := range w {
+		w[i] = math.Log(float64(l+1)/2) - math.Log(float64(i+1))
+		if i < o.mu {
+			sp += w[i]
+			sp2 += w[i] * w[i]
+		} else {
+			sn += w[i]
+			sn2 += w[i] * w[i]
+		}
+	}
+	o.mueff = sp * sp / sp2
+	o.cs = (o.mueff + 2) / (n + o.mueff + 5)
+	o.ds = 1 + 2*math.Max(0, math.Sqrt((o.mueff-1)/(n+1))-1) + o.cs
+	o.cc = (4 + o.mueff/n) / (n + 4 + 2*o.mueff/n)
+	o.c1 = 2 / ((n+1.3)*(n+1.3) + o.mueff)
+	o.cmu = math.Min(1-o.c1, 2*(o.mueff-2+1/o.mueff)/((n+2)*(n+2)+o.mueff))
+	o.chiN = math.Sqrt(n) * (1 - 1/(4*n) + 1/(21*n*n))
+	o.hsigThreshold = (1.4 + 2/(n+1)) * o.chiN
+	o.psFactor = math.Sqrt(o.cs * (2 - o.cs) * o.mueff)
+	o.pcF = math.Sqrt(o.cc * (2 - o.cc) * o.mueff)
+	o.eigenEvery = 1 / ((o.c1 + o.cmu) * n * 10)
+
+	// Positive weights sum to 1; the negative ones (active only) sum to
+	// −min(α_μ⁻, α_μeff⁻, α_posdef⁻).
+	var negScale float64
+	if o.active && sn != 0 {
+		mueffNeg := sn * sn / sn2
+		aMu := 1 + o.c1/o.cmu
+		aMueff := 1 + 2*mueffNeg/(o.mueff+2)
+		aPosdef := (1 - o.c1 - o.cmu) / (n * o.cmu)
+		negScale = math.Min(aMu, math.Min(aMueff, aPosdef)) / -sn
+	}
+	o.sumW = 0
+	for i := range w {
+		if i < o.mu {
+			w[i] /= sp
+		} else {
+			w[i] *= negScale
+		}
+		o.sumW += w[i]
+	}
+	o.weights = w
+}
+
+// reset starts the distribution at X0 with Sigma0 and C = I.
+func (o *CMAES) reset() {
+	n := o.n
+	o.setParams()
+	o.m = o.sp.start()
+	o.c = make([]float64, n*n)
+	o.b = make([]float64, n*n)
+	o.d = make([]float64, n)
+	for i := range n {
+		o.c[i*n+i] = 1
+		o.b[i*n+i] = 1
+		o.d[i] = 1
+	}
+	o.ps = make([]float64, n)
+	o.pc = make([]float64, n)
+	o.sigma = o.cfg.Sigma0
+	o.eigenG = 0
+	o.notPD = false
+	o.yw = make([]float64, n)
+	o.zw = make([]float64, n)
+	o.tmp = make([]float64, n)
+}
+
+// sample sets y_k = B D z_k and x_k = m + σ y_k.
+func (o *CMAES) sample(k int) {
+	n := o.n
+	z, y, x := o.row(o.z, k), o.row(o.y, k), o.row(o.xin, k)
+	dz := o.tmp
+	for j := range n {
+		dz[j] = o.d[j] * z[j]
+	}
+	for i := range n {
+		bi := o.b[i*n : (i+1)*n]
+		var s float64
+		for j, v := range dz {
+			s += bi[j] * v
+		}
+		y[i] = s
+		x[i] = o.m[i] + o.sigma*s
+	}
+}
+
+func (o *CMAES) update() {
+	n := o.n
+	clear(o.yw)
+	clear(o.zw)
+	for i := range o.mu {
+		k, w := o.order[i], o.weights[i]
+		y, z := o.row(o.y, k), o.row(o.z, k)
+		for j := range n {
+			o.yw[j] += w * y[j]
+			o.zw[j] += w * z[j]
+		}
+	}
+	for j := range n {
+		o.m[j] += o.sigma * o.yw[j]
+	}
+	// C^(-1/2) <y>_w = B <z>_w, since y = B D z.
+	var psn2 float64
+	for i := range n {
+		bi := o.b[i*n : (i+1)*n]
+		var s float64
+		for j, v := range o.zw {
+			s += bi[j] * v
+		}
+		o.ps[i] = (1-o.cs)*o.ps[i] + o.psFactor*s
+		psn2 += o.ps[i] * o.ps[i]
+	}
+	psn := math.Sqrt(psn2)
+	hsig := psn/math.Sqrt(1-math.Pow(1-o.cs, float64(2*(o.g+1)))) < o.hsigThreshold
+	h := 0.0
+	if hsig {
+		h = 1
+	}
+	for j := range n {
+		o.pc[j] = (1-o.cc)*o.pc[j] + h*o.pcF*o.yw[j]
+	}
+
+	// C ← (1 + c1 δ(h) − c1 − cμ Σw) C + c1 pc pcᵀ + cμ Σ w°_i y_i y_iᵀ,
+	// computed on the upper triangle and mirrored so that C stays exactly
+	// symmetric.
+	delta := (1 - h) * o.cc * (2 - o.cc)
+	a := 1 + o.c1*delta - o.c1 - o.cmu*o.sumW
+	for i := range n {
+		row := o.c[i*n : (i+1)*n]
+		p := o.c1 * o.pc[i]
+		for j := i; j < n; j++ {
+			row[j] = a*row[j] + p*o.pc[j]
+		}
+	}
+	for r, w := range o.weights {
+		if w == 0 {
+			continue
+		}
+		y := o.row(o.y, o.order[r])
+		if w < 0 {
+			// w° = w·n/‖C^(-1/2) y‖² = w·n/‖z‖².
+			var z2 float64
+			for _, v := range o.row(o.z, o.order[r]) {
+				z2 += v * v
+			}
+			w *= float64(n) / z2
+		}
+		w *= o.cmu
+		for i := range n {
+			row := o.c[i*n : (i+1)*n]
+			p := w * y[i]
+			for j := i; j < n; j++ {
+				row[j] += p * y[j]
+			}
+		}
+	}
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			o.c[j*n+i] = o.c[i*n+j]
+		}
+	}
+
+	o.sigma *= math.Exp(o.cs / o.ds * (psn/o.chiN - 1))
+
+	if float64(o.g+1-o.eigenG) > o.eigenEvery {
+		o.eigen()
+		o.eigenG = o.g + 1
+	}
+}
+
+// eigen refreshes B and D from C with gonum's mat.EigenSym. A matrix that
+// is not positive definite keeps sampling (its D clamped to 1e-8·max D)
+// but reports StopConditionCov.
+func (o *CMAES) eigen() {
+	n := o.n
+	var es mat.EigenSym
+	if !es.Factorize(mat.NewSymDense(n, o.c), true) {
+		o.notPD = true
+		return
+	}
+	vals, q := es.RawValues(), es.RawQ()
+	top := vals[n-1]
+	if !(top > 0) || math.IsInf(top, 1) {
+		o.notPD = true
+		return
+	}
+	o.notPD = false
+	floor := math.Sqrt(top) * 1e-8
+	for j, v := range vals {
+		if v > 0 {
+			o.d[j] = math.Sqrt(v)
+		} else {
+			o.d[j] = floor
+			o.notPD = true
+		}
+	}
+	for i := range n {
+		for j := range n {
+			o.b[i*n+j] = q.At(i, j)
+		}
+	}
+}
+
+func (o *CMAES) localStop() Reason {
+	n := o.n
+	tolx := true
+	for i := range n {
+		if o.sigma*math.Max(math.Abs(o.pc[i]), math.Sqrt(o.c[i*n+i])) >= o.cfg.TolX {
+			tolx = false
+			break
+		}
+	}
+	if tolx {
+		return StopTolX
+	}
+	lo, hi := minMax(o.d)
+	if o.sigma*hi > o.cfg.TolUpSigma*o.cfg.Sigma0 {
+		return StopTolUpSigma
+	}
+	if o.notPD || (hi/lo)*(hi/lo) > o.cfg.TolConditionCov {
+		return StopConditionCov
+	}
+	axis := o.g % n
+	moved := false
+	for j := range n {
+		if o.m[j]+0.1*o.sigma*o.d[axis]*o.b[j*n+axis] != o.m[j] {
+			moved = true
+			break
+		}
+	}
+	if !moved {
+		return StopNoEffectAxis
+	}
+	for j := range n {
+		if o.m[j]+0.2*o.sigma*math.Sqrt(o.c[j*n+j]) == o.m[j] {
+			return StopNoEffectCoord
+		}
+	}
+	return ""
+}
+
+// Ask implements Optimizer.
+func (o *CMAES) Ask() [][]float64 { return o.ask(o) }
+
+// Tell implements Optimizer. Fitness is minimised.
+func (o *CMAES) Tell(fitness []float64) error { return o.tell(o, fitness) }
+
+// TellAt implements Optimizer. Fitness is minimised.
+func (o *CMAES) TellAt(i int, f float64) error { return o.tellAt(o, i, f) }
+
+// Mean implements Optimizer.
+func (o *CMAES) Mean() []float64 { return o.mean(o.m) }
+
+// Best implements Optimizer.
+func (o *CMAES) Best() ([]float64, float64) { return o.best() }
+
+// Stop implements Optimizer.
+func (o *CMAES) Stop() (Reason, bool) { return o.stopped() }
+
+// Generation implements Optimizer.
+func (o *CMAES) Generation() int { return o.gen }
+
+// Evaluations implements Optimizer.
+func (o *CMAES) Evaluations() int { return o.evals }
+
+// Restarts implements Optimizer.
+func (o *CMAES) Restarts() int { return o.restarts }
+
+// Sigma implements Optimizer: the step size σ.
+func (o *CMAES) Sigma() float64 { return o.sigma }
+
+// Lambda is the current population size.
+func (o *CMAES) Lambda() int { return o.lambda }
+
+// MarshalBinary implements encoding.BinaryMarshaler.
+func (o *CMAES) MarshalBinary() ([]byte, error) {
+	if o.cfg.X0 == nil {
+		return nil, fmt.Errorf("%w: zero CMAES", ErrState)
+	}
+	var e encoder
+	e.header(kindCMAES)
+	e.config(&o.cfg)
+	e.bool(o.active)
+	o.core.encode(&e)
+	n := o.n
+	e.f64s(o.m)
+	upper := make([]float64, 0, n*(n+1)/2)
+	for i := range n {
+		upper = append(upper, o.c[i*n+i:(i+1)*n]...)
+	}
+	e.f64s(upper)
+	e.f64s(o.b)
+	e.f64s(o.d)
+	e.f64s(o.ps)
+	e.f64s(o.pc)
+	e.f64(o.sigma)
+	e.int(o.eigenG)
+	e.bool(o.notPD)
+	return e.finish(), nil
+}
+
+// UnmarshalBinary implements encoding.BinaryUnmarshaler. On error the
+// receiver is unchanged.
+func (o *CMAES) UnmarshalBinary(data []byte) error {
+	d, err := openState(data, kindCMAES)
+	if err != nil {
+		return err
+	}
+	t := new(CMAES)
+	cfg := d.config()
+	t.active = d.bool()
+	if d.err != nil {
+		return d.err
+	}
+	t.core.decode(d, cfg)
+	if d.err != nil {
+		return d.err
+	}
+	t.reset() // parameters and buffers for the decoded λ
+	n := t.n
+	t.m = d.finiteF64s("mean", n)
+	upper := d.finiteF64s("covariance", n*(n+1)/2)
+	t.b = d.finiteF64s("eigenvectors", n*n)
+	t.d = d.finiteF64s("eigenvalues", n)
+	t.ps = d.finiteF64s("p_sigma", n)
+	t.pc = d.finiteF64s("p_c", n)
+	t.sigma = d.f64()
+	t.eigenG = d.int("eigen generation", 0, t.g)
+	t.notPD = d.bool()
+	if d.err == nil && len(d.b) != 0 {
+		d.fail("%d trailing bytes", len(d.b))
+	}
+	if d.err != nil {
+		return d.err
+	}
+	if !finite(t.sigma) || t.sigma <= 0 {
+		return fmt.Errorf("%w: sigma = %v", ErrState, t.sigma)
+	}
+	for i, v := range t.d {
+		if v <= 0 {
+			return fmt.Errorf("%w: eigenvalue root %d = %v", ErrState, i, v)
+		}
+	}
+	for i := range n {
+		for j := i; j < n; j++ {
+			t.c[i*n+j] = upper[0]
+			t.c[j*n+i] = upper[0]
+			upper = upper[1:]
+		}
+	}
+	t.resample(t)
+	*o = *t
+	return nil
+}
