@@ -101,7 +101,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("evotune "+c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	do := c.setup(fs)
-	fs.Usage = func() { commandUsage(stdout, c, fs) }
+	fs.Usage = func() {} // help is printed below, once
 	if err := fs.Parse(interleave(fs, rest)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			commandUsage(stdout, c, fs)

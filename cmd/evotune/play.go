@@ -1,7 +1,138 @@
 package main
 
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/evotune/evotune/engine"
+)
+
 var playCommand = &command{
 	name:     "play",
 	synopsis: "[--eval NAME] [--search expectimax|beam] [--depth N] [--width K] [--games N] [--seed N] [--workers N] [--json]",
 	summary:  "play seeded games with a searcher and report score statistics",
+	setup:    setupPlay,
+}
+
+// playTableBits sizes each worker's transposition table: 2^20 entries
+// (24 MiB) cover the searches of play depths up to 6 plies or so.
+const playTableBits = 20
+
+func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
+	algo := fs.String("search", "expectimax", "search algorithm: expectimax or beam")
+	depth := fs.Int("depth", 3, "search depth in plies (a move and a spawn layer count one each)")
+	width := fs.Int("width", 8, "beam width: boards kept per ply (beam only)")
+	games := fs.Int("games", 20, "number of games")
+	seed := fs.Uint64("seed", 1, "base seed; game i plays the seed derived from it and i")
+	workers := fs.Int("workers", 0, "parallel games (0 = one per core)")
+	maxMoves := fs.Int("max-moves", 0, "stop each game after this many moves (0 = play to the end)")
+	loss := fs.Float64("loss", engine.DefaultLossValue, "value of a lost position in the search")
+	asJSON := fs.Bool("json", false, "print JSON instead of text, with every game")
+	ef := addEvalFlags(fs)
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		if len(args) > 0 {
+			return usagef("unexpected argument %q", args[0])
+		}
+		cfg := engine.SearchConfig{Algorithm: *algo, Depth: *depth, Width: *width, LossValue: *loss}
+		switch {
+		case *algo != "expectimax" && *algo != "beam":
+			return usagef("flag --search: unknown algorithm %q (want expectimax or beam)", *algo)
+		case *width < 1:
+			return usagef("flag --width: %d boards: want at least 1", *width)
+		case *games < 1:
+			return usagef("flag --games: %d: want at least 1 game", *games)
+		case *workers < 0:
+			return usagef("flag --workers: %d: want 0 (one per core) or more", *workers)
+		case *maxMoves < 0:
+			return usagef("flag --max-moves: %d: want 0 (no limit) or more", *maxMoves)
+		}
+		if err := checkDepth(*depth); err != nil {
+			return err
+		}
+		if *algo == "expectimax" && *depth >= 4 {
+			cfg.TableBits = playTableBits
+		}
+		e, ename, err := ef.load()
+		if err != nil {
+			return err
+		}
+		w := engine.Workers(*workers)
+		bar := (*progressBar)(nil)
+		if !*asJSON {
+			bar = newGamesBar(stderr, *games)
+		}
+		start := time.Now()
+		results, err := engine.PlayGames(ctx, *games, w,
+			func(i int) uint64 { return engine.GameSeed(*seed, uint64(i)) },
+			func() (engine.Player, error) { return engine.NewSearcher(e, cfg) },
+			*maxMoves, func(_ int, r engine.Result) { bar.add(r) })
+		bar.done()
+		if err != nil {
+			return err
+		}
+		elapsed := time.Since(start).Seconds()
+		sum := engine.Summarize(results)
+		mps := float64(sum.Moves) / elapsed
+		if *asJSON {
+			return writePlayJSON(stdout, sum, mps, results)
+		}
+		fmt.Fprintf(stdout, "games   %d, %s, evaluator %s, seed %d, %d workers\n", sum.Games, describeSearch(cfg), ename, *seed, w)
+		fmt.Fprintf(stdout, "score   mean %.0f ± %.0f (95%% CI), median %.0f, min %d, max %d\n", sum.Mean, sum.CI95, sum.Median, sum.Min, sum.Max)
+		var reach []string
+		for i, t := range engine.ReachTiles {
+			reach = append(reach, fmt.Sprintf("%d %.0f%%", t, 100*sum.Reach[i]))
+		}
+		fmt.Fprintf(stdout, "reach   %s\n", strings.Join(reach, ", "))
+		fmt.Fprintf(stdout, "speed   %.0f moves/s (%d moves in %.1f s)\n", mps, sum.Moves, elapsed)
+		return nil
+	}
+}
+
+type playJSON struct {
+	Games       int        `json:"games"`
+	Mean        float64    `json:"mean"`
+	CI95        float64    `json:"ci95"`
+	Median      float64    `json:"median"`
+	Reach       reachJSON  `json:"reach"`
+	MovesPerSec float64    `json:"moves_per_sec"`
+	PerGame     []gameJSON `json:"per_game"`
+}
+
+type gameJSON struct {
+	Seed    uint64 `json:"seed"`
+	Score   int    `json:"score"`
+	MaxTile int    `json:"max_tile"`
+	Moves   int    `json:"moves"`
+}
+
+// reachJSON writes the reach rates as an object keyed by tile, in tile order.
+type reachJSON [len(engine.ReachTiles)]float64
+
+func (r reachJSON) MarshalJSON() ([]byte, error) {
+	var sb strings.Builder
+	sb.WriteByte('{')
+	for i, t := range engine.ReachTiles {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, "%q:%s", strconv.Itoa(t), strconv.FormatFloat(r[i], 'g', -1, 64))
+	}
+	sb.WriteByte('}')
+	return []byte(sb.String()), nil
+}
+
+func writePlayJSON(w io.Writer, s engine.Summary, mps float64, results []engine.Result) error {
+	out := playJSON{Games: s.Games, Mean: s.Mean, CI95: s.CI95, Median: s.Median, Reach: reachJSON(s.Reach), MovesPerSec: mps}
+	for _, r := range results {
+		out.PerGame = append(out.PerGame, gameJSON{Seed: r.Seed, Score: r.Score, MaxTile: r.MaxTile, Moves: r.Moves})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }

@@ -1,7 +1,133 @@
 package main
 
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/evotune/evotune/engine"
+)
+
 var searchCommand = &command{
 	name:     "search",
-	synopsis: "--board B [--eval NAME] [--depth N] [--tt=BOOL] [--json]",
-	summary:  "search one board and report its value, node count and each move's value",
+	synopsis: "--board B [--eval NAME] [--depth N] [--tt=BOOL] [--symmetry] [--json]",
+	summary:  "search one board with exact expectimax and report its value, node count and each move's value",
+	setup:    setupSearch,
+}
+
+// searchTableBits sizes the table of the search command: 2^22 entries
+// (96 MiB) hold an 8-ply search of a mid-game board without much loss.
+const searchTableBits = 22
+
+func setupSearch(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
+	board := fs.String("board", "", "the board: hex 0x... (cell (r,c) at bit 4*(4r+c), exponents) or tiles \"2 4 8 16/32 64 0 0/0 0 0 0/0 0 0 0\" (required)")
+	depth := fs.Int("depth", 3, "search depth in plies (a move and a spawn layer count one each)")
+	tt := fs.Bool("tt", false, "use a transposition table: the same values with fewer nodes, but counts that depend on the table (off: the exact node counts of the search semantics)")
+	sym := fs.Bool("symmetry", false, "also search the 8 symmetric images of the board and check that their values agree")
+	asJSON := fs.Bool("json", false, "print JSON instead of text")
+	ef := addEvalFlags(fs)
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		if len(args) > 0 {
+			return usagef("unexpected argument %q (the board goes in --board)", args[0])
+		}
+		if *board == "" {
+			return usagef("flag --board is required: hex 0x... or tiles \"2 4 8 16/32 64 0 0/0 0 0 0/0 0 0 0\"")
+		}
+		b, err := engine.ParseBoard(*board)
+		if err != nil {
+			return usagef("flag --board: %v", err)
+		}
+		if err := checkDepth(*depth); err != nil {
+			return err
+		}
+		e, ename, err := ef.load()
+		if err != nil {
+			return err
+		}
+		opts := engine.ExpectimaxOptions{Depth: *depth}
+		if *tt {
+			opts.TableBits = searchTableBits
+		}
+		s, err := engine.NewExpectimax(e, opts)
+		if err != nil {
+			return err
+		}
+		res := s.Search(b)
+		var images []float64
+		if *sym {
+			for i := range 8 {
+				s.Reset()
+				images = append(images, s.Search(b.Symmetry(i)).Value)
+			}
+		}
+		if *asJSON {
+			return writeSearchJSON(stdout, b, *depth, res)
+		}
+		fmt.Fprintf(stdout, "board     %s\n%s", b.Hex(), b.Pretty())
+		table := "off"
+		if *tt {
+			table = fmt.Sprintf("on, 2^%d entries", searchTableBits)
+		}
+		fmt.Fprintf(stdout, "search    exact expectimax, %d plies, evaluator %s, table %s\n", *depth, ename, table)
+		fmt.Fprintf(stdout, "value     %s\n", fmtValue(res.Value))
+		fmt.Fprintf(stdout, "nodes     %d (table hits %d)\n", res.Nodes, res.TTHits)
+		if !res.HasMove {
+			fmt.Fprintln(stdout, "best      none: no legal move, the game is over")
+		} else {
+			fmt.Fprintf(stdout, "best      %v\n\n%-6s %20s %14s\n", res.Best, "move", "value", "nodes")
+			for _, m := range res.Moves {
+				fmt.Fprintf(stdout, "%-6v %20s %14d\n", m.Dir, fmtValue(m.Value), m.Nodes)
+			}
+		}
+		if *sym {
+			same := true
+			for _, v := range images {
+				same = same && v == images[0]
+			}
+			verdict := "all equal"
+			if !same {
+				verdict = "NOT equal: the evaluator is not symmetric"
+			}
+			fmt.Fprintf(stdout, "\nsymmetry  the 8 images' values are %s:", verdict)
+			for _, v := range images {
+				fmt.Fprintf(stdout, " %s", fmtValue(v))
+			}
+			fmt.Fprintln(stdout)
+		}
+		return nil
+	}
+}
+
+func fmtValue(v float64) string { return fmt.Sprintf("%.6f", v) }
+
+type searchJSON struct {
+	Board  string     `json:"board"`
+	Depth  int        `json:"depth"`
+	Value  float64    `json:"value"`
+	Nodes  uint64     `json:"nodes"`
+	TTHits uint64     `json:"tt_hits"`
+	Best   *string    `json:"best"`
+	Moves  []moveJSON `json:"moves"`
+}
+
+type moveJSON struct {
+	Dir   string  `json:"dir"`
+	Value float64 `json:"value"`
+	Nodes uint64  `json:"nodes"`
+}
+
+func writeSearchJSON(w io.Writer, b engine.Board, depth int, res engine.SearchResult) error {
+	out := searchJSON{Board: b.Hex(), Depth: depth, Value: res.Value, Nodes: res.Nodes, TTHits: res.TTHits, Moves: []moveJSON{}}
+	if res.HasMove {
+		best := res.Best.String()
+		out.Best = &best
+	}
+	for _, m := range res.Moves {
+		out.Moves = append(out.Moves, moveJSON{Dir: m.Dir.String(), Value: m.Value, Nodes: m.Nodes})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }
