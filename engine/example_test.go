@@ -1,0 +1,55 @@
+package engine_test
+
+import (
+	"fmt"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
+)
+
+func ExampleParseBoard() {
+	b, _ := engine.ParseBoard("0x654321")
+	fmt.Println(b)
+	fmt.Print(b.Pretty())
+	// Output:
+	// 2 4 8 16/32 64 0 0/0 0 0 0/0 0 0 0
+	//      2     4     8    16
+	//     32    64     .     .
+	//      .     .     .     .
+	//      .     .     .     .
+}
+
+func ExampleBoard_Move() {
+	b, _ := engine.ParseBoard("2 2 2 0/2 2 2 2/0 0 0 0/0 0 0 0")
+	nb, score, legal := b.Move(engine.Left)
+	fmt.Println(nb, score, legal)
+	_, _, legal = nb.Move(engine.Up)
+	fmt.Println("up legal:", legal)
+	// Output:
+	// 4 2 0 0/4 4 0 0/0 0 0 0/0 0 0 0 12 true
+	// up legal: true
+}
+
+func ExampleExpectimax_Search() {
+	b, _ := engine.ParseBoard("2 4 8 16/32 64 0 0/0 0 0 0/0 0 0 0")
+	s, _ := engine.NewExpectimax(eval.Classic{}, engine.ExpectimaxOptions{Depth: 2})
+	res := s.Search(b)
+	fmt.Printf("value %.2f, %d nodes, best %v\n", res.Value, res.Nodes, res.Best)
+	for _, m := range res.Moves {
+		fmt.Printf("%-5v %.2f %d\n", m.Dir, m.Value, m.Nodes)
+	}
+	// Output:
+	// value 160.49, 43 nodes, best right
+	// down  154.59 21
+	// right 160.49 21
+}
+
+func ExamplePlay() {
+	player, _ := engine.NewExpectimax(eval.Classic{}, engine.ExpectimaxOptions{Depth: 2, LossValue: engine.DefaultLossValue})
+	r := engine.Play(42, player)
+	fmt.Println(r.Score, r.MaxTile, r.Moves)
+	fmt.Println(r == engine.Play(42, player)) // a game is a pure function of its seed
+	// Output:
+	// 6260 512 455
+	// true
+}
