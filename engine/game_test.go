@@ -151,3 +151,27 @@ func TestGameSeedSpreads(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesGolden pins the games a seed produces. If it fails, the rules or
+// the spawn procedure changed: that must come with a new RulesVersion, since
+// checkpoints and published results depend on it.
+func TestRulesGolden(t *testing.T) {
+	if RulesVersion != 1 {
+		t.Fatalf("RulesVersion %d: update these games for the new rules", RulesVersion)
+	}
+	tests := []struct {
+		seed                  uint64
+		score, maxTile, moves int
+		final                 Board
+	}{
+		{1, 428, 32, 69, 0x1214235135134141},
+		{2, 1464, 128, 156, 0x1234234534674234},
+		{3, 664, 64, 86, 0x1213212142461525},
+	}
+	for _, tt := range tests {
+		r := Play(tt.seed, firstLegal{})
+		if r.Score != tt.score || r.MaxTile != tt.maxTile || r.Moves != tt.moves || r.Final != tt.final {
+			t.Errorf("seed %d: %+v; rules v1 give score %d, max tile %d, %d moves, final %v", tt.seed, r, tt.score, tt.maxTile, tt.moves, tt.final.Hex())
+		}
+	}
+}
