@@ -16,6 +16,8 @@ type BeamOptions struct {
 	Depth int
 	// LossValue is the value of a board with no legal move.
 	LossValue float64
+	// HeuristicOnly leaves move scores out, as for ExpectimaxOptions.
+	HeuristicOnly bool
 }
 
 // Validate reports the first option out of range, naming it.
@@ -63,6 +65,7 @@ func (st beamState) value() float64 { return st.acc + st.ev }
 type Beam struct {
 	eval     Evaluator
 	opts     BeamOptions
+	scoreMul float64 // 1, or 0 when HeuristicOnly
 	cur, nxt []beamState
 	nodes    uint64
 }
@@ -75,7 +78,11 @@ func NewBeam(e Evaluator, opts BeamOptions) (*Beam, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	return &Beam{eval: e, opts: opts}, nil
+	s := &Beam{eval: e, opts: opts, scoreMul: 1}
+	if opts.HeuristicOnly {
+		s.scoreMul = 0
+	}
+	return s, nil
 }
 
 // SetEvaluator switches evaluators.
@@ -124,7 +131,7 @@ func (s *Beam) evaluate(b Board) float64 {
 
 // value runs the beam below one root move.
 func (s *Beam) value(after Board, score int) float64 {
-	acc := float64(score)
+	acc := s.scoreMul * float64(score)
 	s.cur = append(s.cur[:0], beamState{board: after, p: 1, acc: acc, ev: s.evaluate(after)})
 	total := 0.0
 	for ply := 2; ply <= s.opts.Depth && len(s.cur) > 0; ply++ {
@@ -176,7 +183,7 @@ func (s *Beam) movePly() float64 {
 			if !ok {
 				continue
 			}
-			next := beamState{board: nb, p: st.p, acc: st.acc + float64(score), ev: s.evaluate(nb)}
+			next := beamState{board: nb, p: st.p, acc: st.acc + s.scoreMul*float64(score), ev: s.evaluate(nb)}
 			if !found || next.value() > best.value() {
 				best, found = next, true
 			}

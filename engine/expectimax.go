@@ -25,6 +25,10 @@ type ExpectimaxOptions struct {
 	// reaching it falls below this value; 0 turns pruning off. With pruning
 	// off the table never changes a value.
 	ProbCutoff float64
+	// HeuristicOnly leaves move scores out: positions are valued by the
+	// evaluator alone, so multiplying every weight of a linear evaluator by a
+	// positive constant changes no decision.
+	HeuristicOnly bool
 }
 
 // Validate reports the first option out of range, naming it.
@@ -76,14 +80,15 @@ type ttEntry struct {
 // player reuses it across the moves of a game without allocating. A searcher
 // is not safe for concurrent use; give each goroutine its own.
 type Expectimax struct {
-	eval   Evaluator
-	opts   ExpectimaxOptions
-	table  []ttEntry
-	mask   uint64
-	epoch  uint32
-	search uint16
-	nodes  uint64
-	hits   uint64
+	eval     Evaluator
+	opts     ExpectimaxOptions
+	scoreMul float64 // 1, or 0 when HeuristicOnly; multiplying by 1 is exact
+	table    []ttEntry
+	mask     uint64
+	epoch    uint32
+	search   uint16
+	nodes    uint64
+	hits     uint64
 }
 
 // NewExpectimax returns a searcher; the table, if any, is allocated here once.
@@ -94,7 +99,10 @@ func NewExpectimax(e Evaluator, opts ExpectimaxOptions) (*Expectimax, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Expectimax{eval: e, opts: opts, epoch: 1}
+	s := &Expectimax{eval: e, opts: opts, epoch: 1, scoreMul: 1}
+	if opts.HeuristicOnly {
+		s.scoreMul = 0
+	}
 	if opts.TableBits > 0 {
 		s.table = make([]ttEntry, 1<<opts.TableBits)
 		s.mask = 1<<opts.TableBits - 1
@@ -134,7 +142,7 @@ func (s *Expectimax) Search(b Board) SearchResult {
 			continue
 		}
 		before := s.nodes
-		v := float64(score) + s.chance(nb, s.opts.Depth-1, 1)
+		v := s.scoreMul*float64(score) + s.chance(nb, s.opts.Depth-1, 1)
 		res.Moves = append(res.Moves, MoveValue{Dir: d, Value: v, Nodes: s.nodes - before})
 		if !res.HasMove || v > best {
 			best, res.Best, res.HasMove = v, d, true
@@ -159,7 +167,7 @@ func (s *Expectimax) Move(b Board) Dir {
 		if !ok {
 			continue
 		}
-		v := float64(score) + s.chance(nb, s.opts.Depth-1, 1)
+		v := s.scoreMul*float64(score) + s.chance(nb, s.opts.Depth-1, 1)
 		if !found || v > best {
 			best, bestDir, found = v, d, true
 		}
@@ -191,9 +199,9 @@ func (s *Expectimax) max(b Board, d int, prob float64) float64 {
 		var v float64
 		if d == 1 { // the spawn layer below is a leaf: skip the call
 			s.nodes++
-			v = float64(score) + s.eval.Evaluate(nb)
+			v = s.scoreMul*float64(score) + s.eval.Evaluate(nb)
 		} else {
-			v = float64(score) + s.chance(nb, d-1, prob)
+			v = s.scoreMul*float64(score) + s.chance(nb, d-1, prob)
 		}
 		if !found || v > best {
 			best, found = v, true

@@ -187,3 +187,29 @@ func TestExpectimaxMoveAllocs(t *testing.T) {
 		t.Errorf("Move allocates %v times per call, want 0", n)
 	}
 }
+
+// With move scores left out, scaling a linear evaluator scales every value
+// and changes no decision. The factor is a power of two so that scaling is
+// exact in floating point and ties stay ties.
+func TestHeuristicOnlyScaleInvariant(t *testing.T) {
+	scaled := scaledEval{k: 8}
+	for _, depth := range []int{1, 2, 3} {
+		a, _ := engine.NewExpectimax(eval.Classic{}, engine.ExpectimaxOptions{Depth: depth, HeuristicOnly: true})
+		b, _ := engine.NewExpectimax(scaled, engine.ExpectimaxOptions{Depth: depth, HeuristicOnly: true})
+		ba, _ := engine.NewBeam(eval.Classic{}, engine.BeamOptions{Width: 4, Depth: depth + 2, HeuristicOnly: true})
+		bb, _ := engine.NewBeam(scaled, engine.BeamOptions{Width: 4, Depth: depth + 2, HeuristicOnly: true})
+		for _, x := range searchBoards(uint64(depth), 100, 1, 10) {
+			ra, rb := a.Search(x), b.Search(x)
+			if ra.Best != rb.Best || rb.Value != 8*ra.Value {
+				t.Fatalf("depth %d %v: scaled search %v/%v, plain %v/%v", depth, x.Hex(), rb.Value, rb.Best, ra.Value, ra.Best)
+			}
+			if ba.Move(x) != bb.Move(x) {
+				t.Fatalf("depth %d %v: scaled beam moves differently", depth, x.Hex())
+			}
+		}
+	}
+}
+
+type scaledEval struct{ k float64 }
+
+func (s scaledEval) Evaluate(b engine.Board) float64 { return s.k * eval.Classic{}.Evaluate(b) }

@@ -33,15 +33,18 @@ type SearchConfig struct {
 	LossValue  float64 // value of a lost position
 	TableBits  int     // expectimax transposition table size, log2 entries (0 = none)
 	ProbCutoff float64 // expectimax probability cutoff (0 = off)
+	// HeuristicOnly values positions by the evaluator alone, without move
+	// scores; then the weights of a linear evaluator are scale-invariant.
+	HeuristicOnly bool
 }
 
 // NewSearcher builds the searcher cfg describes around e.
 func NewSearcher(e Evaluator, cfg SearchConfig) (Searcher, error) {
 	switch cfg.Algorithm {
 	case "expectimax":
-		return NewExpectimax(e, ExpectimaxOptions{Depth: cfg.Depth, LossValue: cfg.LossValue, TableBits: cfg.TableBits, ProbCutoff: cfg.ProbCutoff})
+		return NewExpectimax(e, ExpectimaxOptions{Depth: cfg.Depth, LossValue: cfg.LossValue, TableBits: cfg.TableBits, ProbCutoff: cfg.ProbCutoff, HeuristicOnly: cfg.HeuristicOnly})
 	case "beam":
-		return NewBeam(e, BeamOptions{Width: cfg.Width, Depth: cfg.Depth, LossValue: cfg.LossValue})
+		return NewBeam(e, BeamOptions{Width: cfg.Width, Depth: cfg.Depth, LossValue: cfg.LossValue, HeuristicOnly: cfg.HeuristicOnly})
 	}
 	return nil, fmt.Errorf("%w: algorithm %q: want expectimax or beam", ErrSearch, cfg.Algorithm)
 }
