@@ -260,6 +260,12 @@ func (o *CEM) update() {
 
 func (o *CEM) eigen() {
 	n := o.n
+	for _, v := range o.c {
+		if !finite(v) {
+			o.notPD = true
+			return
+		}
+	}
 	var es mat.EigenSym
 	if !es.Factorize(mat.NewSymDense(n, o.c), true) {
 		o.notPD = true

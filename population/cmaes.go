@@ -250,6 +250,12 @@ func (o *CMAES) update() {
 // but reports StopConditionCov.
 func (o *CMAES) eigen() {
 	n := o.n
+	for _, v := range o.c {
+		if !finite(v) {
+			o.notPD = true
+			return
+		}
+	}
 	var es mat.EigenSym
 	if !es.Factorize(mat.NewSymDense(n, o.c), true) {
 		o.notPD = true

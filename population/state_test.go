@@ -1,0 +1,306 @@
+package population
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// plateau is a sphere with flat steps: it produces ties (ranked by index)
+// and, near the optimum, the tolfun stops that trigger IPOP restarts.
+func plateau(x []float64) float64 { return math.Floor(sphere(x) * 4) }
+
+type stateCase struct {
+	name string
+	new  func() (Optimizer, error)
+	f    func([]float64) float64
+}
+
+func stateCases() []stateCase {
+	bounds := Config{X0: []float64{1, -2, 0.5}, Scale: []float64{1, 2, 0.1},
+		Lower: []float64{0, -5, math.Inf(-1)}, Upper: []float64{3, 1, 1}, Seed: 11, TargetF: ptr(-1.0)}
+	ipop := Config{X0: []float64{1, 1, 1}, Seed: 5, Restarts: IPOP, Sigma0: 1}
+	return []stateCase{
+		{"cmaes", func() (Optimizer, error) {
+			return NewCMAES(CMAESConfig{Config: Config{X0: []float64{1, 2, 3, 4, 5}, Seed: 1}})
+		}, rosenbrock},
+		{"cmaes-active-bounds", func() (Optimizer, error) {
+			return NewCMAES(CMAESConfig{Config: bounds, Active: true})
+		}, sphere},
+		{"cmaes-ipop", func() (Optimizer, error) { return NewCMAES(CMAESConfig{Config: ipop}) }, plateau},
+		{"cem", func() (Optimizer, error) {
+			return NewCEM(CEMConfig{Config: Config{X0: []float64{1, 2, 3, 4, 5}, Seed: 2}})
+		}, rosenbrock},
+		{"cem-full-bounds", func() (Optimizer, error) { return NewCEM(CEMConfig{Config: bounds, Full: true}) }, sphere},
+		{"cem-ipop-nonoise", func() (Optimizer, error) {
+			return NewCEM(CEMConfig{Config: ipop, Noise: -1, Elite: 0.5})
+		}, plateau},
+	}
+}
+
+// step runs one generation and returns its candidates.
+func step(t *testing.T, o Optimizer, f func([]float64) float64) [][]float64 {
+	t.Helper()
+	xs := o.Ask()
+	fit := make([]float64, len(xs))
+	for i, x := range xs {
+		fit[i] = f(x)
+	}
+	if err := o.Tell(fit); err != nil {
+		t.Fatal(err)
+	}
+	return xs
+}
+
+func marshal(t *testing.T, o Optimizer) []byte {
+	t.Helper()
+	b, err := o.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func sameBits(a, b [][]float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if len(a[i]) != len(b[i]) {
+			return false
+		}
+		for j := range a[i] {
+			if math.Float64bits(a[i][j]) != math.Float64bits(b[i][j]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// TestSaveRestore runs G generations straight and 10 + save + restore +
+// (G−10), and compares every candidate and the final state bit for bit.
+func TestSaveRestore(t *testing.T) {
+	for _, c := range stateCases() {
+		t.Run(c.name, func(t *testing.T) {
+			const total, cut = 30, 10
+			gens := total
+			if c.name == "cmaes-ipop" || c.name == "cem-ipop-nonoise" {
+				gens = 90 // long enough for restarts
+			}
+			straight, err := c.new()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want [][][]float64
+			for range gens {
+				want = append(want, step(t, straight, c.f))
+			}
+			a, err := c.new()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for g := range cut {
+				if !sameBits(step(t, a, c.f), want[g]) {
+					t.Fatalf("generation %d differs before any restore", g)
+				}
+			}
+			saved := marshal(t, a)
+			b, err := Unmarshal(saved)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(marshal(t, b), saved) {
+				t.Fatal("restored state marshals differently")
+			}
+			for g := cut; g < gens; g++ {
+				if !sameBits(step(t, b, c.f), want[g]) {
+					t.Fatalf("generation %d differs after restore", g)
+				}
+			}
+			if !bytes.Equal(marshal(t, b), marshal(t, straight)) {
+				t.Fatal("final states differ")
+			}
+			if (c.name == "cmaes-ipop" || c.name == "cem-ipop-nonoise") && straight.Restarts() == 0 {
+				t.Error("no restart happened: the test does not cover restart bookkeeping")
+			}
+		})
+	}
+}
+
+// TestSaveRestoreMidGeneration saves after Ask and some TellAt calls.
+func TestSaveRestoreMidGeneration(t *testing.T) {
+	for _, c := range stateCases() {
+		t.Run(c.name, func(t *testing.T) {
+			a, _ := c.new()
+			ref, _ := c.new()
+			for range 7 {
+				step(t, a, c.f)
+				step(t, ref, c.f)
+			}
+			xs := a.Ask()
+			want := ref.Ask()
+			for _, i := range []int{2, 0} {
+				if err := a.TellAt(i, c.f(xs[i])); err != nil {
+					t.Fatal(err)
+				}
+			}
+			b, err := Unmarshal(marshal(t, a))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := b.Ask()
+			if !sameBits(got, want) {
+				t.Fatal("restored pending candidates differ")
+			}
+			for i, x := range got {
+				if i == 0 || i == 2 {
+					if err := b.TellAt(i, 0); err == nil {
+						t.Fatal("a value told before saving was forgotten")
+					}
+					continue
+				}
+				if err := b.TellAt(i, c.f(x)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			step(t, ref, c.f) // completes ref's generation with the same values
+			for range 5 {
+				if !sameBits(step(t, b, c.f), step(t, ref, c.f)) {
+					t.Fatal("runs differ after a mid-generation restore")
+				}
+			}
+		})
+	}
+}
+
+// TestTellOrder: telling the values by index in shuffled orders gives the
+// same run, bit for bit, as telling them all at once.
+func TestTellOrder(t *testing.T) {
+	for _, c := range stateCases() {
+		t.Run(c.name, func(t *testing.T) {
+			ref, _ := c.new()
+			shuffled, _ := c.new()
+			rng := rand.New(rand.NewPCG(7, 7))
+			for g := range 40 {
+				want := step(t, ref, c.f)
+				xs := shuffled.Ask()
+				if !sameBits(xs, want) {
+					t.Fatalf("generation %d: candidates differ", g)
+				}
+				for _, i := range rng.Perm(len(xs)) {
+					if err := shuffled.TellAt(i, c.f(xs[i])); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if shuffled.Generation() != g+1 {
+					t.Fatalf("generation %d did not complete", g)
+				}
+				if !bytes.Equal(marshal(t, ref), marshal(t, shuffled)) {
+					t.Fatalf("generation %d: states differ", g)
+				}
+			}
+		})
+	}
+}
+
+func TestUnmarshalRejects(t *testing.T) {
+	o, _ := stateCases()[0].new()
+	step(t, o, sphere)
+	good := marshal(t, o)
+	cem, _ := stateCases()[3].new()
+	bad := map[string][]byte{
+		"empty":     nil,
+		"garbage":   []byte("hello, world, this is not a state"),
+		"truncated": good[:len(good)-9],
+		"flipped":   append(append([]byte(nil), good[:40]...), append([]byte{good[40] ^ 1}, good[41:]...)...),
+		"version":   append(append([]byte(nil), good[:5]...), append([]byte{9, 9}, good[7:]...)...),
+		"trailing":  fixCRC(append(append([]byte(nil), good[:len(good)-4]...), 0, 0, 0, 0, 0)),
+	}
+	for name, data := range bad {
+		var c CMAES
+		if err := c.UnmarshalBinary(data); !errorsIs(err, ErrState) {
+			t.Errorf("%s: %v, want ErrState", name, err)
+		}
+	}
+	var c CMAES
+	if err := c.UnmarshalBinary(marshal(t, cem)); !errorsIs(err, ErrState) {
+		t.Errorf("CEM state into CMAES: %v", err)
+	}
+	if err := c.UnmarshalBinary(good); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := new(CMAES).MarshalBinary(); err == nil {
+		t.Error("zero CMAES marshalled")
+	}
+}
+
+// fixCRC recomputes the trailing checksum, so that fuzzed bytes reach the
+// body decoder instead of stopping at the checksum.
+func fixCRC(b []byte) []byte {
+	if len(b) < 4 {
+		return b
+	}
+	b = append([]byte(nil), b...)
+	binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
+	return b
+}
+
+// FuzzUnmarshal: the decoder never panics; what it accepts marshals back
+// to the same bytes and can run.
+func FuzzUnmarshal(f *testing.F) {
+	for _, c := range stateCases() {
+		o, err := c.new()
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(mustMarshal(o))
+		for range 3 {
+			xs := o.Ask()
+			fit := make([]float64, len(xs))
+			for i, x := range xs {
+				fit[i] = c.f(x)
+			}
+			o.Tell(fit)
+		}
+		f.Add(mustMarshal(o))
+		o.Ask()
+		o.TellAt(1, 3)
+		f.Add(mustMarshal(o))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, d := range [][]byte{data, fixCRC(data)} {
+			o, err := Unmarshal(d)
+			if err != nil {
+				continue
+			}
+			if !bytes.Equal(mustMarshal(o), d) {
+				t.Fatal("accepted state marshals differently")
+			}
+			for range 2 {
+				xs := o.Ask()
+				fit := make([]float64, len(xs))
+				for i, x := range xs {
+					fit[i] = sphere(x)
+					if math.IsNaN(fit[i]) {
+						fit[i] = math.Inf(1)
+					}
+				}
+				if err := o.Tell(fit); err != nil && !errorsIs(err, ErrNaN) {
+					t.Fatal(err)
+				}
+			}
+		}
+	})
+}
+
+func mustMarshal(o Optimizer) []byte {
+	b, err := o.MarshalBinary()
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
