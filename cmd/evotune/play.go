@@ -63,16 +63,16 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 			return err
 		}
 		w := engine.Workers(*workers)
-		bar := (*progressBar)(nil)
+		var pb *bar
 		if !*asJSON {
-			bar = newGamesBar(stderr, *games)
+			pb = newBar(stderr, *games, "playing", "games")
 		}
 		start := time.Now()
 		results, err := engine.PlayGames(ctx, *games, w,
 			func(i int) uint64 { return engine.GameSeed(*seed, uint64(i)) },
 			func() (engine.Player, error) { return engine.NewSearcher(e, cfg) },
-			*maxMoves, func(_ int, r engine.Result) { bar.add(r) })
-		bar.done()
+			*maxMoves, func(int, engine.Result) { pb.add(1) })
+		pb.done()
 		if err != nil {
 			return err
 		}

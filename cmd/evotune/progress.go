@@ -1,13 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"time"
 
-	"github.com/evotune/evotune/engine"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
+
+	"github.com/evotune/evotune/engine"
 )
 
 // isTerminal reports whether w is a terminal: progress bars go to terminals
@@ -17,13 +19,22 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// newBar returns a progress bar on w counting to total, or nil when w is not
-// a terminal. A nil bar is safe to use through barAdd and barDone.
-func newBar(w io.Writer, total int, desc, unit string) *progressbar.ProgressBar {
+func workerCount(n int) int { return engine.Workers(n) }
+
+// bar is a progress bar on a terminal. Its methods are safe on a nil bar
+// (no terminal) and from several goroutines.
+type bar struct {
+	w  io.Writer
+	pb *progressbar.ProgressBar
+}
+
+// newBar returns a bar on w counting to total (-1: unknown), or nil when w
+// is not a terminal.
+func newBar(w io.Writer, total int, desc, unit string) *bar {
 	if !isTerminal(w) {
 		return nil
 	}
-	return progressbar.NewOptions(total,
+	return &bar{w: w, pb: progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(w),
 		progressbar.OptionSetDescription(desc),
 		progressbar.OptionShowCount(),
@@ -33,43 +44,32 @@ func newBar(w io.Writer, total int, desc, unit string) *progressbar.ProgressBar 
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish(),
 		progressbar.OptionSetWidth(30),
-	)
+	)}
 }
 
-func barAdd(b *progressbar.ProgressBar, n int) {
+func (b *bar) add(n int) {
 	if b != nil {
-		_ = b.Add(n)
+		_ = b.pb.Add(n)
 	}
 }
 
-func barDone(b *progressbar.ProgressBar) {
+func (b *bar) describe(s string) {
 	if b != nil {
-		_ = b.Finish()
+		b.pb.Describe(s)
 	}
 }
 
-// progressBar counts finished games; its methods are safe on nil and from
-// several goroutines.
-type progressBar struct {
-	bar *progressbar.ProgressBar
-}
-
-func newGamesBar(w io.Writer, games int) *progressBar {
-	b := newBar(w, games, "playing", "games")
-	if b == nil {
-		return nil
-	}
-	return &progressBar{bar: b}
-}
-
-func (p *progressBar) add(engine.Result) {
-	if p != nil {
-		barAdd(p.bar, 1)
+// println prints a line above the bar.
+func (b *bar) println(s string) {
+	if b != nil {
+		_ = b.pb.Clear()
+		fmt.Fprintln(b.w, s)
+		_ = b.pb.RenderBlank()
 	}
 }
 
-func (p *progressBar) done() {
-	if p != nil {
-		barDone(p.bar)
+func (b *bar) done() {
+	if b != nil {
+		_ = b.pb.Finish()
 	}
 }
