@@ -1,7 +1,119 @@
 package main
 
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/evotune/evotune/eval"
+)
+
 var checkCommand = &command{
 	name:     "check",
 	synopsis: "FILE",
 	summary:  "verify a weights file: format, features and golden checks",
+	setup: func(fs *flag.FlagSet) func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+			if len(args) != 1 {
+				return usagef("want one weights file, got %d arguments (usage: evotune check FILE)", len(args))
+			}
+			// Every failure to read or verify the file is bad input: a
+			// missing file, a malformed one, or a check not reproduced.
+			wf, err := eval.ReadWeightsFile(args[0])
+			if err != nil {
+				return badInput(err)
+			}
+			return printWeightsFile(stdout, args[0], wf)
+		}
+	},
 }
+
+// printWeightsFile reports what a verified weights file holds.
+func printWeightsFile(w io.Writer, path string, wf *eval.WeightsFile) error {
+	set, err := wf.Set()
+	if err != nil {
+		return err
+	}
+	names := set.FeatureNames()
+	var b strings.Builder
+	fmt.Fprintf(&b, "file:        %s\n", path)
+	fmt.Fprintf(&b, "format:      %s\n", wf.Format)
+	fmt.Fprintf(&b, "features:    %s (%s)\n", set.Name, strings.Join(names, ", "))
+	weights := make([]string, len(names))
+	for i, n := range names {
+		weights[i] = n + " " + num(wf.Weights[i])
+	}
+	fmt.Fprintf(&b, "weights:     %s\n", strings.Join(weights, ", "))
+	if s := wf.Search; s != nil {
+		line := fmt.Sprintf("%s, %d plies", s.Algorithm, s.Depth)
+		if s.Width != 0 {
+			line += fmt.Sprintf(", width %d", s.Width)
+		}
+		if s.MoveScores != nil {
+			if *s.MoveScores {
+				line += ", move scores added"
+			} else {
+				line += ", heuristic only (no move scores)"
+			}
+		}
+		fmt.Fprintf(&b, "search:      %s\n", line)
+	}
+	if p := wf.Provenance; p != nil {
+		var parts []string
+		if p.Run != "" {
+			parts = append(parts, "run "+p.Run)
+		}
+		if p.Generation != 0 {
+			parts = append(parts, fmt.Sprintf("generation %d", p.Generation))
+		}
+		if p.Optimizer != "" {
+			parts = append(parts, p.Optimizer)
+		}
+		if p.Seed != 0 {
+			parts = append(parts, fmt.Sprintf("seed %d", p.Seed))
+		}
+		if p.Evaluations != 0 {
+			parts = append(parts, fmt.Sprintf("%d evaluations", p.Evaluations))
+		}
+		if len(parts) > 0 {
+			fmt.Fprintf(&b, "provenance:  %s\n", strings.Join(parts, ", "))
+		}
+		if p.Fitness != nil {
+			fmt.Fprintf(&b, "fitness:     %s\n", fitness(p.Fitness))
+		}
+		if p.Baseline != nil {
+			fmt.Fprintf(&b, "baseline:    starting weights, %s\n", fitness(p.Baseline))
+		}
+	}
+	if len(wf.Checks) == 0 {
+		fmt.Fprintf(&b, "checks:      none in the file: format and weights verified, no golden values to reproduce\n")
+	} else {
+		fmt.Fprintf(&b, "checks:      %d of %d reproduced (features exactly, values within %g relative)\n",
+			len(wf.Checks), len(wf.Checks), eval.CheckTolerance)
+		for _, c := range wf.Checks {
+			fmt.Fprintf(&b, "  ok  line %-4d %s  value %-12s %s\n", c.Line, c.Board.Hex(), num(c.Value), c.Board)
+		}
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+func fitness(f *eval.Fitness) string {
+	s := f.Metric + " " + num(f.Mean)
+	if f.CI95 != 0 {
+		s += " ± " + num(f.CI95)
+	}
+	if f.Games != 0 {
+		s += fmt.Sprintf(" over %d games", f.Games)
+	}
+	if r := f.Seeds; r != nil {
+		s += fmt.Sprintf(" (game indices %d to %d)", r.First, r.First+uint64(r.Count)-1)
+	}
+	return s
+}
+
+// num prints a float the way the weights file does.
+func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

@@ -1,0 +1,292 @@
+package eval
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// FormatV1 is the format line of version 1 weights files, the only version.
+const FormatV1 = "evotune.weights/v1"
+
+// A WeightsFile is the content of a weights file: a feature set, one weight
+// per feature and, optionally, what the weights were tuned for, where they
+// came from, and golden checks. The README's "The weights file" describes
+// the format for other engines.
+type WeightsFile struct {
+	Format   string // FormatV1; empty means FormatV1 when writing
+	Features string // the feature set's name
+	// Weights has one weight per feature, in the set's order (the file maps
+	// feature names to weights; it is written in the set's order).
+	Weights    []float64
+	Search     *SearchInfo // optional
+	Provenance *Provenance // optional
+	// Checks are the golden vectors. When reading, every check has been
+	// verified. When writing, the checks are computed again from the
+	// weights for the same boards, or for CheckBoards if there are none.
+	Checks []Check
+}
+
+// SearchInfo says what search the weights were tuned for. It matters to an
+// engine that loads them: tuned weights are only good for the search that
+// tuned them, and when the search adds move scores their scale matters too.
+type SearchInfo struct {
+	Algorithm string // "expectimax" or "beam"
+	Depth     int    // in plies, >= 1
+	Width     int    // beam width; beam only; 0 = not recorded
+	// MoveScores records whether the search added move scores to leaf
+	// values (DESIGN.md's default); nil = not recorded.
+	MoveScores *bool
+}
+
+// Provenance records where the weights came from. Every field is optional
+// and omitted from the file when zero.
+type Provenance struct {
+	Run         string // the tuning run's name
+	Generation  int    // the generation whose distribution mean these weights are
+	Optimizer   string // e.g. "cmaes", "cem"
+	Seed        uint64 // the run seed every game seed derives from
+	Evaluations int    // candidate evaluations spent
+	// Fitness is these weights' figure on validation games; Baseline is
+	// the starting weights' figure on the same games, for comparison.
+	Fitness  *Fitness
+	Baseline *Fitness
+}
+
+// Fitness is a measured figure of a weight vector.
+type Fitness struct {
+	Metric string     // e.g. "mean_score", "median_score", "mean_log_score", "reach:2048"
+	Mean   float64    // the metric's value
+	CI95   float64    // half-width of its 95% confidence interval; 0 = not recorded
+	Games  int        // games played
+	Seeds  *SeedRange // the game seeds used; nil = not recorded
+}
+
+// SeedRange is Count consecutive game indices from First (the game seeds
+// derive from them and the run seed).
+type SeedRange struct {
+	First uint64
+	Count int
+}
+
+// NewWeightsFile returns a weights file for the weights w of s, with golden
+// checks on CheckBoards. It copies w.
+func NewWeightsFile(s *FeatureSet, w []float64) *WeightsFile {
+	wf := &WeightsFile{Format: FormatV1, Features: s.Name, Weights: append([]float64(nil), w...)}
+	for _, b := range CheckBoards() {
+		wf.Checks = append(wf.Checks, makeCheck(s, w, b))
+	}
+	return wf
+}
+
+// Set returns the file's feature set.
+func (wf *WeightsFile) Set() (*FeatureSet, error) { return Set(wf.Features) }
+
+// Compile compiles the file's weights.
+func (wf *WeightsFile) Compile() (*Compiled, error) {
+	s, err := wf.Set()
+	if err != nil {
+		return nil, err
+	}
+	return s.Compile(wf.Weights)
+}
+
+// Marshal returns the YAML form of wf, with golden checks computed from
+// its weights (see WeightsFile.Checks). Floats are written in the shortest
+// form that reads back bit for bit. The result is verified by reading it
+// back, so whatever Marshal returns, ParseWeights accepts.
+func (wf *WeightsFile) Marshal() ([]byte, error) {
+	if wf.Format != "" && wf.Format != FormatV1 {
+		return nil, fmt.Errorf("eval: cannot write weights: unknown format %q (want %s)", wf.Format, FormatV1)
+	}
+	s, err := wf.Set()
+	if err != nil {
+		return nil, fmt.Errorf("eval: cannot write weights: %w", err)
+	}
+	if err := s.Validate(wf.Weights); err != nil {
+		return nil, fmt.Errorf("eval: cannot write weights: %w", err)
+	}
+	root := &yaml.Node{Kind: yaml.MappingNode}
+	add := func(key string, v *yaml.Node) { root.Content = append(root.Content, str(key), v) }
+	add("format", str(FormatV1))
+	add("features", str(s.Name))
+	add("weights", featureMap(s, wf.Weights, 0))
+	if si := wf.Search; si != nil {
+		n := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+		n.Content = append(n.Content, str("algorithm"), str(si.Algorithm), str("depth"), integer(int64(si.Depth)))
+		if si.Width != 0 {
+			n.Content = append(n.Content, str("width"), integer(int64(si.Width)))
+		}
+		if si.MoveScores != nil {
+			n.Content = append(n.Content, str("move_scores"), boolean(*si.MoveScores))
+		}
+		add("search", n)
+	}
+	if p := wf.Provenance; p != nil {
+		add("provenance", provenanceNode(p))
+	}
+	boards := CheckBoards()
+	if len(wf.Checks) > 0 {
+		boards = boards[:0]
+		for _, c := range wf.Checks {
+			boards = append(boards, c.Board)
+		}
+	}
+	checks := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, b := range boards {
+		c := makeCheck(s, wf.Weights, b)
+		if math.IsInf(c.Value, 0) || math.IsNaN(c.Value) {
+			return nil, fmt.Errorf("eval: cannot write weights: %w: %s: weights too large: the value of board %s overflows", ErrWeights, s.Name, b.Hex())
+		}
+		n := &yaml.Node{Kind: yaml.MappingNode}
+		n.Content = append(n.Content,
+			str("board"), &yaml.Node{Kind: yaml.ScalarNode, Style: yaml.DoubleQuotedStyle, Value: b.Hex(), LineComment: b.String()},
+			str("features"), featureMap(s, c.Features, yaml.FlowStyle),
+			str("value"), float(c.Value))
+		checks.Content = append(checks.Content, n)
+	}
+	add("checks", checks)
+
+	doc := &yaml.Node{
+		Kind:        yaml.DocumentNode,
+		HeadComment: "evotune weights: the features are defined in the evotune README, \"Feature definitions\"",
+		Content:     []*yaml.Node{root},
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return nil, fmt.Errorf("eval: cannot write weights: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("eval: cannot write weights: %w", err)
+	}
+	if _, err := ParseWeights(buf.Bytes(), "(written weights)"); err != nil {
+		return nil, fmt.Errorf("eval: cannot write weights: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func provenanceNode(p *Provenance) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	if p.Run != "" {
+		n.Content = append(n.Content, str("run"), str(p.Run))
+	}
+	if p.Generation != 0 {
+		n.Content = append(n.Content, str("generation"), integer(int64(p.Generation)))
+	}
+	if p.Optimizer != "" {
+		n.Content = append(n.Content, str("optimizer"), str(p.Optimizer))
+	}
+	if p.Seed != 0 {
+		n.Content = append(n.Content, str("seed"), &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatUint(p.Seed, 10)})
+	}
+	if p.Evaluations != 0 {
+		n.Content = append(n.Content, str("evaluations"), integer(int64(p.Evaluations)))
+	}
+	for _, f := range []struct {
+		key string
+		f   *Fitness
+	}{{"fitness", p.Fitness}, {"baseline", p.Baseline}} {
+		if f.f == nil {
+			continue
+		}
+		m := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+		m.Content = append(m.Content, str("metric"), str(f.f.Metric), str("mean"), float(f.f.Mean))
+		if f.f.CI95 != 0 {
+			m.Content = append(m.Content, str("ci95"), float(f.f.CI95))
+		}
+		if f.f.Games != 0 {
+			m.Content = append(m.Content, str("games"), integer(int64(f.f.Games)))
+		}
+		if r := f.f.Seeds; r != nil {
+			sn := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+			sn.Content = append(sn.Content,
+				str("first"), &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatUint(r.First, 10)},
+				str("count"), integer(int64(r.Count)))
+			m.Content = append(m.Content, str("seeds"), sn)
+		}
+		n.Content = append(n.Content, str(f.key), m)
+	}
+	return n
+}
+
+// featureMap maps the names of s's features to values, in the set's order.
+func featureMap(s *FeatureSet, v []float64, style yaml.Style) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.MappingNode, Style: style}
+	for i, f := range s.Features {
+		n.Content = append(n.Content, str(f.Name), float(v[i]))
+	}
+	return n
+}
+
+func str(s string) *yaml.Node {
+	n := &yaml.Node{}
+	n.SetString(s)
+	return n
+}
+
+// float writes x in the shortest form that parses back to the same bits
+// ("-0" included: the reader parses numbers with strconv, not as YAML ints).
+func float(x float64) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatFloat(x, 'g', -1, 64)}
+}
+
+func integer(i int64) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatInt(i, 10)}
+}
+
+func boolean(b bool) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatBool(b)}
+}
+
+// WriteWeightsFile writes wf to path atomically: a temporary file in the
+// same directory, synced, then renamed over path, and the directory synced.
+// On failure path is untouched and the temporary file removed.
+func WriteWeightsFile(path string, wf *WeightsFile) (err error) {
+	data, err := wf.Marshal()
+	if err != nil {
+		return err
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(f.Name(), path); err != nil {
+		return err
+	}
+	// The rename is durable once the directory is; not every platform can
+	// sync a directory, and the file is complete either way.
+	if d, derr := os.Open(dir); derr == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
