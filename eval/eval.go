@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/evotune/evotune/engine"
 )
@@ -46,10 +45,6 @@ func Set(name string) (*FeatureSet, error) {
 	return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknown, name, strings.Join(Names(), ", "))
 }
 
-// defaults caches each set's default evaluator: compiled once, shared, since
-// a Compiled is immutable.
-var defaults sync.Map // *FeatureSet -> func() *Compiled
-
 // Lookup returns the evaluator of the named feature set with its default
 // weights. The evaluator is shared and safe for concurrent use.
 func Lookup(name string) (engine.Evaluator, error) {
@@ -63,12 +58,12 @@ func Lookup(name string) (engine.Evaluator, error) {
 // Default returns s compiled with its default weights, compiled on first use
 // and shared afterwards.
 func (s *FeatureSet) Default() *Compiled {
-	f, _ := defaults.LoadOrStore(s, sync.OnceValue(func() *Compiled {
+	s.defaultOnce.Do(func() {
 		c, err := s.Compile(s.Defaults)
 		if err != nil {
 			panic(fmt.Sprintf("eval: default weights of %s do not compile: %v", s.Name, err))
 		}
-		return c
-	}))
-	return f.(func() *Compiled)()
+		s.defaultCompiled = c
+	})
+	return s.defaultCompiled
 }

@@ -255,3 +255,35 @@ func TestEvaluateDoesNotAllocate(t *testing.T) {
 		_ = sink
 	}
 }
+
+// TestConcurrentUse shares default and compiled evaluators between
+// goroutines; run with -race.
+func TestConcurrentUse(t *testing.T) {
+	boards := gameBoards(1)
+	c, _ := standardSet.Compile([]float64{1, 2, 3, 4, 5})
+	want := make([]float64, len(boards))
+	for i, b := range boards {
+		want[i] = c.Evaluate(b)
+	}
+	done := make(chan error, 4)
+	for range 4 {
+		go func() {
+			e, err := Lookup("standard")
+			if err == nil {
+				for i, b := range boards {
+					e.Evaluate(b)
+					if c.Evaluate(b) != want[i] {
+						err = errors.New("values differ between goroutines")
+						break
+					}
+				}
+			}
+			done <- err
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}

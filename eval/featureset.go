@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/evotune/evotune/engine"
 )
@@ -40,6 +41,9 @@ type FeatureSet struct {
 
 	reference int // index of the weight Normalize holds at its default
 	impl      setImpl
+
+	defaultOnce     sync.Once
+	defaultCompiled *Compiled
 }
 
 // setImpl is what a feature set implements behind its public description.
