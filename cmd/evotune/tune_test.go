@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evotune/evotune/eval"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+const smallConfig = `name: small
+seed: 3
+generations: 3
+features: standard
+optimizer: {method: cmaes, population: 4}
+search: {algorithm: expectimax, depth: 1}
+fitness: {games: 4}
+validation: {every: 2, games: 4}
+`
+
+func writeConfig(t *testing.T, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// tuneRun runs a small tuning in a fresh directory and returns it.
+func tuneRun(t *testing.T, config string, extra ...string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "run")
+	args := append([]string{"tune", "--config", writeConfig(t, config), "--out", dir}, extra...)
+	code, out, errs := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("tune: exit %d\n%s\n%s", code, out, errs)
+	}
+	return dir
+}
+
+func TestTuneSmallRun(t *testing.T) {
+	dir := tuneRun(t, smallConfig)
+	for _, f := range []string{"config.yaml", "history.jsonl", "weights.yaml"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("run directory lacks %s: %v", f, err)
+		}
+	}
+	wf, err := eval.ReadWeightsFile(filepath.Join(dir, "weights.yaml"))
+	if err != nil {
+		t.Fatalf("weights.yaml does not load: %v", err)
+	}
+	if wf.Features != "standard" || wf.Provenance == nil || wf.Provenance.Run != "small" || wf.Provenance.Fitness == nil || wf.Provenance.Baseline == nil {
+		t.Errorf("weights.yaml provenance incomplete: %+v", wf.Provenance)
+	}
+	lines := historyLines(t, dir)
+	if len(lines) != 3 {
+		t.Fatalf("history has %d lines, want 3", len(lines))
+	}
+	for i, l := range lines {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec["generation"] != float64(i+1) || rec["weights"] == nil || rec["sigma"] == nil || rec["elapsed_s"] == nil {
+			t.Errorf("history line %d: %s", i+1, l)
+		}
+		// Validation every 2 generations and at the end.
+		if _, ok := rec["validation"]; ok != (i == 1 || i == 2) {
+			t.Errorf("history line %d: validation present = %v", i+1, ok)
+		}
+	}
+	// The recommended weights are the last validated mean.
+	var last struct {
+		Weights map[string]float64 `json:"weights"`
+	}
+	json.Unmarshal([]byte(lines[2]), &last)
+	set, _ := eval.Set("standard")
+	for i, name := range set.FeatureNames() {
+		if wf.Weights[i] != last.Weights[name] {
+			t.Errorf("weights.yaml %s = %v, last mean %v", name, wf.Weights[i], last.Weights[name])
+		}
+	}
+}
+
+func historyLines(t *testing.T, dir string) []string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "history.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	return lines
+}
+
+// stripElapsed removes the one wall-clock field of history lines.
+func stripElapsed(t *testing.T, lines []string) string {
+	t.Helper()
+	var sb strings.Builder
+	for _, l := range lines {
+		i := strings.LastIndex(l, `,"elapsed_s":`)
+		if i < 0 {
+			t.Fatalf("history line without elapsed_s: %s", l)
+		}
+		sb.WriteString(l[:i] + "\n")
+	}
+	return sb.String()
+}
+
+func TestTuneWorkersDeterministic(t *testing.T) {
+	a := tuneRun(t, smallConfig, "--workers", "1")
+	b := tuneRun(t, smallConfig, "--workers", "4")
+	if ha, hb := stripElapsed(t, historyLines(t, a)), stripElapsed(t, historyLines(t, b)); ha != hb {
+		t.Errorf("history differs between 1 and 4 workers:\n%s\n%s", ha, hb)
+	}
+	wa, _ := os.ReadFile(filepath.Join(a, "weights.yaml"))
+	wb, _ := os.ReadFile(filepath.Join(b, "weights.yaml"))
+	if !bytes.Equal(wa, wb) {
+		t.Errorf("weights.yaml differs between 1 and 4 workers")
+	}
+	c := tuneRun(t, smallConfig, "--seed", "4")
+	if stripElapsed(t, historyLines(t, a)) == stripElapsed(t, historyLines(t, c)) {
+		t.Error("seeds 3 and 4 gave the same history")
+	}
+}
+
+func TestTuneBadInput(t *testing.T) {
+	tests := []struct {
+		config string
+		args   []string
+		want   string
+	}{
+		{"name: x\nsearch: {dept: 2}\n", nil, "c.yaml:2: search.dept: unknown key"},
+		{"fitness:\n  metric: best\n", nil, "c.yaml:2: fitness.metric"},
+		{smallConfig, []string{"--depth", "0"}, "flag --depth: 0: want 1 to 20 plies"},
+		{smallConfig, []string{"--games", "-1"}, "flag --games"},
+		{smallConfig, []string{"--workers", "-2"}, "flag --workers"},
+		{smallConfig, []string{"--generations", "x"}, "-generations"},
+		{smallConfig, []string{"extra"}, "unexpected argument"},
+	}
+	for _, tt := range tests {
+		args := append([]string{"tune", "--config", writeConfig(t, tt.config), "--out", filepath.Join(t.TempDir(), "r")}, tt.args...)
+		code, _, errs := runCLI(t, args...)
+		if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line containing %q", tt.args, code, errs, tt.want)
+		}
+	}
+	code, _, errs := runCLI(t, "tune", "--config", filepath.Join(t.TempDir(), "missing.yaml"))
+	if code != 2 || !strings.Contains(errs, "missing.yaml") {
+		t.Errorf("missing config: exit %d, %q", code, errs)
+	}
+	// An existing run directory is not overwritten.
+	dir := tuneRun(t, smallConfig)
+	code, _, errs = runCLI(t, "tune", "--config", writeConfig(t, smallConfig), "--out", dir)
+	if code != 2 || !strings.Contains(errs, "evotune resume") {
+		t.Errorf("existing --out: exit %d, %q", code, errs)
+	}
+}
+
+func TestTuneHelpGolden(t *testing.T) {
+	code, out, _ := runCLI(t, "tune", "-h")
+	if code != 0 {
+		t.Fatalf("tune -h: exit %d", code)
+	}
+	golden := filepath.Join("testdata", "tune-help.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if out != string(want) {
+		t.Errorf("tune -h differs from %s (go test -update rewrites it):\n%s", golden, out)
+	}
+}

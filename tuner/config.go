@@ -1,0 +1,415 @@
+package tuner
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
+)
+
+// ErrConfig is wrapped by every error about a config file or its values.
+var ErrConfig = errors.New("tuner: bad config")
+
+// Config is a tuning run, as written in a YAML preset. Every field is
+// optional: the zero value of each means the default its comment gives, and
+// Resolve fills the defaults in.
+type Config struct {
+	// Name names the run; its files go to runs/<name> unless --out says
+	// otherwise. Default "run". Letters, digits, '.', '_' and '-' only.
+	Name string `yaml:"name"`
+	// Seed is the run seed every game seed derives from. Default 0.
+	Seed uint64 `yaml:"seed"`
+	// Generations stops the run after this many generations; 0 means no
+	// limit (the run stops when it converges, runs out of time or is
+	// stopped).
+	Generations int `yaml:"generations"`
+	// Duration is a wall-clock budget in Go syntax ("8h", "90m"); 0 means
+	// none. The generation in progress when it runs out is finished.
+	Duration Duration `yaml:"duration"`
+	// Workers is the number of games played at once; 0 means one per core.
+	// It does not change any result.
+	Workers int `yaml:"workers"`
+	// Features names the feature set whose weights are tuned. Default
+	// "standard".
+	Features string `yaml:"features"`
+	// Init is the starting mean, by feature name; features left out start
+	// at the set's default weight.
+	Init map[string]float64 `yaml:"init"`
+	// Sigma is the initial step size relative to each weight's scale: the
+	// optimizer works in coordinates where each weight is divided by the
+	// magnitude of its starting value (1 where that is 0). Default 0.3.
+	Sigma float64 `yaml:"sigma"`
+	// Bounds limits weights, by feature name: [lower, upper].
+	Bounds map[string][]float64 `yaml:"bounds"`
+	// Optimizer chooses and configures the optimizer.
+	Optimizer OptimizerConfig `yaml:"optimizer"`
+	// Search is the player every candidate plays with.
+	Search SearchConfig `yaml:"search"`
+	// Fitness says how candidates are scored.
+	Fitness FitnessConfig `yaml:"fitness"`
+	// Validation says how the distribution mean is re-evaluated.
+	Validation ValidationConfig `yaml:"validation"`
+	// Checkpoints configures the run's checkpoints.
+	Checkpoints CheckpointConfig `yaml:"checkpoints"`
+}
+
+// OptimizerConfig chooses the optimizer.
+type OptimizerConfig struct {
+	// Method is "cmaes" (default) or "cem".
+	Method string `yaml:"method"`
+	// Population is the number of candidates per generation; 0 means the
+	// method's default (CMA-ES: 4 + floor(3 ln n)).
+	Population int `yaml:"population"`
+	// Elite is the fraction of candidates CEM refits to, in (0, 1); 0 means
+	// 0.25. CMA-ES ignores it.
+	Elite float64 `yaml:"elite"`
+	// Restarts is "none" (default) or "ipop": restart with a doubled
+	// population when the optimizer converges.
+	Restarts string `yaml:"restarts"`
+}
+
+// SearchConfig is the player's search.
+type SearchConfig struct {
+	// Algorithm is "expectimax" (default) or "beam".
+	Algorithm string `yaml:"algorithm"`
+	// Depth is the search depth in plies; 0 means 3.
+	Depth int `yaml:"depth"`
+	// Width is the beam width; 0 means 8. Expectimax ignores it.
+	Width int `yaml:"width"`
+	// HeuristicOnly values positions by the evaluation alone, without move
+	// scores; then the weights are scale-invariant and one of them is held
+	// fixed (see eval.FeatureSet.Reference). Default false.
+	HeuristicOnly bool `yaml:"heuristic_only"`
+	// Loss is the value of a lost position; 0 means engine.DefaultLossValue.
+	Loss float64 `yaml:"loss"`
+}
+
+// FitnessConfig says how a candidate's games become one number.
+type FitnessConfig struct {
+	// Games is the number of games every candidate plays per generation,
+	// the same seeds for every candidate; 0 means 16.
+	Games int `yaml:"games"`
+	// Metric is mean_score (default), median_score, mean_log_score (the
+	// mean of ln(1 + score)) or reach:TILE (the share of games reaching
+	// TILE, a power of two from 4 to 32768).
+	Metric string `yaml:"metric"`
+	// MaxMoves stops each game after this many moves; 0 means no limit.
+	MaxMoves int `yaml:"max_moves"`
+}
+
+// ValidationConfig says how the distribution mean is re-evaluated on seeds
+// disjoint from every tuning seed.
+type ValidationConfig struct {
+	// Every validates after every this many generations (and always at the
+	// end); 0 means 5.
+	Every int `yaml:"every"`
+	// Games is the number of validation games; 0 means 100.
+	Games int `yaml:"games"`
+}
+
+// CheckpointConfig configures checkpoints.
+type CheckpointConfig struct {
+	// Keep is the number of newest checkpoints kept; 0 means 3.
+	Keep int `yaml:"keep"`
+}
+
+// Defaults, as the field comments state them.
+const (
+	DefaultName            = "run"
+	DefaultFeatures        = "standard"
+	DefaultSigma           = 0.3
+	DefaultMethod          = "cmaes"
+	DefaultElite           = 0.25
+	DefaultRestarts        = "none"
+	DefaultAlgorithm       = "expectimax"
+	DefaultDepth           = 3
+	DefaultWidth           = 8
+	DefaultGames           = 16
+	DefaultMetric          = "mean_score"
+	DefaultValidationEvery = 5
+	DefaultValidationGames = 100
+	DefaultKeep            = 3
+)
+
+// Resolve fills every default in, so the config can be written out as the
+// run's resolved config and read back unchanged.
+func (c *Config) Resolve() {
+	setDefault(&c.Name, DefaultName)
+	setDefault(&c.Features, DefaultFeatures)
+	setDefault(&c.Sigma, DefaultSigma)
+	setDefault(&c.Optimizer.Method, DefaultMethod)
+	setDefault(&c.Optimizer.Elite, DefaultElite)
+	setDefault(&c.Optimizer.Restarts, DefaultRestarts)
+	setDefault(&c.Search.Algorithm, DefaultAlgorithm)
+	setDefault(&c.Search.Depth, DefaultDepth)
+	setDefault(&c.Search.Width, DefaultWidth)
+	setDefault(&c.Search.Loss, engine.DefaultLossValue)
+	setDefault(&c.Fitness.Games, DefaultGames)
+	setDefault(&c.Fitness.Metric, DefaultMetric)
+	setDefault(&c.Validation.Every, DefaultValidationEvery)
+	setDefault(&c.Validation.Games, DefaultValidationGames)
+	setDefault(&c.Checkpoints.Keep, DefaultKeep)
+	if set, err := eval.Set(c.Features); err == nil {
+		init := make(map[string]float64, len(set.Features))
+		for i, f := range set.Features {
+			init[f.Name] = set.Defaults[i]
+		}
+		for k, v := range c.Init {
+			init[k] = v
+		}
+		c.Init = init
+	}
+}
+
+func setDefault[T comparable](p *T, def T) {
+	var zero T
+	if *p == zero {
+		*p = def
+	}
+}
+
+// FieldError is a config error about one field: where it is and what is
+// allowed. Line is 0 when the value came from a flag or a default.
+type FieldError struct {
+	File  string
+	Line  int
+	Field string // dotted path, "search.depth"
+	Msg   string
+}
+
+func (e *FieldError) Error() string {
+	where := e.File
+	if e.Line > 0 {
+		where = fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	if where != "" {
+		return fmt.Sprintf("%s: %s: %s", where, e.Field, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.Field, e.Msg)
+}
+
+func (e *FieldError) Unwrap() error { return ErrConfig }
+
+// LoadConfig reads and decodes a config file; see ParseConfig.
+func LoadConfig(path string) (*Config, *Positions, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	return ParseConfig(data, path)
+}
+
+// Positions remembers the line of every key of a decoded config, so that
+// errors found later (in Validate) can still name the line.
+type Positions struct {
+	file  string
+	lines map[string]int
+}
+
+func (p *Positions) errorf(field, format string, args ...any) error {
+	e := &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+	if p != nil {
+		e.File, e.Line = p.file, p.lines[field]
+	}
+	return e
+}
+
+// ParseConfig decodes a config strictly: unknown keys, duplicate keys and
+// values of the wrong type are errors that name the file, line and field.
+// It does not fill defaults or validate; see Resolve and Validate.
+func ParseConfig(data []byte, file string) (*Config, *Positions, error) {
+	pos := &Positions{file: file, lines: map[string]int{}}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, nil, fmt.Errorf("%w: %s: %s", ErrConfig, file, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	cfg := &Config{}
+	if doc.Kind == 0 { // an empty file: every default
+		return cfg, pos, nil
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode {
+		root = root.Content[0]
+	}
+	if err := decodeStruct(root, reflect.ValueOf(cfg).Elem(), "", pos); err != nil {
+		return nil, nil, err
+	}
+	return cfg, pos, nil
+}
+
+// Duration is a time.Duration written in Go syntax ("8h0m0s") in YAML.
+type Duration time.Duration
+
+// MarshalYAML writes the duration in Go syntax.
+func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(), nil }
+
+var durationType = reflect.TypeOf(Duration(0))
+
+// decodeStruct decodes a mapping node into the struct v field by field, so
+// that each error names its key.
+func decodeStruct(n *yaml.Node, v reflect.Value, prefix string, pos *Positions) error {
+	where := prefix
+	if where == "" {
+		where = "config"
+	}
+	if n.Kind != yaml.MappingNode {
+		if n.Tag == "!!null" {
+			return nil
+		}
+		return &FieldError{File: pos.file, Line: n.Line, Field: where, Msg: "want a mapping of keys to values"}
+	}
+	t := v.Type()
+	var names []string
+	for i := range t.NumField() {
+		names = append(names, t.Field(i).Tag.Get("yaml"))
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		field := k.Value
+		if prefix != "" {
+			field = prefix + "." + k.Value
+		}
+		idx := -1
+		for j, name := range names {
+			if name == k.Value {
+				idx = j
+			}
+		}
+		if idx < 0 {
+			return &FieldError{File: pos.file, Line: k.Line, Field: field, Msg: fmt.Sprintf("unknown key (allowed in %s: %s)", where, strings.Join(names, ", "))}
+		}
+		if seen[k.Value] {
+			return &FieldError{File: pos.file, Line: k.Line, Field: field, Msg: "key given twice"}
+		}
+		seen[k.Value] = true
+		pos.lines[field] = k.Line
+		if err := decodeValue(val, v.Field(idx), field, pos); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func decodeValue(n *yaml.Node, v reflect.Value, field string, pos *Positions) error {
+	bad := func(want string) error {
+		got := n.Value
+		if n.Kind != yaml.ScalarNode {
+			got = map[yaml.Kind]string{yaml.MappingNode: "a mapping", yaml.SequenceNode: "a list", yaml.AliasNode: "an alias"}[n.Kind]
+		} else {
+			got = strconv.Quote(got)
+		}
+		return &FieldError{File: pos.file, Line: n.Line, Field: field, Msg: fmt.Sprintf("want %s, got %s", want, got)}
+	}
+	switch {
+	case v.Type() == durationType:
+		if n.Kind != yaml.ScalarNode {
+			return bad("a duration such as 90m or 8h")
+		}
+		d, err := time.ParseDuration(n.Value)
+		if err != nil {
+			return bad("a duration such as 90m or 8h")
+		}
+		v.SetInt(int64(d))
+		return nil
+	case v.Kind() == reflect.Struct:
+		return decodeStruct(n, v, field, pos)
+	case v.Kind() == reflect.Map:
+		if n.Tag == "!!null" {
+			return nil
+		}
+		if n.Kind != yaml.MappingNode {
+			return bad("a mapping from feature name to value")
+		}
+		m := reflect.MakeMap(v.Type())
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, val := n.Content[i], n.Content[i+1]
+			sub := field + "." + k.Value
+			if m.MapIndex(reflect.ValueOf(k.Value)).IsValid() {
+				return &FieldError{File: pos.file, Line: k.Line, Field: sub, Msg: "key given twice"}
+			}
+			pos.lines[sub] = k.Line
+			elem := reflect.New(v.Type().Elem()).Elem()
+			if err := decodeValue(val, elem, sub, pos); err != nil {
+				return err
+			}
+			m.SetMapIndex(reflect.ValueOf(k.Value), elem)
+		}
+		v.Set(m)
+		return nil
+	case v.Kind() == reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			return bad("a list such as [0, 1000]")
+		}
+		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+		for i, c := range n.Content {
+			if err := decodeValue(c, s.Index(i), field, pos); err != nil {
+				return err
+			}
+		}
+		v.Set(s)
+		return nil
+	}
+	if n.Kind != yaml.ScalarNode {
+		return bad(kindName(v.Kind()))
+	}
+	switch v.Kind() {
+	case reflect.String:
+		if n.Tag != "!!str" {
+			return bad("a string")
+		}
+		v.SetString(n.Value)
+	case reflect.Bool:
+		b, err := strconv.ParseBool(n.Value)
+		if n.Tag != "!!bool" || err != nil {
+			return bad("true or false")
+		}
+		v.SetBool(b)
+	case reflect.Int:
+		i, err := strconv.ParseInt(n.Value, 0, 64)
+		if n.Tag != "!!int" || err != nil {
+			return bad("an integer")
+		}
+		v.SetInt(i)
+	case reflect.Uint64:
+		u, err := strconv.ParseUint(n.Value, 0, 64)
+		if n.Tag != "!!int" || err != nil {
+			return bad("a non-negative integer")
+		}
+		v.SetUint(u)
+	case reflect.Float64:
+		var f float64
+		if n.Tag != "!!int" && n.Tag != "!!float" || n.Decode(&f) != nil {
+			return bad("a number")
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return bad("a finite number")
+		}
+		v.SetFloat(f)
+	default:
+		panic(fmt.Sprintf("tuner: config field %s has unsupported kind %v", field, v.Kind()))
+	}
+	return nil
+}
+
+func kindName(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Uint64:
+		return "an integer"
+	default:
+		return "a number"
+	}
+}

@@ -1,0 +1,141 @@
+package tuner
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestConfigErrors(t *testing.T) {
+	tests := []struct {
+		name, yaml string
+		line       int
+		field      string
+		msg        string
+	}{
+		{"unknown key", "name: x\nsede: 3\n", 2, "sede", "unknown key"},
+		{"unknown nested key", "search:\n  algorithm: beam\n  dept: 3\n", 3, "search.dept", "allowed in search"},
+		{"duplicate key", "seed: 1\nseed: 2\n", 2, "seed", "twice"},
+		{"wrong type", "generations: many\n", 1, "generations", "want an integer"},
+		{"float for int", "fitness: {games: 2.5}\n", 1, "fitness.games", "want an integer"},
+		{"string for number", "sigma: big\n", 1, "sigma", "want a number"},
+		{"negative seed", "seed: -1\n", 1, "seed", "non-negative integer"},
+		{"bad duration", "duration: 8 hours\n", 1, "duration", "duration"},
+		{"section not a map", "search: deep\n", 1, "search", "mapping"},
+		{"bounds not a list", "bounds: {empty: 5}\n", 1, "bounds.empty", "list"},
+		{"nan weight", "init: {empty: .nan}\n", 1, "init.empty", "finite"},
+		{"unknown feature set", "features: fancy\n", 1, "features", "unknown feature set"},
+		{"unknown init feature", "features: standard\ninit:\n  empty: 1\n  emptiness: 2\n", 4, "init.emptiness", "unknown feature"},
+		{"unknown bound feature", "bounds: {cornr: [0, 1]}\n", 1, "bounds.cornr", "unknown feature"},
+		{"bound order", "bounds:\n  empty: [10, 5]\n", 2, "bounds.empty", "lower < upper"},
+		{"bound excludes start", "init: {empty: 270}\nbounds: {empty: [0, 100]}\n", 2, "bounds.empty", "does not contain"},
+		{"bad method", "optimizer: {method: pso}\n", 1, "optimizer.method", "cmaes or cem"},
+		{"population one", "optimizer: {population: 1}\n", 1, "optimizer.population", "at least 2"},
+		{"elite", "optimizer: {elite: 1.5}\n", 1, "optimizer.elite", "(0, 1)"},
+		{"restarts", "optimizer: {restarts: bipop}\n", 1, "optimizer.restarts", "none or ipop"},
+		{"algorithm", "search: {algorithm: mcts}\n", 1, "search.algorithm", "expectimax or beam"},
+		{"depth", "\nsearch: {depth: -2}\n", 2, "search.depth", "1 to 20"},
+		{"width", "search: {width: -1}\n", 1, "search.width", "at least 1"},
+		{"games", "fitness: {games: -3}\n", 1, "fitness.games", "at least 1"},
+		{"metric", "fitness: {metric: max_score}\n", 1, "fitness.metric", "mean_score"},
+		{"reach tile", "fitness: {metric: \"reach:3000\"}\n", 1, "fitness.metric", "power of two"},
+		{"validation games", "validation: {games: 1}\n", 1, "validation.games", "at least 2"},
+		{"keep", "checkpoints: {keep: -1}\n", 1, "checkpoints.keep", "at least 1"},
+		{"name", "name: ../evil\n", 1, "name", "letters"},
+		{"generations", "generations: -5\n", 1, "generations", "0 (no limit)"},
+		{"workers", "workers: -1\n", 1, "workers", "one per core"},
+		{"sigma", "sigma: -0.1\n", 1, "sigma", "(0, 10]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, pos, err := ParseConfig([]byte(tt.yaml), "c.yaml")
+			if err == nil {
+				cfg.Resolve()
+				err = cfg.Validate(pos)
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			var fe *FieldError
+			if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) {
+				t.Fatalf("error %v is not a FieldError wrapping ErrConfig", err)
+			}
+			if fe.File != "c.yaml" || fe.Line != tt.line || fe.Field != tt.field || !strings.Contains(fe.Msg, tt.msg) {
+				t.Errorf("got %q (line %d, field %q); want line %d, field %q, message containing %q", err, fe.Line, fe.Field, tt.line, tt.field, tt.msg)
+			}
+			if want := "c.yaml:"; !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("error %q does not start with %q", err, want)
+			}
+		})
+	}
+	if _, _, err := ParseConfig([]byte("a: [1, 2\n"), "c.yaml"); err == nil || !strings.Contains(err.Error(), "c.yaml") {
+		t.Errorf("malformed YAML: %v", err)
+	}
+}
+
+func TestConfigDefaultsRoundTrip(t *testing.T) {
+	cfg, pos, err := ParseConfig(nil, "empty.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Resolve()
+	if err := cfg.Validate(pos); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Name != DefaultName || cfg.Search.Depth != DefaultDepth || cfg.Fitness.Games != DefaultGames || cfg.Init["empty"] != 270 {
+		t.Errorf("defaults not filled: %+v", cfg)
+	}
+	data, err := MarshalConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := ParseConfig(data, "resolved.yaml")
+	if err != nil {
+		t.Fatalf("resolved config does not read back: %v\n%s", err, data)
+	}
+	again, _ := MarshalConfig(back)
+	if string(again) != string(data) {
+		t.Errorf("resolved config changes on a round trip:\n%s\n---\n%s", data, again)
+	}
+}
+
+func TestMetric(t *testing.T) {
+	scores, tiles := []int{100, 300, 200, 0}, []int{2048, 4096, 512, 4}
+	for _, tt := range []struct {
+		metric string
+		want   float64
+	}{{"mean_score", 150}, {"median_score", 150}, {"reach:2048", 0.5}, {"reach:4", 1}} {
+		m, err := ParseMetric(tt.metric)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Value(scores, tiles); got != tt.want || m.String() != tt.metric {
+			t.Errorf("%s = %v (%s), want %v", tt.metric, got, m, tt.want)
+		}
+	}
+	m, _ := ParseMetric("mean_log_score")
+	if got := m.Value([]int{0, 0}, []int{2, 2}); got != 0 {
+		t.Errorf("mean_log_score of zeros = %v", got)
+	}
+}
+
+func TestSeedsDisjoint(t *testing.T) {
+	seen := map[uint64]string{}
+	for g := range 50 {
+		for j := range 40 {
+			s := TuningSeed(7, 40, g, j)
+			if prev, ok := seen[s]; ok {
+				t.Fatalf("tuning seed (%d, %d) repeats %s", g, j, prev)
+			}
+			seen[s] = "tuning"
+		}
+	}
+	for j := range 2000 {
+		if prev, ok := seen[ValidationSeed(7, j)]; ok {
+			t.Fatalf("validation seed %d repeats a %s seed", j, prev)
+		}
+	}
+	if TuningSeed(7, 40, 0, 0) == TuningSeed(8, 40, 0, 0) {
+		t.Error("run seeds 7 and 8 share a game seed")
+	}
+}

@@ -1,0 +1,170 @@
+package tuner
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
+)
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
+
+// Validate checks a resolved config (see Resolve) and returns the first
+// problem, naming the field, its line in pos (may be nil) and what is
+// allowed.
+func (c *Config) Validate(pos *Positions) error {
+	switch {
+	case !nameRE.MatchString(c.Name) || len(c.Name) > 100:
+		return pos.errorf("name", "%q: want 1 to 100 letters, digits, '.', '_' or '-', not starting with '.' or '-'", c.Name)
+	case c.Generations < 0:
+		return pos.errorf("generations", "%d: want 0 (no limit) or more", c.Generations)
+	case c.Duration < 0:
+		return pos.errorf("duration", "%v: want 0 (no limit) or a positive duration", time.Duration(c.Duration))
+	case c.Workers < 0:
+		return pos.errorf("workers", "%d: want 0 (one per core) or more", c.Workers)
+	}
+	set, err := eval.Set(c.Features)
+	if err != nil {
+		return pos.errorf("features", "unknown feature set %q (known: %s)", c.Features, strings.Join(eval.Names(), ", "))
+	}
+	for _, k := range sortedKeys(c.Init) {
+		if set.Index(k) < 0 {
+			return pos.errorf("init."+k, "unknown feature %q of %s (features: %s)", k, set.Name, strings.Join(set.FeatureNames(), ", "))
+		}
+	}
+	if !(c.Sigma > 0 && c.Sigma <= 10) {
+		return pos.errorf("sigma", "%v: want a step size in (0, 10], relative to each weight's scale", c.Sigma)
+	}
+	for _, k := range sortedKeys(c.Bounds) {
+		b := c.Bounds[k]
+		field := "bounds." + k
+		if set.Index(k) < 0 {
+			return pos.errorf(field, "unknown feature %q of %s (features: %s)", k, set.Name, strings.Join(set.FeatureNames(), ", "))
+		}
+		if len(b) != 2 || !(b[0] < b[1]) {
+			return pos.errorf(field, "%v: want [lower, upper] with lower < upper", b)
+		}
+		if x, ok := c.Init[k]; ok && (x < b[0] || x > b[1]) {
+			return pos.errorf(field, "[%v, %v] does not contain the starting weight %v", b[0], b[1], x)
+		}
+	}
+	o := c.Optimizer
+	switch {
+	case o.Method != "cmaes" && o.Method != "cem":
+		return pos.errorf("optimizer.method", "%q: want cmaes or cem", o.Method)
+	case o.Population < 0 || o.Population == 1:
+		return pos.errorf("optimizer.population", "%d: want 0 (the method's default) or at least 2 candidates", o.Population)
+	case !(o.Elite > 0 && o.Elite < 1):
+		return pos.errorf("optimizer.elite", "%v: want a fraction in (0, 1)", o.Elite)
+	case o.Restarts != "none" && o.Restarts != "ipop":
+		return pos.errorf("optimizer.restarts", "%q: want none or ipop", o.Restarts)
+	}
+	s := c.Search
+	switch {
+	case s.Algorithm != "expectimax" && s.Algorithm != "beam":
+		return pos.errorf("search.algorithm", "%q: want expectimax or beam", s.Algorithm)
+	case s.Depth < 1 || s.Depth > 20:
+		return pos.errorf("search.depth", "%d: want 1 to 20 plies", s.Depth)
+	case s.Width < 1:
+		return pos.errorf("search.width", "%d: want at least 1 board", s.Width)
+	}
+	f := c.Fitness
+	if f.Games < 1 {
+		return pos.errorf("fitness.games", "%d: want at least 1 game per candidate", f.Games)
+	}
+	if _, err := ParseMetric(f.Metric); err != nil {
+		return pos.errorf("fitness.metric", "%v", err)
+	}
+	if f.MaxMoves < 0 {
+		return pos.errorf("fitness.max_moves", "%d: want 0 (no limit) or more", f.MaxMoves)
+	}
+	if c.Validation.Every < 1 {
+		return pos.errorf("validation.every", "%d: want at least 1 generation", c.Validation.Every)
+	}
+	if c.Validation.Games < 2 {
+		return pos.errorf("validation.games", "%d: want at least 2 games (a confidence interval needs two)", c.Validation.Games)
+	}
+	if c.Checkpoints.Keep < 1 {
+		return pos.errorf("checkpoints.keep", "%d: want at least 1", c.Checkpoints.Keep)
+	}
+	return nil
+}
+
+// A Metric turns a candidate's games into its fitness (larger is better).
+type Metric struct {
+	Kind string // mean_score, median_score, mean_log_score or reach
+	Tile int    // for reach
+}
+
+// ParseMetric reads mean_score, median_score, mean_log_score or reach:TILE.
+func ParseMetric(s string) (Metric, error) {
+	switch s {
+	case "mean_score", "median_score", "mean_log_score":
+		return Metric{Kind: s}, nil
+	}
+	if t, ok := strings.CutPrefix(s, "reach:"); ok {
+		tile, err := strconv.Atoi(t)
+		if err == nil && tile >= 4 && tile <= 32768 && tile&(tile-1) == 0 {
+			return Metric{Kind: "reach", Tile: tile}, nil
+		}
+	}
+	return Metric{}, fmt.Errorf("%q: want mean_score, median_score, mean_log_score or reach:TILE (TILE a power of two from 4 to 32768)", s)
+}
+
+func (m Metric) String() string {
+	if m.Kind == "reach" {
+		return fmt.Sprintf("reach:%d", m.Tile)
+	}
+	return m.Kind
+}
+
+// Value computes the metric over per-game scores and max tiles, summing in
+// index order so that equal inputs give equal bits.
+func (m Metric) Value(scores []int, maxTiles []int) float64 {
+	n := float64(len(scores))
+	if n == 0 {
+		return 0
+	}
+	sum := 0.0
+	switch m.Kind {
+	case "median_score":
+		xs := make([]float64, len(scores))
+		for i, s := range scores {
+			xs[i] = float64(s)
+		}
+		return engine.Median(xs)
+	case "mean_log_score":
+		for _, s := range scores {
+			sum += math.Log1p(float64(s))
+		}
+	case "reach":
+		for _, t := range maxTiles {
+			if t >= m.Tile {
+				sum++
+			}
+		}
+	default:
+		for _, s := range scores {
+			sum += float64(s)
+		}
+	}
+	return sum / n
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// formatFloat writes the shortest decimal that reads back bit for bit.
+func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
