@@ -1,3 +1,52 @@
-// Package checkpoints implements the on-disk run directory: atomic, versioned,
-// checksummed checkpoints and the journal of finished games.
+// Package checkpoints implements the on-disk primitives of a run directory:
+// atomic, versioned, checksummed checkpoint files.
+//
+// A run directory runs/NAME holds, among the tuner's own files:
+//
+//	checkpoints/             Store: the newest keep checkpoints
+//	    gen-00000012.ckpt    after 12 completed generations
+//	    .gen-*.tmp           a save in progress (or one cut short by a crash)
+//
+// # Checkpoint files
+//
+// Format version 1, integers little endian, n the payload length:
+//
+//	offset  size  field
+//	0       19    magic "evotune checkpoint\n"
+//	19      4     format version, uint32 (1)
+//	23      8     rules version, int64 (engine.RulesVersion of the writer)
+//	31      8     generation, int64 (completed generations)
+//	39      8     payload length n, uint64
+//	47      n     payload (the tuner's resolved config and state, JSON)
+//	47+n    32    SHA-256 of bytes [0, 47+n)
+//
+// Encode is deterministic, so a resumed run can be compared with an
+// uninterrupted one file by file. testdata/checkpoint-v1.golden pins the
+// format: changing it fails a test.
+//
+// Every future version keeps the envelope (the magic, the uint32 version at
+// offset 19, the SHA-256 of everything before the last 32 bytes), so Decode
+// verifies the checksum before judging the version: a torn or bit-flipped
+// file is ErrCorrupt whatever its header says, and an intact file of an
+// unknown version is ErrVersion ("written by a newer evotune (format v3;
+// this build reads up to v1)"). A reader reads its own version and every
+// older one it knows; bump FormatVersion, add a decoder for the new version
+// and keep the old one (with its golden file) when the layout changes.
+//
+// # Saving
+//
+// Store.Save writes like google/renameio: a temp file .gen-*.tmp in the
+// checkpoint directory (the same file system, so the rename is atomic),
+// write, fsync, close, rename over gen-%08d.ckpt, fsync the directory. A
+// crash or a failure at any step leaves either the old state or the new
+// file, never a half-written checkpoint under a checkpoint name; on failure
+// Save removes its temp file and leaves the previous checkpoints alone.
+// After a successful save it deletes all but the newest keep checkpoints up
+// to the one saved, and temp files left by crashes.
+//
+// Store.Latest walks the checkpoints from the newest down and returns the
+// first that verifies, reporting each newer file it passed over (torn,
+// corrupt, unknown version) so the tuner can say why it resumes from an
+// older generation. The package records the rules version but does not
+// judge it; Checkpoint.CheckRules does, for the resume path.
 package checkpoints
