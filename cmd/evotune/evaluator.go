@@ -12,22 +12,68 @@ import (
 // evalFlags selects an evaluator: a named one with its default weights, or
 // a weights file.
 type evalFlags struct {
-	name string
+	fs      *flag.FlagSet
+	name    string
+	weights string
+	file    *eval.WeightsFile // set by load when --weights is given
 }
 
 func addEvalFlags(fs *flag.FlagSet) *evalFlags {
-	f := &evalFlags{}
-	fs.StringVar(&f.name, "eval", "classic", "evaluator: "+strings.Join(eval.Names(), ", "))
+	f := &evalFlags{fs: fs}
+	fs.StringVar(&f.name, "eval", "classic", "evaluator with its default weights: "+strings.Join(eval.Names(), ", "))
+	fs.StringVar(&f.weights, "weights", "", "weights file (evotune.weights/v1) to evaluate with, instead of --eval")
 	return f
+}
+
+func (f *evalFlags) given(name string) bool {
+	given := false
+	f.fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == name })
+	return given
 }
 
 // load returns the evaluator and a short description of it.
 func (f *evalFlags) load() (engine.Evaluator, string, error) {
+	if f.weights != "" {
+		if f.given("eval") {
+			return nil, "", usagef("flags --eval and --weights: give one evaluator, not both")
+		}
+		wf, err := eval.ReadWeightsFile(f.weights)
+		if err != nil {
+			return nil, "", badInput(err)
+		}
+		c, err := wf.Compile()
+		if err != nil {
+			return nil, "", badInput(fmt.Errorf("%s: %w", f.weights, err))
+		}
+		f.file = wf
+		return c, fmt.Sprintf("%s weights from %s", wf.Features, f.weights), nil
+	}
 	e, err := eval.Lookup(f.name)
 	if err != nil {
 		return nil, "", usagef("flag --eval: unknown evaluator %q (want %s)", f.name, strings.Join(eval.Names(), ", "))
 	}
 	return e, f.name, nil
+}
+
+// searchDefaults applies what a weights file says it was tuned for to the
+// search flags the user left alone, and warns about flags that contradict it.
+func (f *evalFlags) searchDefaults(depth *int, algo *string, width *int, heuristicOnly *bool) {
+	if f.file == nil || f.file.Search == nil {
+		return
+	}
+	s := f.file.Search
+	if !f.given("depth") && s.Depth > 0 {
+		*depth = s.Depth
+	}
+	if algo != nil && !f.given("search") && s.Algorithm != "" {
+		*algo = s.Algorithm
+	}
+	if width != nil && !f.given("width") && s.Width > 0 {
+		*width = s.Width
+	}
+	if heuristicOnly != nil && s.MoveScores != nil {
+		*heuristicOnly = !*s.MoveScores
+	}
 }
 
 // checkDepth validates a --depth flag value.
@@ -39,8 +85,12 @@ func checkDepth(depth int) error {
 }
 
 func describeSearch(cfg engine.SearchConfig) string {
+	s := fmt.Sprintf("expectimax, %d plies", cfg.Depth)
 	if cfg.Algorithm == "beam" {
-		return fmt.Sprintf("beam, width %d, %d plies", cfg.Width, cfg.Depth)
+		s = fmt.Sprintf("beam, width %d, %d plies", cfg.Width, cfg.Depth)
 	}
-	return fmt.Sprintf("expectimax, %d plies", cfg.Depth)
+	if cfg.HeuristicOnly {
+		s += ", heuristic only"
+	}
+	return s
 }

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/eval"
 )
 
 // runCLI runs the command line in-process and returns its exit status and
@@ -174,4 +178,54 @@ func TestPlayText(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+func TestWeightsFlag(t *testing.T) {
+	set, _ := eval.Set("standard")
+	path := filepath.Join(t.TempDir(), "w.yaml")
+	wf := eval.NewWeightsFile(set, set.Defaults)
+	wf.Search = &eval.SearchInfo{Algorithm: "expectimax", Depth: 2}
+	if err := eval.WriteWeightsFile(path, wf); err != nil {
+		t.Fatal(err)
+	}
+	// The default weights from a file play exactly like --eval standard,
+	// and the file's depth is used when --depth is not given.
+	_, fromFile, _ := runCLI(t, "play", "--weights", path, "--games", "3", "--json")
+	_, named, _ := runCLI(t, "play", "--eval", "standard", "--depth", "2", "--games", "3", "--json")
+	if perGame(t, fromFile) != perGame(t, named) {
+		t.Errorf("--weights with default weights plays differently from --eval standard")
+	}
+	code, out, errs := runCLI(t, "search", "--weights", path, "--board", "0x654321", "--symmetry")
+	if code != 0 || !strings.Contains(out, "all equal") {
+		t.Errorf("search --weights --symmetry: exit %d, %s%s", code, out, errs)
+	}
+
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	os.WriteFile(bad, []byte("format: evotune.weights/v1\nfeatures: standard\nweights: {monotonicity: 1, smoothness: 1, empty: x, corner: 1, merge: 1}\n"), 0o644)
+	for _, args := range [][]string{
+		{"play", "--weights", bad},
+		{"search", "--board", "0x1", "--weights", bad},
+		{"play", "--weights", filepath.Join(t.TempDir(), "missing.yaml")},
+		{"play", "--weights", path, "--eval", "classic"},
+	} {
+		code, _, errs := runCLI(t, args...)
+		if code != 2 || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", args, code, errs)
+		}
+	}
+	if _, _, errs := runCLI(t, "play", "--weights", bad); !strings.Contains(errs, "bad.yaml:3") {
+		t.Errorf("bad weight: %q does not name bad.yaml:3", errs)
+	}
+}
+
+func perGame(t *testing.T, out string) string {
+	t.Helper()
+	var v struct {
+		PerGame []map[string]any `json:"per_game"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil || len(v.PerGame) == 0 {
+		t.Fatalf("play --json output %q: %v", out, err)
+	}
+	b, _ := json.Marshal(v.PerGame)
+	return string(b)
 }

@@ -15,7 +15,7 @@ import (
 
 var playCommand = &command{
 	name:     "play",
-	synopsis: "[--eval NAME] [--search expectimax|beam] [--depth N] [--width K] [--games N] [--seed N] [--workers N] [--json]",
+	synopsis: "[--weights FILE | --eval NAME] [--search expectimax|beam] [--depth N] [--width K] [--games N] [--seed N] [--workers N] [--json]",
 	summary:  "play seeded games with a searcher and report score statistics",
 	setup:    setupPlay,
 }
@@ -25,9 +25,9 @@ var playCommand = &command{
 const playTableBits = 20
 
 func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
-	algo := fs.String("search", "expectimax", "search algorithm: expectimax or beam")
-	depth := fs.Int("depth", 3, "search depth in plies (a move and a spawn layer count one each)")
-	width := fs.Int("width", 8, "beam width: boards kept per ply (beam only)")
+	algo := fs.String("search", "expectimax", "search algorithm: expectimax or beam (with --weights: the file's)")
+	depth := fs.Int("depth", 3, "search depth in plies, a move and a spawn layer counting one each (with --weights: the file's)")
+	width := fs.Int("width", 8, "beam width: boards kept per ply, beam only (with --weights: the file's)")
 	games := fs.Int("games", 20, "number of games")
 	seed := fs.Uint64("seed", 1, "base seed; game i plays the seed derived from it and i")
 	workers := fs.Int("workers", 0, "parallel games (0 = one per core)")
@@ -39,7 +39,13 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
 		}
-		cfg := engine.SearchConfig{Algorithm: *algo, Depth: *depth, Width: *width, LossValue: *loss}
+		e, ename, err := ef.load()
+		if err != nil {
+			return err
+		}
+		heuristicOnly := false
+		ef.searchDefaults(depth, algo, width, &heuristicOnly)
+		cfg := engine.SearchConfig{Algorithm: *algo, Depth: *depth, Width: *width, LossValue: *loss, HeuristicOnly: heuristicOnly}
 		switch {
 		case *algo != "expectimax" && *algo != "beam":
 			return usagef("flag --search: unknown algorithm %q (want expectimax or beam)", *algo)
@@ -57,10 +63,6 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		}
 		if *algo == "expectimax" && *depth >= 4 {
 			cfg.TableBits = playTableBits
-		}
-		e, ename, err := ef.load()
-		if err != nil {
-			return err
 		}
 		w := engine.Workers(*workers)
 		var pb *bar
