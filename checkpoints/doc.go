@@ -1,8 +1,10 @@
 // Package checkpoints implements the on-disk primitives of a run directory:
-// atomic, versioned, checksummed checkpoint files.
+// atomic, versioned, checksummed checkpoint files and the journal of
+// finished games.
 //
 // A run directory runs/NAME holds, among the tuner's own files:
 //
+//	journal.jsonl            Journal: games finished in the current generation
 //	checkpoints/             Store: the newest keep checkpoints
 //	    gen-00000012.ckpt    after 12 completed generations
 //	    .gen-*.tmp           a save in progress (or one cut short by a crash)
@@ -49,4 +51,33 @@
 // corrupt, unknown version) so the tuner can say why it resumes from an
 // older generation. The package records the rules version but does not
 // judge it; Checkpoint.CheckRules does, for the resume path.
+//
+// # Journal
+//
+// Games take seconds, so finished games are journalled and a resumed run
+// replays only the games that were in flight. The journal is one file,
+// runs/NAME/journal.jsonl, one line per game, each line valid JSON that
+// checks itself:
+//
+//	{"v":1,"gen":12,"fp":"0x…","seed":…,"score":…,"max_tile":…,"moves":…,"final":"0x…","crc":"1a2b3c4d"}
+//
+// fp and final are 16 hex digits (final is a board in engine's hex form),
+// seed is decimal, and crc is the CRC-32C of the line's bytes before
+// `,"crc"`. A reader accepts only the exact bytes the writer produces, so a
+// torn, bit-flipped or hand-edited line is skipped and reported, never
+// misread. gen is the generation the game belongs to (completed
+// generations before it).
+//
+// Journal.Append only buffers (many workers append at once); a background
+// goroutine writes and fsyncs the buffer every flush interval (one second
+// by default), so kill -9 or a power cut loses at most the games of the
+// last interval. Flush and Close write at once.
+//
+// The tuner's protocol: on resume, ReadJournal and keep the entries whose
+// Generation is the checkpoint's; OpenJournal; Append each finished game;
+// after Store.Save of the next generation, Journal.Reset truncates the
+// file. Correctness rests on the gen field, not on Reset: a crash between
+// the save and the reset leaves entries of an older generation, which the
+// filter drops. A torn last line is ended with a newline by OpenJournal, so
+// the next entry is not glued to the fragment.
 package checkpoints

@@ -5,8 +5,8 @@ import "errors"
 // Sentinel errors. Every error this package returns about a file's content or
 // a run directory's state wraps one of them, so callers test with errors.Is.
 var (
-	// ErrCorrupt reports a checkpoint file that is torn, truncated,
-	// bit-flipped or not evotune's at all.
+	// ErrCorrupt reports a checkpoint file or journal line that is torn,
+	// truncated, bit-flipped or not evotune's at all.
 	ErrCorrupt = errors.New("checkpoints: corrupt")
 	// ErrVersion reports a format version this build cannot read.
 	ErrVersion = errors.New("checkpoints: unknown format version")
