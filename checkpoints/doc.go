@@ -1,9 +1,10 @@
 // Package checkpoints implements the on-disk primitives of a run directory:
-// atomic, versioned, checksummed checkpoint files and the journal of
-// finished games.
+// atomic, versioned, checksummed checkpoint files, the journal of finished
+// games, and the lock that keeps one process per run.
 //
 // A run directory runs/NAME holds, among the tuner's own files:
 //
+//	lock                     Lock: flock + the holder's pid
 //	journal.jsonl            Journal: games finished in the current generation
 //	checkpoints/             Store: the newest keep checkpoints
 //	    gen-00000012.ckpt    after 12 completed generations
@@ -80,4 +81,13 @@
 // the save and the reset leaves entries of an older generation, which the
 // filter drops. A torn last line is ended with a newline by OpenJournal, so
 // the next entry is not glued to the fragment.
+//
+// # Lock
+//
+// Lock(runDir) holds flock(LOCK_EX|LOCK_NB) on runDir/lock and writes the
+// pid there for the error message of the next process. The kernel drops the
+// flock when the process dies, however it dies, so there is no stale lock
+// to clean up; the file itself stays. Store and Journal assume that the
+// caller holds the lock: they delete temp files and truncate without
+// coordinating with other processes.
 package checkpoints

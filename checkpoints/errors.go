@@ -12,6 +12,9 @@ var (
 	ErrVersion = errors.New("checkpoints: unknown format version")
 	// ErrNoCheckpoint reports a checkpoint directory without a usable file.
 	ErrNoCheckpoint = errors.New("checkpoints: no usable checkpoint")
+	// ErrLocked reports a run directory in use by another process (or by
+	// another Lock in this one).
+	ErrLocked = errors.New("checkpoints: run directory in use")
 	// ErrRules reports a checkpoint written under other game rules than
 	// this build plays: resuming it could not reproduce its games.
 	ErrRules = errors.New("checkpoints: rules version mismatch")

@@ -1,0 +1,95 @@
+package checkpoints
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestLockTwiceInOneProcess(t *testing.T) {
+	dir := t.TempDir()
+	release, err := Lock(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Lock(dir)
+	wantErr(t, err, ErrLocked, fmt.Sprintf("%s is in use by process %d (lock file %s)", dir, os.Getpid(), filepath.Join(dir, LockName)))
+	// The failed attempt closed its own file; with flock (unlike fcntl
+	// locks) that leaves the first lock in place.
+	if _, err := Lock(dir); !errors.Is(err, ErrLocked) {
+		t.Fatalf("third Lock: %v", err)
+	}
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := release(); err != nil {
+		t.Errorf("second release: %v", err)
+	}
+	release, err = Lock(dir)
+	if err != nil {
+		t.Fatalf("Lock after release: %v", err)
+	}
+	release()
+}
+
+func TestLockMissingDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "typo")
+	if _, err := Lock(dir); !errors.Is(err, os.ErrNotExist) || errors.Is(err, ErrLocked) {
+		t.Fatalf("Lock: %v", err)
+	}
+}
+
+const helperEnv = "EVOTUNE_CHECKPOINTS_LOCK_HELPER"
+
+// TestHelperProcess is the child of TestLockReleasedOnKill: it takes the
+// lock of the directory in its environment, says so, and waits to be killed.
+func TestHelperProcess(t *testing.T) {
+	dir := os.Getenv(helperEnv)
+	if dir == "" {
+		t.Skip("the child process of TestLockReleasedOnKill")
+	}
+	if _, err := Lock(dir); err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	fmt.Println("locked")
+	select {}
+}
+
+func TestLockReleasedOnKill(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$")
+	cmd.Env = append(os.Environ(), helperEnv+"="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || line != "locked\n" {
+		t.Fatalf("child: %q, %v", line, err)
+	}
+
+	_, err = Lock(dir)
+	wantErr(t, err, ErrLocked, fmt.Sprintf("in use by process %d", cmd.Process.Pid))
+
+	if err := cmd.Process.Kill(); err != nil { // SIGKILL: no chance to clean up
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
+		t.Fatalf("child: %v", err)
+	}
+	release, err := Lock(dir)
+	if err != nil {
+		t.Fatalf("Lock after the holder was killed: %v", err)
+	}
+	release()
+}
