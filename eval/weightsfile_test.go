@@ -96,6 +96,7 @@ func weirdFloat(rng *rand.Rand) float64 {
 func TestRoundTripBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	dir := t.TempDir()
+	var err error
 	for i := range 300 {
 		s := registry[i%len(registry)]
 		w := make([]float64, len(s.Features))
@@ -103,11 +104,19 @@ func TestRoundTripBits(t *testing.T) {
 			w[j] = weirdFloat(rng)
 		}
 		wf := NewWeightsFile(s, w)
-		path := filepath.Join(dir, "w.yaml")
-		if err := WriteWeightsFile(path, wf); err != nil {
-			t.Fatalf("weights %v: %v", w, err)
+		var back *WeightsFile
+		if i%30 == 0 { // through the disk now and then: each write syncs
+			path := filepath.Join(dir, "w.yaml")
+			if err := WriteWeightsFile(path, wf); err != nil {
+				t.Fatalf("weights %v: %v", w, err)
+			}
+			back, err = ReadWeightsFile(path)
+		} else {
+			var data []byte
+			if data, err = wf.Marshal(); err == nil {
+				back, err = ParseWeights(data, "w.yaml")
+			}
 		}
-		back, err := ReadWeightsFile(path)
 		if err != nil {
 			t.Fatalf("weights %v: %v", w, err)
 		}
