@@ -80,7 +80,7 @@ func ParseWeights(data []byte, name string) (*WeightsFile, error) {
 	if len(doc.Content) != 1 {
 		return nil, p.at(max(doc.Line, 1), "want a mapping with format, features and weights")
 	}
-	return p.file1(doc.Content[0])
+	return p.weightsFile(doc.Content[0])
 }
 
 type parser struct {
@@ -245,7 +245,7 @@ func (p *parser) required(m map[string]*yaml.Node, parent *yaml.Node, what strin
 	return nil
 }
 
-func (p *parser) string(n *yaml.Node, what string) (string, error) {
+func (p *parser) text(n *yaml.Node, what string) (string, error) {
 	if err := p.kind(n, yaml.ScalarNode, what, "a string"); err != nil {
 		return "", err
 	}
@@ -293,7 +293,7 @@ func (p *parser) integer(n *yaml.Node, what string, lo, hi int64) (int64, error)
 	return i, nil
 }
 
-func (p *parser) uint(n *yaml.Node, what string) (uint64, error) {
+func (p *parser) unsigned(n *yaml.Node, what string) (uint64, error) {
 	if err := p.kind(n, yaml.ScalarNode, what, "an integer"); err != nil {
 		return 0, err
 	}
@@ -304,9 +304,10 @@ func (p *parser) uint(n *yaml.Node, what string) (uint64, error) {
 	return u, nil
 }
 
-const maxInt = math.MaxInt32
+// maxCount bounds counts read into an int (generations, games, widths).
+const maxCount = math.MaxInt32
 
-func (p *parser) file1(root *yaml.Node) (*WeightsFile, error) {
+func (p *parser) weightsFile(root *yaml.Node) (*WeightsFile, error) {
 	m, err := p.fields(root, "weights file", "format", "features", "weights", "search", "provenance", "checks")
 	if err != nil {
 		return nil, err
@@ -315,13 +316,13 @@ func (p *parser) file1(root *yaml.Node) (*WeightsFile, error) {
 		return nil, err
 	}
 	wf := &WeightsFile{}
-	if wf.Format, err = p.string(m["format"], "format"); err != nil {
+	if wf.Format, err = p.text(m["format"], "format"); err != nil {
 		return nil, err
 	}
 	if wf.Format != FormatV1 {
 		return nil, p.errorf(m["format"], "format: unknown format %q (want %s)", wf.Format, FormatV1)
 	}
-	if wf.Features, err = p.string(m["features"], "features"); err != nil {
+	if wf.Features, err = p.text(m["features"], "features"); err != nil {
 		return nil, err
 	}
 	if p.set, err = Set(wf.Features); err != nil {
@@ -381,7 +382,7 @@ func (p *parser) search(n *yaml.Node) (*SearchInfo, error) {
 		return nil, err
 	}
 	si := &SearchInfo{}
-	if si.Algorithm, err = p.string(m["algorithm"], "search.algorithm"); err != nil {
+	if si.Algorithm, err = p.text(m["algorithm"], "search.algorithm"); err != nil {
 		return nil, err
 	}
 	if si.Algorithm != "expectimax" && si.Algorithm != "beam" {
@@ -396,7 +397,7 @@ func (p *parser) search(n *yaml.Node) (*SearchInfo, error) {
 		if si.Algorithm != "beam" {
 			return nil, p.errorf(x, "search.width: only beam search has a width")
 		}
-		w, err := p.integer(x, "search.width", 1, maxInt)
+		w, err := p.integer(x, "search.width", 1, maxCount)
 		if err != nil {
 			return nil, err
 		}
@@ -422,24 +423,24 @@ func (p *parser) provenance(n *yaml.Node) (*Provenance, error) {
 	}
 	pr := &Provenance{}
 	if x := m["run"]; x != nil {
-		if pr.Run, err = p.string(x, "provenance.run"); err != nil {
+		if pr.Run, err = p.text(x, "provenance.run"); err != nil {
 			return nil, err
 		}
 	}
 	if x := m["generation"]; x != nil {
-		g, err := p.integer(x, "provenance.generation", 0, maxInt)
+		g, err := p.integer(x, "provenance.generation", 0, maxCount)
 		if err != nil {
 			return nil, err
 		}
 		pr.Generation = int(g)
 	}
 	if x := m["optimizer"]; x != nil {
-		if pr.Optimizer, err = p.string(x, "provenance.optimizer"); err != nil {
+		if pr.Optimizer, err = p.text(x, "provenance.optimizer"); err != nil {
 			return nil, err
 		}
 	}
 	if x := m["seed"]; x != nil {
-		if pr.Seed, err = p.uint(x, "provenance.seed"); err != nil {
+		if pr.Seed, err = p.unsigned(x, "provenance.seed"); err != nil {
 			return nil, err
 		}
 	}
@@ -472,7 +473,7 @@ func (p *parser) fitness(n *yaml.Node, what string) (*Fitness, error) {
 		return nil, err
 	}
 	f := &Fitness{}
-	if f.Metric, err = p.string(m["metric"], what+".metric"); err != nil {
+	if f.Metric, err = p.text(m["metric"], what+".metric"); err != nil {
 		return nil, err
 	}
 	if f.Metric == "" {
@@ -490,7 +491,7 @@ func (p *parser) fitness(n *yaml.Node, what string) (*Fitness, error) {
 		}
 	}
 	if x := m["games"]; x != nil {
-		g, err := p.integer(x, what+".games", 0, maxInt)
+		g, err := p.integer(x, what+".games", 0, maxCount)
 		if err != nil {
 			return nil, err
 		}
@@ -505,10 +506,10 @@ func (p *parser) fitness(n *yaml.Node, what string) (*Fitness, error) {
 			return nil, err
 		}
 		r := &SeedRange{}
-		if r.First, err = p.uint(sm["first"], what+".seeds.first"); err != nil {
+		if r.First, err = p.unsigned(sm["first"], what+".seeds.first"); err != nil {
 			return nil, err
 		}
-		c, err := p.integer(sm["count"], what+".seeds.count", 0, maxInt)
+		c, err := p.integer(sm["count"], what+".seeds.count", 0, maxCount)
 		if err != nil {
 			return nil, err
 		}
