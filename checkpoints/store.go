@@ -80,7 +80,7 @@ func (s *Store) Save(c *Checkpoint) (path string, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	path = filepath.Join(s.dir, FileName(c.Generation))
-	if err := writeFileAtomic(path, Encode(c)); err != nil {
+	if err := writeFileAtomic(path, tempPattern, Encode(c)); err != nil {
 		return "", fmt.Errorf("saving checkpoint %s: %w", path, err)
 	}
 	if err := syncDir(s.dir); err != nil {
@@ -202,9 +202,9 @@ type tempFile interface {
 // systems), written, synced and closed, then renamed over path. Until the
 // rename, path is untouched; the temp file is removed on every failure. The
 // caller syncs the directory to make the rename itself durable.
-func writeFileAtomic(path string, data []byte) (err error) {
+func writeFileAtomic(path, pattern string, data []byte) (err error) {
 	dir := filepath.Dir(path)
-	f, err := createTemp(dir, tempPattern)
+	f, err := createTemp(dir, pattern)
 	if err != nil {
 		return err
 	}
@@ -229,6 +229,20 @@ func writeFileAtomic(path string, data []byte) (err error) {
 		return err
 	}
 	return rename(tmp, path)
+}
+
+// WriteFile atomically replaces path with data, for the other files of a run
+// directory: a temp file .NAME.*.tmp in the same directory, written, synced,
+// closed and renamed over path, then the directory synced. On failure path
+// is untouched and the temp file removed.
+func WriteFile(path string, data []byte) error {
+	if err := writeFileAtomic(path, "."+filepath.Base(path)+".*.tmp", data); err != nil {
+		return fmt.Errorf("checkpoints: write %s: %w", path, err)
+	}
+	if err := syncDir(filepath.Dir(path)); err != nil {
+		return fmt.Errorf("checkpoints: write %s: %w", path, err)
+	}
+	return nil
 }
 
 // syncDirectory fsyncs a directory, making renames and creations in it

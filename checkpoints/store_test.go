@@ -374,3 +374,35 @@ func BenchmarkSave(b *testing.B) {
 		save(b, s, c)
 	}
 }
+
+func TestWriteFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.yaml")
+	if err := WriteFile(path, []byte("one\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(path, []byte("two\n")); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "two\n" {
+		t.Errorf("content %q, want %q", data, "two\n")
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, want 0644", st.Mode().Perm())
+	}
+	// A full disk leaves the old file and no temp file.
+	defer func(old func(string, string) (tempFile, error)) { createTemp = old }(createTemp)
+	createTemp = func(dir, pattern string) (tempFile, error) {
+		f, err := os.CreateTemp(dir, pattern)
+		return &failingFile{File: f, limit: 2}, err
+	}
+	if err := WriteFile(path, []byte("three\n")); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("WriteFile on a full disk: %v, want an error naming %s", err, path)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "two\n" {
+		t.Errorf("after a failed write the content is %q, want the old %q", data, "two\n")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("directory holds %d entries after a failed write, want 1", len(entries))
+	}
+}

@@ -15,6 +15,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/evotune/evotune/checkpoints"
+	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
 )
 
@@ -33,48 +35,209 @@ type Outcome struct {
 	Dir         string
 	Generations int         // completed generations
 	Games       int64       // games played
+	Replayed    int64       // games taken from the journal instead of played
 	Stop        string      // why the run ended; empty if interrupted
 	Start       *Validation // the starting weights, validated
 	Final       *Validation // the recommended weights, validated
 	WeightsPath string      // where the recommended weights were written ("" if not yet)
 }
 
-// Run is a tuning run tied to its directory: it appends history.jsonl after
-// every generation and writes weights.yaml at the end.
+// Run is a tuning run tied to its directory. It holds the directory's lock,
+// appends history.jsonl and saves a checkpoint after every generation,
+// journals every finished game, and writes weights.yaml at the end. The
+// order after a generation — history line, checkpoint, journal reset — makes
+// every crash recoverable: the checkpoint records how much of the history
+// it covers, and journal entries carry their generation.
 type Run struct {
 	dir     string
 	t       *Tuner
 	history *os.File
+	store   *checkpoints.Store
+	journal *checkpoints.Journal
+	cache   *journalCache
+	release func() error
 	start   time.Time
 	// elapsed0 is the wall-clock time spent before this process took over.
 	elapsed0 time.Duration
+	// historyLines counts the lines of history.jsonl.
+	historyLines int
+	// Notices are things a resumed run should tell the user (checkpoints
+	// skipped as corrupt, journal lines skipped).
+	Notices []string
 }
 
 // Create starts a new run of cfg (resolved and valid) in dir, which must not
 // exist or be empty.
-func Create(cfg *Config, dir string, events Events) (*Run, error) {
+func Create(cfg *Config, dir string, events Events) (_ *Run, err error) {
 	if err := emptyDir(dir); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRunDir, err)
 	}
-	t, err := New(cfg, events, nil)
+	t, err := New(cfg, events)
 	if err != nil {
+		return nil, err
+	}
+	r := &Run{dir: dir, t: t, start: time.Now()}
+	defer func() {
+		if err != nil {
+			r.Close()
+		}
+	}()
+	if r.release, err = checkpoints.Lock(dir); err != nil {
 		return nil, err
 	}
 	data, err := MarshalConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, ConfigFile), data); err != nil {
+	if err := checkpoints.WriteFile(filepath.Join(dir, ConfigFile), data); err != nil {
 		return nil, err
 	}
-	h, err := os.OpenFile(filepath.Join(dir, HistoryFile), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-	if err != nil {
+	if r.history, err = os.OpenFile(filepath.Join(dir, HistoryFile), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644); err != nil {
+		return nil, fmt.Errorf("tuner: %w", err)
+	}
+	if err := r.openStores(nil); err != nil {
+		return nil, err
+	}
+	// Generation 0, so that even a run killed in its first generation
+	// resumes.
+	if err := r.save(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Resume continues the run in dir from its newest good checkpoint. The
+// overrides, applied to the run's config, may change the stopping condition
+// (generations, duration) and the worker count; nothing else.
+func Resume(dir string, o ResumeOverrides, events Events) (_ *Run, err error) {
+	if _, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRunDir, err)
 	}
-	return &Run{dir: dir, t: t, history: h, start: time.Now()}, nil
+	release, err := checkpoints.Lock(dir)
+	if err != nil {
+		return nil, err
+	}
+	r := &Run{dir: dir, release: release, start: time.Now()}
+	defer func() {
+		if err != nil {
+			r.Close()
+		}
+	}()
+	store, err := checkpoints.OpenStore(filepath.Join(dir, CheckpointsDir), DefaultKeep)
+	if err != nil {
+		return nil, err
+	}
+	c, path, skipped, err := store.Latest()
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range skipped {
+		r.Notices = append(r.Notices, fmt.Sprintf("%v; using %s", s, path))
+	}
+	cfg, state, historyLines, err := decodeCheckpoint(c, path)
+	if err != nil {
+		return nil, err
+	}
+	o.apply(cfg)
+	if err := cfg.Validate(nil); err != nil {
+		return nil, err
+	}
+	if r.t, err = New(cfg, events); err != nil {
+		return nil, err
+	}
+	if err := r.t.Restore(state); err != nil {
+		return nil, err
+	}
+	// A finished run continues if the new limits allow more generations.
+	if r.t.state.Done != "" && r.t.stopReason(0) == "" && o.changesLimits() {
+		r.t.state.Done = ""
+	}
+	if err := r.openHistory(historyLines); err != nil {
+		return nil, err
+	}
+	entries, bad, err := checkpoints.ReadJournal(filepath.Join(dir, checkpoints.JournalName))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if len(bad) > 0 {
+		r.Notices = append(r.Notices, fmt.Sprintf("%d journal lines skipped as torn or corrupt (first: %v); those games are played again", len(bad), bad[0]))
+	}
+	if err := r.openStores(entries); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// ResumeOverrides are the settings a resumed run may change. Zero fields
+// leave the run's own values.
+type ResumeOverrides struct {
+	Generations *int
+	Duration    *time.Duration
+	Workers     *int
+}
+
+func (o ResumeOverrides) apply(cfg *Config) {
+	if o.Generations != nil {
+		cfg.Generations = *o.Generations
+	}
+	if o.Duration != nil {
+		cfg.Duration = Duration(*o.Duration)
+	}
+	if o.Workers != nil {
+		cfg.Workers = *o.Workers
+	}
+}
+
+func (o ResumeOverrides) changesLimits() bool { return o.Generations != nil || o.Duration != nil }
+
+// openHistory opens history.jsonl for appending after its first lines
+// lines: later lines are from a generation the checkpoint does not cover,
+// which will be played again. It also recovers the run's elapsed time.
+func (r *Run) openHistory(lines int) (err error) {
+	path := filepath.Join(r.dir, HistoryFile)
+	if r.history, err = os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644); err != nil {
+		return fmt.Errorf("tuner: %w", err)
+	}
+	data, err := io.ReadAll(r.history)
+	if err != nil {
+		return fmt.Errorf("tuner: %s: %w", path, err)
+	}
+	end := 0
+	for n := 0; n < lines; n++ {
+		i := bytes.IndexByte(data[end:], '\n')
+		if i < 0 {
+			r.Notices = append(r.Notices, fmt.Sprintf("%s has %d complete lines, the checkpoint covers %d; the missing ones are not rewritten", path, n, lines))
+			break
+		}
+		end += i + 1
+	}
+	if err := r.history.Truncate(int64(end)); err != nil {
+		return fmt.Errorf("tuner: %s: %w", path, err)
+	}
+	if _, err := r.history.Seek(int64(end), io.SeekStart); err != nil {
+		return fmt.Errorf("tuner: %s: %w", path, err)
+	}
+	r.elapsed0 = lastElapsed(bytes.NewReader(data[:end]))
+	r.historyLines = lines
+	return nil
+}
+
+// CheckpointsDir is the checkpoint directory inside a run directory.
+const CheckpointsDir = "checkpoints"
+
+func (r *Run) openStores(entries []checkpoints.Entry) (err error) {
+	if r.store, err = checkpoints.OpenStore(filepath.Join(r.dir, CheckpointsDir), r.t.cfg.Checkpoints.Keep); err != nil {
+		return err
+	}
+	if r.journal, err = checkpoints.OpenJournal(filepath.Join(r.dir, checkpoints.JournalName), checkpoints.DefaultFlushEvery); err != nil {
+		return err
+	}
+	r.cache = newJournalCache(r.journal, entries, r.t.state.Generation)
+	r.t.SetCache(r.cache)
+	return nil
 }
 
 func emptyDir(dir string) error {
@@ -100,22 +263,40 @@ func (r *Run) Dir() string { return r.dir }
 // Elapsed returns the run's wall-clock time, earlier processes included.
 func (r *Run) Elapsed() time.Duration { return r.elapsed0 + time.Since(r.start) }
 
-// Close releases the run's files.
-func (r *Run) Close() error { return r.history.Close() }
+// Close flushes the journal and releases the run's files and lock; the
+// directory is then consistent for a resume.
+func (r *Run) Close() error {
+	var errs []error
+	if r.journal != nil {
+		errs = append(errs, r.journal.Close())
+	}
+	if r.history != nil {
+		errs = append(errs, r.history.Close())
+	}
+	if r.release != nil {
+		errs = append(errs, r.release())
+	}
+	return errors.Join(errs...)
+}
 
 // Run plays generations until a stop condition holds or ctx is cancelled,
 // then validates and writes the recommended weights. After cancellation the
 // directory holds every completed generation and the error wraps ctx's.
 func (r *Run) Run(ctx context.Context) (*Outcome, error) {
 	t := r.t
-	if err := t.ValidateStart(ctx); err != nil {
-		return r.outcome(), err
+	if t.state.Done == "" {
+		if err := t.ValidateStart(ctx); err != nil {
+			return r.outcome(), err
+		}
 	}
 	for t.state.Done == "" {
 		if reason := t.StopReason(r.Elapsed()); reason != "" {
-			// Stopped before a generation ran (a limit already reached):
-			// the latest mean still gets its validation.
+			// A limit already reached before a generation ran (a resume
+			// with a lower limit): the latest mean still gets validated.
 			if err := r.finish(ctx, reason); err != nil {
+				return r.outcome(), err
+			}
+			if err := r.save(); err != nil {
 				return r.outcome(), err
 			}
 			break
@@ -125,6 +306,9 @@ func (r *Run) Run(ctx context.Context) (*Outcome, error) {
 			return r.outcome(), err
 		}
 		if err := r.appendHistory(rec); err != nil {
+			return r.outcome(), err
+		}
+		if err := r.save(); err != nil {
 			return r.outcome(), err
 		}
 		if t.events.Generation != nil {
@@ -160,7 +344,8 @@ func (r *Run) finish(ctx context.Context, reason string) error {
 
 func (r *Run) outcome() *Outcome {
 	s := r.t.state
-	return &Outcome{Dir: r.dir, Generations: s.Generation, Games: s.Games, Stop: s.Done, Start: s.Start, Final: r.t.Recommended()}
+	return &Outcome{Dir: r.dir, Generations: s.Generation, Games: s.Games, Replayed: r.cache.hits.Load(),
+		Stop: s.Done, Start: s.Start, Final: r.t.Recommended()}
 }
 
 func (r *Run) appendHistory(rec Record) error {
@@ -170,9 +355,34 @@ func (r *Run) appendHistory(rec Record) error {
 	}
 	line = append(line, '\n')
 	if _, err := r.history.Write(line); err != nil {
-		return fmt.Errorf("tuner: %s: %w", filepath.Join(r.dir, HistoryFile), err)
+		return fmt.Errorf("tuner: %s: %w", r.history.Name(), err)
 	}
-	return r.history.Sync()
+	if err := r.history.Sync(); err != nil {
+		return fmt.Errorf("tuner: %s: %w", r.history.Name(), err)
+	}
+	r.historyLines++
+	return nil
+}
+
+// save writes the checkpoint of the current state and, once it is safe,
+// empties the journal of the generation it covers.
+func (r *Run) save() error {
+	payload, err := encodePayload(r.t.cfg, r.t.State(), r.historyLines)
+	if err != nil {
+		return err
+	}
+	c := &checkpoints.Checkpoint{RulesVersion: engine.RulesVersion, Generation: r.t.state.Generation, Payload: payload}
+	if path, err := r.store.Save(c); err != nil {
+		if path == "" {
+			return fmt.Errorf("tuner: checkpoint not saved, the previous one stands: %w", err)
+		}
+		return fmt.Errorf("tuner: checkpoint %s saved but not made durable: %w", path, err)
+	}
+	r.cache.advance(r.t.state.Generation)
+	if err := r.journal.Reset(); err != nil {
+		return fmt.Errorf("tuner: %w", err)
+	}
+	return nil
 }
 
 // WeightsFile returns the recommended weights as a weights file with
@@ -218,41 +428,6 @@ func MarshalConfig(cfg *Config) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-// writeFileAtomic replaces path with data: temp file in the same directory,
-// sync, rename, sync of the directory; the temp file is removed on failure.
-func writeFileAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("tuner: write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-			err = fmt.Errorf("tuner: write %s: %w", path, err)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 // lastElapsed reads the elapsed time of the last complete line of a history.

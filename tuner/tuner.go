@@ -57,11 +57,12 @@ type Events struct {
 }
 
 // A GameCache remembers finished games across interruptions, keyed by the
-// weight vector's fingerprint and the game's seed (see Fingerprint). Record
-// is called from the worker goroutines.
+// generation they belong to (completed generations before them), the weight
+// vector's fingerprint and the game's seed (see Fingerprint). Its methods
+// are called from the worker goroutines.
 type GameCache interface {
-	Lookup(fingerprint, seed uint64) (engine.Result, bool)
-	Record(fingerprint, seed uint64, r engine.Result)
+	Lookup(generation int, fingerprint, seed uint64) (engine.Result, bool)
+	Record(generation int, fingerprint, seed uint64, r engine.Result)
 }
 
 // Tuner runs the generation loop of one run. Its whole state between
@@ -82,7 +83,7 @@ type Tuner struct {
 
 // New returns a tuner at the start of the run cfg describes; cfg must be
 // resolved and valid (see Resolve and Validate).
-func New(cfg *Config, events Events, cache GameCache) (*Tuner, error) {
+func New(cfg *Config, events Events) (*Tuner, error) {
 	set, err := eval.Set(cfg.Features)
 	if err != nil {
 		return nil, err
@@ -91,7 +92,7 @@ func New(cfg *Config, events Events, cache GameCache) (*Tuner, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Tuner{cfg: cfg, set: set, metric: metric, events: events, cache: cache}
+	t := &Tuner{cfg: cfg, set: set, metric: metric, events: events}
 	t.search = engine.SearchConfig{
 		Algorithm:     cfg.Search.Algorithm,
 		Depth:         cfg.Search.Depth,
@@ -120,14 +121,20 @@ func New(cfg *Config, events Events, cache GameCache) (*Tuner, error) {
 	if t.state.Optimizer, err = t.opt.MarshalBinary(); err != nil {
 		return nil, err
 	}
-	for range engine.Workers(cfg.Workers) {
-		s, err := engine.NewSearcher(set.Default(), t.search)
+	return t, nil
+}
+
+// startWorkers builds one searcher per worker on first use, so a tuner that
+// only exports weights never allocates their tables.
+func (t *Tuner) startWorkers() error {
+	for len(t.workers) < engine.Workers(t.cfg.Workers) {
+		s, err := engine.NewSearcher(t.set.Default(), t.search)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		t.workers = append(t.workers, s)
 	}
-	return t, nil
+	return nil
 }
 
 func newOptimizer(cfg *Config, set *eval.FeatureSet, free []int, base []float64) (population.Optimizer, error) {
@@ -169,6 +176,10 @@ func cmpOr(x, def float64) float64 {
 	}
 	return x
 }
+
+// SetCache makes the tuner look finished games up in c before playing them
+// and record every game it plays there.
+func (t *Tuner) SetCache(c GameCache) { t.cache = c }
 
 // Config returns the run's resolved config.
 func (t *Tuner) Config() *Config { return t.cfg }
@@ -240,6 +251,10 @@ func (t *Tuner) play(ctx context.Context, weights [][]float64, seeds []uint64) (
 	for c := range results {
 		results[c] = make([]engine.Result, len(seeds))
 	}
+	if err := t.startWorkers(); err != nil {
+		return nil, err
+	}
+	gen := t.state.Generation
 	total := int64(len(weights) * len(seeds))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -256,7 +271,7 @@ func (t *Tuner) play(ctx context.Context, weights [][]float64, seeds []uint64) (
 				}
 				c, j := int(k%int64(len(weights))), int(k/int64(len(weights)))
 				if t.cache != nil {
-					if r, ok := t.cache.Lookup(fps[c], seeds[j]); ok {
+					if r, ok := t.cache.Lookup(gen, fps[c], seeds[j]); ok {
 						results[c][j] = r
 						t.gameDone()
 						continue
@@ -273,7 +288,7 @@ func (t *Tuner) play(ctx context.Context, weights [][]float64, seeds []uint64) (
 				}
 				results[c][j] = r
 				if t.cache != nil {
-					t.cache.Record(fps[c], seeds[j], r)
+					t.cache.Record(gen, fps[c], seeds[j], r)
 				}
 				t.gameDone()
 			}

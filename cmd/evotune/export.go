@@ -1,7 +1,69 @@
 package main
 
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/tuner"
+)
+
 var exportCommand = &command{
 	name:     "export",
 	synopsis: "DIR|CHECKPOINT [-o FILE]",
-	summary:  "write the recommended weights of a run as a weights file",
+	summary:  "write the recommended weights of a run (its latest validated mean) as a weights file, at any time",
+	setup:    setupExport,
+}
+
+func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
+	out := fs.String("o", "", "output file, - for standard output (default: weights.yaml in the run directory)")
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		if len(args) != 1 {
+			return usagef("want one run directory or checkpoint file, got %d arguments (usage: evotune export DIR|CHECKPOINT [-o FILE])", len(args))
+		}
+		src := args[0]
+		st, err := os.Stat(src)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		t, ckpt, notices, err := tuner.LoadCheckpoint(src)
+		if err != nil {
+			return err
+		}
+		for _, n := range notices {
+			fmt.Fprintf(stderr, "notice    %s\n", n)
+		}
+		dst := *out
+		if dst == "" {
+			runDir := src
+			if !st.IsDir() {
+				// runs/NAME/checkpoints/gen-….ckpt belongs to runs/NAME.
+				runDir = filepath.Dir(filepath.Dir(src))
+			}
+			dst = filepath.Join(runDir, tuner.WeightsFile)
+		}
+		wf := t.WeightsFile()
+		if dst == "-" {
+			data, err := wf.Marshal()
+			if err != nil {
+				return err
+			}
+			_, err = stdout.Write(data)
+			return err
+		}
+		if err := eval.WriteWeightsFile(dst, wf); err != nil {
+			return err
+		}
+		v := t.Recommended()
+		what := fmt.Sprintf("the validated mean of generation %d", v.Generation)
+		if v.Generation == 0 {
+			what = "the starting weights (no generation validated yet)"
+		}
+		fmt.Fprintf(stdout, "wrote %s: %s, %s %s on %d validation games, from %s\n", dst, what, t.Metric(), fmtFitness(v.Fitness), v.Games, ckpt)
+		return nil
+	}
 }

@@ -1,7 +1,70 @@
 package main
 
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/evotune/evotune/checkpoints"
+	"github.com/evotune/evotune/tuner"
+)
+
 var resumeCommand = &command{
 	name:     "resume",
 	synopsis: "DIR [--generations N] [--duration D] [--workers N]",
-	summary:  "continue an interrupted or finished run from its newest good checkpoint",
+	summary:  "continue an interrupted run from its newest good checkpoint, exactly as if it had not stopped",
+	setup:    setupResume,
+}
+
+func setupResume(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
+	o := addOverrides(fs, "generations", "duration", "workers")
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		if len(args) != 1 {
+			return usagef("want one run directory, got %d arguments (usage: evotune resume DIR)", len(args))
+		}
+		dir := args[0]
+		var ro tuner.ResumeOverrides
+		var err error
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "generations":
+				if o.generations < 0 {
+					err = usagef("flag --generations: %d: want 0 (no limit) or more", o.generations)
+				}
+				ro.Generations = &o.generations
+			case "duration":
+				if o.duration < 0 {
+					err = usagef("flag --duration: %v: want 0 (no limit) or more", o.duration)
+				}
+				ro.Duration = &o.duration
+			case "workers":
+				if o.workers < 0 {
+					err = usagef("flag --workers: %d: want 0 (one per core) or more", o.workers)
+				}
+				ro.Workers = &o.workers
+			}
+		})
+		if err != nil {
+			return err
+		}
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return usagef("%s is not a run directory", dir)
+		}
+		return runTuning(ctx, stdout, stderr, func(ev tuner.Events) (*tuner.Run, error) {
+			r, err := tuner.Resume(dir, ro, ev)
+			switch {
+			case errors.Is(err, checkpoints.ErrNoCheckpoint):
+				return nil, fmt.Errorf("cannot resume %s: %w", dir, err)
+			case err != nil:
+				return nil, err
+			}
+			for _, n := range r.Notices {
+				fmt.Fprintf(stderr, "notice    %s\n", n)
+			}
+			return r, nil
+		})
+	}
 }

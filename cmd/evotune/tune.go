@@ -188,6 +188,12 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, open func(tuner.Ev
 	p.run = r
 	t := r.Tuner()
 	cfg := t.Config()
+	if done := t.State().Done; done != "" {
+		fmt.Fprintf(stdout, "run       %s is complete (%s after %d generations); nothing to do\n", r.Dir(), done, t.State().Generation)
+		fmt.Fprintf(stdout, "weights   %s (evotune export %s writes them again)\n", filepath.Join(r.Dir(), tuner.WeightsFile), r.Dir())
+		fmt.Fprintf(stdout, "more      evotune resume %s --generations N   (N above %d continues it)\n", r.Dir(), t.State().Generation)
+		return nil
+	}
 	if p.terminal {
 		p.bar = newBar(stderr, estimateGames(cfg, t.Lambda()), "validating start", "games")
 	}
@@ -199,11 +205,16 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, open func(tuner.Ev
 	p.finish()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			fmt.Fprintf(stdout, "\nstopped   after %d generations; continue with: evotune resume %s\n", res.Generations, r.Dir())
+			fmt.Fprintf(stdout, "\ninterrupted after %d completed generations; everything finished is saved\n", res.Generations)
+			fmt.Fprintf(stdout, "resume    evotune resume %s\n", r.Dir())
+			return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted; continue with: evotune resume %s", r.Dir())}
 		}
 		return err
 	}
 	fmt.Fprintf(stdout, "\nstopped   %s after %d generations, %d games, %s\n", res.Stop, res.Generations, res.Games, time.Since(start).Round(time.Second))
+	if res.Replayed > 0 {
+		fmt.Fprintf(stdout, "journal   %d finished games taken from the journal instead of played again\n", res.Replayed)
+	}
 	m := t.Metric().String()
 	if res.Start != nil {
 		fmt.Fprintf(stdout, "start     %s %s on %d validation games (mean score %.0f ± %.0f)\n", m, fmtFitness(res.Start.Fitness), res.Start.Games, res.Start.Mean, res.Start.CI95)

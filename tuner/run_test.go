@@ -1,0 +1,209 @@
+package tuner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/evotune/evotune/checkpoints"
+)
+
+func smallConfig(t *testing.T) *Config {
+	t.Helper()
+	cfg, pos, err := ParseConfig([]byte(`
+name: small
+seed: 5
+generations: 5
+optimizer: {population: 4}
+search: {depth: 1}
+fitness: {games: 4}
+validation: {every: 2, games: 4}
+checkpoints: {keep: 2}
+`), "small.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Resolve()
+	if err := cfg.Validate(pos); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// runFiles are the files a finished run is compared by: weights.yaml, the
+// history without its wall-clock field, and the newest checkpoint.
+type runFiles struct {
+	weights, history, checkpoint []byte
+}
+
+func readRun(t *testing.T, dir string) runFiles {
+	t.Helper()
+	var f runFiles
+	var err error
+	if f.weights, err = os.ReadFile(filepath.Join(dir, WeightsFile)); err != nil {
+		t.Fatal(err)
+	}
+	h, err := os.ReadFile(filepath.Join(dir, HistoryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.SplitAfter(string(h), "\n") {
+		if i := strings.LastIndex(line, `,"elapsed_s":`); i >= 0 {
+			line = line[:i] + "}\n"
+		}
+		f.history = append(f.history, line...)
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, CheckpointsDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{}
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	slices.Sort(names)
+	if f.checkpoint, err = os.ReadFile(filepath.Join(dir, CheckpointsDir, names[len(names)-1])); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (a runFiles) equal(b runFiles) string {
+	switch {
+	case !bytes.Equal(a.weights, b.weights):
+		return "weights.yaml"
+	case !bytes.Equal(a.history, b.history):
+		return "history.jsonl:\n" + string(a.history) + "---\n" + string(b.history)
+	case !bytes.Equal(a.checkpoint, b.checkpoint):
+		return "final checkpoint"
+	}
+	return ""
+}
+
+func runToEnd(t *testing.T, r *Run) {
+	t.Helper()
+	defer r.Close()
+	if _, err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// cutAfter returns events that cancel ctx once n games have finished.
+func cutAfter(n int64, cancel context.CancelFunc) Events {
+	var games atomic.Int64
+	return Events{Game: func() {
+		if games.Add(1) == n {
+			cancel()
+		}
+	}}
+}
+
+// TestResumeMatchesUninterrupted interrupts runs after various numbers of
+// games (in the start validation, mid-generation, in a validation, twice in
+// a row) and checks that the resumed runs end with the same bytes.
+func TestResumeMatchesUninterrupted(t *testing.T) {
+	cfg := smallConfig(t)
+	ref := filepath.Join(t.TempDir(), "ref")
+	r, err := Create(cfg, ref, Events{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runToEnd(t, r)
+	want := readRun(t, ref)
+
+	for _, cuts := range [][]int64{{1}, {3}, {9}, {23}, {40}, {23, 5}, {2, 2, 2}} {
+		dir := filepath.Join(t.TempDir(), "cut")
+		for i, n := range cuts {
+			ctx, cancel := context.WithCancel(context.Background())
+			var r *Run
+			var err error
+			if i == 0 {
+				r, err = Create(smallConfig(t), dir, cutAfter(n, cancel))
+			} else {
+				r, err = Resume(dir, ResumeOverrides{}, cutAfter(n, cancel))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = r.Run(ctx)
+			cancel()
+			r.Close()
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("cuts %v: run %d: err = %v, want cancellation", cuts, i, err)
+			}
+		}
+		r, err := Resume(dir, ResumeOverrides{}, Events{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runToEnd(t, r)
+		if diff := readRun(t, dir).equal(want); diff != "" {
+			t.Errorf("cuts %v: resumed run differs from the uninterrupted one in %s", cuts, diff)
+		}
+	}
+}
+
+func TestResumeFromCorruptCheckpoint(t *testing.T) {
+	cfg := smallConfig(t)
+	ref := filepath.Join(t.TempDir(), "ref")
+	r, _ := Create(cfg, ref, Events{})
+	runToEnd(t, r)
+	want := readRun(t, ref)
+
+	dir := filepath.Join(t.TempDir(), "run")
+	cfg3 := smallConfig(t)
+	cfg3.Generations = 3
+	r, _ = Create(cfg3, dir, Events{})
+	runToEnd(t, r)
+	newest := filepath.Join(dir, CheckpointsDir, checkpoints.FileName(3))
+	data, _ := os.ReadFile(newest)
+	data[len(data)/2] ^= 0x40
+	os.WriteFile(newest, data, 0o644)
+
+	five := 5
+	r, err := Resume(dir, ResumeOverrides{Generations: &five}, Events{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Notices) != 1 || !strings.Contains(r.Notices[0], "gen-00000003.ckpt") || !strings.Contains(r.Notices[0], "gen-00000002.ckpt") {
+		t.Errorf("notices %q: want one naming the corrupt and the used checkpoint", r.Notices)
+	}
+	runToEnd(t, r)
+	// The run was created with generations: 3, so its checkpoints hold a
+	// different config; weights and history must still match.
+	got := readRun(t, dir)
+	if !bytes.Equal(got.history, want.history) || !bytes.Equal(got.weights, want.weights) {
+		t.Errorf("run resumed from an older checkpoint differs from the uninterrupted one")
+	}
+
+	// Every checkpoint corrupt: a clear error naming the files.
+	entries, _ := os.ReadDir(filepath.Join(dir, CheckpointsDir))
+	for _, e := range entries {
+		os.WriteFile(filepath.Join(dir, CheckpointsDir, e.Name()), []byte("garbage"), 0o644)
+	}
+	_, err = Resume(dir, ResumeOverrides{}, Events{})
+	if !errors.Is(err, checkpoints.ErrNoCheckpoint) || !strings.Contains(err.Error(), "gen-00000005.ckpt") {
+		t.Errorf("resume with no good checkpoint: %v", err)
+	}
+}
+
+func TestRunLocked(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := Create(smallConfig(t), dir, Events{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := Resume(dir, ResumeOverrides{}, Events{}); !errors.Is(err, checkpoints.ErrLocked) {
+		t.Errorf("resume of a run in use: %v, want ErrLocked", err)
+	}
+	if _, err := Create(smallConfig(t), dir, Events{}); !errors.Is(err, ErrRunDir) {
+		t.Errorf("create in a run directory: %v, want ErrRunDir", err)
+	}
+}
