@@ -69,10 +69,12 @@
 // misread. gen is the generation the game belongs to (completed
 // generations before it).
 //
-// Journal.Append only buffers (many workers append at once); a background
-// goroutine writes and fsyncs the buffer every flush interval (one second
-// by default), so kill -9 or a power cut loses at most the games of the
-// last interval. Flush and Close write at once.
+// Journal.Append writes its line at once with one write call (many workers
+// append at once; a mutex keeps lines whole) but does not fsync: a killed
+// process loses no finished game, since the kernel holds what was written.
+// A background goroutine fsyncs every flush interval (one second by
+// default), so a power cut loses at most the games of the last interval.
+// Flush and Close fsync at once.
 //
 // The tuner's protocol: on resume, ReadJournal and keep the entries whose
 // Generation is the checkpoint's; OpenJournal; Append each finished game;

@@ -33,9 +33,10 @@ const (
 )
 
 // A Journal appends finished games to a file, one self-checking line each.
-// Append buffers; a background goroutine writes and fsyncs the buffer every
-// flush interval, so a crash loses at most the games of the last interval.
-// Its methods are safe for concurrent use.
+// Append writes its line at once (a write into the kernel, microseconds),
+// so a killed process loses no finished game; a background goroutine
+// fsyncs every flush interval, so a power cut loses at most the games of
+// the last interval. Its methods are safe for concurrent use.
 type Journal struct {
 	path string
 	f    journalFile
@@ -46,6 +47,7 @@ type Journal struct {
 	buf    []byte     // encoded lines not yet written
 	spare  []byte     // the previous buffer, reused
 	err    error      // the last flush's error, until a flush succeeds
+	dirty  bool       // written since the last fsync
 	closed bool
 
 	stop chan struct{}
@@ -120,7 +122,7 @@ func (j *Journal) flushEvery(every time.Duration) {
 			return
 		case <-t.C:
 			j.mu.Lock()
-			pending := len(j.buf) > 0 || j.err != nil
+			pending := len(j.buf) > 0 || j.err != nil || j.dirty
 			j.mu.Unlock()
 			if pending {
 				j.Flush() // the error is kept in j.err for Append
@@ -132,19 +134,23 @@ func (j *Journal) flushEvery(every time.Duration) {
 // Path returns the journal's file path.
 func (j *Journal) Path() string { return j.path }
 
-// Append buffers e; it reaches the disk at the next flush. The error
-// reports a closed journal, or a failed flush (a full disk): entries are
-// kept and retried at the next flush, but until one succeeds they would be
-// lost in a crash.
+// Append writes e's line to the file at once, without an fsync: it
+// survives the process being killed, and reaches the disk at the next
+// flush. The error reports a closed journal, or a failed write or flush (a
+// full disk): entries are kept and retried, but until a flush succeeds
+// they would be lost in a crash.
 func (j *Journal) Append(e Entry) error {
 	j.mu.Lock()
-	defer j.mu.Unlock()
 	if j.closed {
+		j.mu.Unlock()
 		return j.errClosed()
 	}
 	j.buf = appendLine(j.buf, e)
-	if j.err != nil {
-		return fmt.Errorf("journal %s: %w", j.path, j.err)
+	j.mu.Unlock()
+	j.flushMu.Lock()
+	defer j.flushMu.Unlock()
+	if err := j.flush(false, false); err != nil && !errors.Is(err, os.ErrClosed) {
+		return fmt.Errorf("journal %s: %w", j.path, err)
 	}
 	return nil
 }
@@ -153,29 +159,32 @@ func (j *Journal) Append(e Entry) error {
 func (j *Journal) Flush() error {
 	j.flushMu.Lock()
 	defer j.flushMu.Unlock()
-	return j.flush(false)
+	return j.flush(false, true)
 }
 
-// flush writes and syncs the buffer; the caller holds flushMu. With closing
-// set it also marks the journal closed, under the same lock that takes the
-// buffer, so that no Append falls between the last flush and the close.
-func (j *Journal) flush(closing bool) error {
+// flush writes the buffer, and with sync fsyncs the file; the caller holds
+// flushMu. With closing set it also marks the journal closed, under the
+// same lock that takes the buffer, so that no Append falls between the last
+// flush and the close.
+func (j *Journal) flush(closing, sync bool) error {
 	j.mu.Lock()
 	if j.closed {
 		j.mu.Unlock()
 		return j.errClosed()
 	}
 	j.closed = closing
-	buf, failed := j.buf, j.err != nil
+	buf, failed, dirty := j.buf, j.err != nil, j.dirty
 	j.buf, j.spare = j.spare[:0], nil
 	j.mu.Unlock()
-	if len(buf) == 0 && !failed {
+	if len(buf) == 0 && !failed && !(sync && dirty) {
 		return nil
 	}
 
 	n, err := j.f.Write(buf)
-	if err == nil {
+	synced := false
+	if err == nil && sync {
 		err = j.f.Sync()
+		synced = err == nil
 	}
 
 	j.mu.Lock()
@@ -187,6 +196,7 @@ func (j *Journal) flush(closing bool) error {
 	} else {
 		j.spare = buf[:0]
 	}
+	j.dirty = !synced && (dirty || n > 0)
 	j.err = err
 	return err
 }
@@ -196,7 +206,7 @@ func (j *Journal) errClosed() error { return fmt.Errorf("journal %s: %w", j.path
 // Close flushes the journal and closes its file. Appends after Close fail.
 func (j *Journal) Close() error {
 	j.flushMu.Lock()
-	err := j.flush(true)
+	err := j.flush(true, true)
 	j.flushMu.Unlock()
 	if errors.Is(err, os.ErrClosed) {
 		return err
@@ -220,6 +230,7 @@ func (j *Journal) Reset() error {
 	}
 	j.buf = j.buf[:0]
 	j.err = nil
+	j.dirty = false
 	j.mu.Unlock()
 	// O_APPEND writes then start again at offset 0.
 	if err := j.f.Truncate(0); err != nil {

@@ -97,7 +97,7 @@ func runToEnd(t *testing.T, r *Run) {
 // cutAfter returns events that cancel ctx once n games have finished.
 func cutAfter(n int64, cancel context.CancelFunc) Events {
 	var games atomic.Int64
-	return Events{Game: func() {
+	return Events{Game: func(bool) {
 		if games.Add(1) == n {
 			cancel()
 		}

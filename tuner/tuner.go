@@ -48,10 +48,10 @@ type Validation struct {
 }
 
 // Events receives progress; every field may be nil. Game is called from the
-// worker goroutines as each game ends; the others from the goroutine that
-// runs the tuner.
+// worker goroutines as each game ends (replayed: taken from the journal, not
+// played); the others from the goroutine that runs the tuner.
 type Events struct {
-	Game       func()
+	Game       func(replayed bool)
 	Generation func(Record)
 	Validation func(v *Validation, start bool)
 }
@@ -273,7 +273,7 @@ func (t *Tuner) play(ctx context.Context, weights [][]float64, seeds []uint64) (
 				if t.cache != nil {
 					if r, ok := t.cache.Lookup(gen, fps[c], seeds[j]); ok {
 						results[c][j] = r
-						t.gameDone()
+						t.gameDone(true)
 						continue
 					}
 				}
@@ -290,7 +290,7 @@ func (t *Tuner) play(ctx context.Context, weights [][]float64, seeds []uint64) (
 				if t.cache != nil {
 					t.cache.Record(gen, fps[c], seeds[j], r)
 				}
-				t.gameDone()
+				t.gameDone(false)
 			}
 		}()
 	}
@@ -305,9 +305,9 @@ func (t *Tuner) play(ctx context.Context, weights [][]float64, seeds []uint64) (
 	return results, nil
 }
 
-func (t *Tuner) gameDone() {
+func (t *Tuner) gameDone(replayed bool) {
 	if t.events.Game != nil {
-		t.events.Game()
+		t.events.Game(replayed)
 	}
 }
 
@@ -397,9 +397,14 @@ func (m WeightMap) MarshalJSON() ([]byte, error) {
 func (t *Tuner) StopReason(elapsed time.Duration) string { return t.stopReason(elapsed) }
 
 func (t *Tuner) stopReason(elapsed time.Duration) string {
+	return t.stopReasonAt(t.state.Generation, elapsed)
+}
+
+// stopReasonAt is stopReason after generations completed generations.
+func (t *Tuner) stopReasonAt(generations int, elapsed time.Duration) string {
 	switch {
-	case t.cfg.Generations > 0 && t.state.Generation >= t.cfg.Generations:
-		return fmt.Sprintf("generations: %d done", t.state.Generation)
+	case t.cfg.Generations > 0 && generations >= t.cfg.Generations:
+		return fmt.Sprintf("generations: %d done", generations)
 	case t.cfg.Duration > 0 && elapsed >= time.Duration(t.cfg.Duration):
 		return fmt.Sprintf("duration: %v spent", time.Duration(t.cfg.Duration))
 	}
@@ -450,9 +455,12 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 	if err := t.opt.Tell(neg); err != nil {
 		return Record{}, fmt.Errorf("tuner: generation %d: %w", g+1, err)
 	}
-	t.state.Generation++
+	// The state's generation advances only at the end: every game of this
+	// step, validation included, is journalled under the generation of the
+	// checkpoint it would be replayed from.
+	done := g + 1
 	rec := Record{
-		Generation:  t.state.Generation,
+		Generation:  done,
 		Evaluations: t.opt.Evaluations(),
 		Lambda:      len(cands),
 		Best:        slices.Max(fit),
@@ -462,12 +470,13 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		Weights:     WeightMap{Names: t.set.FeatureNames(), Values: t.full(t.opt.Mean())},
 	}
 	rec.Mean, _ = engine.MeanCI95(fit)
-	rec.Stop = t.stopReason(now())
-	if rec.Stop != "" || t.state.Generation%t.cfg.Validation.Every == 0 {
+	rec.Stop = t.stopReasonAt(done, now())
+	if rec.Stop != "" || done%t.cfg.Validation.Every == 0 {
 		v, err := t.Validate(ctx, rec.Weights.Values)
 		if err != nil {
 			return Record{}, err
 		}
+		v.Generation = done
 		t.state.Validated = v
 		rec.Validation = &RecordValidation{Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games}
 		if t.events.Validation != nil {
@@ -475,6 +484,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		}
 	}
 	rec.Games = t.state.Games
+	t.state.Generation = done
 	t.state.Done = rec.Stop
 	rec.Elapsed = now().Seconds()
 	if t.state.Optimizer, err = t.opt.MarshalBinary(); err != nil {

@@ -9,8 +9,13 @@ import (
 	"syscall"
 )
 
-func main() {
+func main() { os.Exit(runWithSignals(os.Args[1:])) }
+
+// runWithSignals runs the command line with Ctrl-C and SIGTERM wired to
+// cancellation.
+func runWithSignals(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	go func() {
 		// The first signal cancels ctx: commands stop handing out work and
 		// leave consistent files. Restoring the default handlers makes a
@@ -18,7 +23,5 @@ func main() {
 		<-ctx.Done()
 		stop()
 	}()
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	return run(ctx, args, os.Stdout, os.Stderr)
 }

@@ -179,7 +179,15 @@ func freshDir(dir string) string {
 // runTuning runs a tuning run with progress on stderr and the summary on
 // stdout; open creates or reopens the run with the given events.
 func runTuning(ctx context.Context, stdout, stderr io.Writer, open func(tuner.Events) (*tuner.Run, error)) error {
-	p := &tuneProgress{w: stderr, terminal: isTerminal(stderr)}
+	p := &tuneProgress{w: stderr, terminal: isTerminal(stderr), start: time.Now()}
+	if path := os.Getenv("EVOTUNE_GAME_TRACE"); path != "" {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return fmt.Errorf("EVOTUNE_GAME_TRACE: %w", err)
+		}
+		defer f.Close()
+		p.trace = f
+	}
 	r, err := open(p.events())
 	if err != nil {
 		return err
@@ -266,13 +274,24 @@ type tuneProgress struct {
 	terminal bool
 	run      *tuner.Run
 	bar      *bar
-	games    atomic.Int64
+	start    time.Time
+	played   atomic.Int64 // games played by this process, not replayed
+	// trace, when EVOTUNE_GAME_TRACE names a file, gets one line per game
+	// played: the crash tests count with it the games an interruption
+	// costs. Each line is one append-mode write, so the count survives
+	// kill -9.
+	trace *os.File
 }
 
 func (p *tuneProgress) events() tuner.Events {
 	return tuner.Events{
-		Game: func() {
-			p.games.Add(1)
+		Game: func(replayed bool) {
+			if !replayed {
+				p.played.Add(1)
+				if p.trace != nil {
+					p.trace.Write([]byte("game\n"))
+				}
+			}
 			p.bar.add(1)
 		},
 		Generation: p.generation,
@@ -292,7 +311,7 @@ func (p *tuneProgress) generation(rec tuner.Record) {
 	}
 	line := fmt.Sprintf("gen %d%s  best %s  median %s  sigma %.3g  games %d  %.1f games/s  %s",
 		rec.Generation, of, fmtFitness(rec.Best), fmtFitness(rec.Median), rec.Sigma, rec.Games,
-		float64(p.games.Load())/max(p.run.Elapsed().Seconds(), 1e-9), p.run.Elapsed().Round(time.Second))
+		float64(p.played.Load())/max(time.Since(p.start).Seconds(), 1e-9), p.run.Elapsed().Round(time.Second))
 	if v := rec.Validation; v != nil {
 		line += fmt.Sprintf("  validated %s (mean score %.0f ± %.0f)", fmtFitness(v.Fitness), v.Mean, v.CI95)
 	}

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary stand in for the evotune binary: the crash
+// tests start it as a child process with EVOTUNE_CHILD=1 and kill it.
+func TestMain(m *testing.M) {
+	if os.Getenv("EVOTUNE_CHILD") == "1" {
+		os.Exit(runWithSignals(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// crashConfig takes a few seconds on two cores: long enough to be killed
+// at many different points, in games, validations and checkpoint writes.
+const crashConfig = `name: crash
+seed: 11
+generations: 8
+features: standard
+optimizer: {method: cmaes, population: 6}
+search: {algorithm: expectimax, depth: 3}
+fitness: {games: 12}
+validation: {every: 2, games: 20}
+checkpoints: {keep: 2}
+`
+
+type child struct {
+	cmd    *exec.Cmd
+	stdout bytes.Buffer
+	stderr bytes.Buffer
+}
+
+func startChild(t *testing.T, trace string, args ...string) *child {
+	t.Helper()
+	c := &child{cmd: exec.Command(os.Args[0], args...)}
+	c.cmd.Env = append(os.Environ(), "EVOTUNE_CHILD=1", "EVOTUNE_GAME_TRACE="+trace)
+	c.cmd.Stdout, c.cmd.Stderr = &c.stdout, &c.stderr
+	if err := c.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// exitCode waits for the child and returns its exit status (-1 if killed).
+func (c *child) exitCode() int {
+	c.cmd.Wait()
+	return c.cmd.ProcessState.ExitCode()
+}
+
+// finishedRun reads what a finished run is compared by.
+type finishedRun struct {
+	weights, history, checkpoint string
+	games                        int
+}
+
+func readFinished(t *testing.T, dir string) finishedRun {
+	t.Helper()
+	w, err := os.ReadFile(filepath.Join(dir, "weights.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := historyLines(t, dir)
+	var games int
+	if len(lines) > 0 {
+		var rec struct{ Games int }
+		jsonUnmarshal(t, lines[len(lines)-1], &rec)
+		games = rec.Games
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "checkpoints"))
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	slices.Sort(names)
+	ck, err := os.ReadFile(filepath.Join(dir, "checkpoints", names[len(names)-1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return finishedRun{weights: string(w), history: stripElapsed(t, lines), checkpoint: string(ck), games: games}
+}
+
+func countLines(t *testing.T, path string) int {
+	data, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return bytes.Count(data, []byte("\n"))
+}
+
+// crashAndResume starts a run, interrupts it kills times with sig at
+// pseudo-random moments, resumes it to the end, and compares the result
+// with an uninterrupted run byte for byte. It returns the number of
+// finished games that were played again: the journal should make it 0, so
+// that an interruption costs only the games in flight. (The trace counts a
+// game after its journal line is written; a kill between the two makes the
+// count one lower, never higher.)
+func crashAndResume(t *testing.T, sig syscall.Signal, kills int, seed uint64) int {
+	cfg := writeConfig(t, crashConfig)
+	tmp := t.TempDir()
+
+	refTrace := filepath.Join(tmp, "ref.trace")
+	ref := filepath.Join(tmp, "ref")
+	if c := startChild(t, refTrace, "tune", "--config", cfg, "--out", ref); c.exitCode() != 0 {
+		t.Fatalf("uninterrupted run failed: %s", c.stderr.String())
+	}
+	want := readFinished(t, ref)
+	if played := countLines(t, refTrace); played != want.games {
+		t.Fatalf("uninterrupted run played %d games, its history says %d", played, want.games)
+	}
+
+	rng := rand.New(rand.NewPCG(seed, 99))
+	dir := filepath.Join(tmp, "run")
+	trace := filepath.Join(tmp, "run.trace")
+	interrupted := 0
+	for i := range kills {
+		args := []string{"resume", dir}
+		if i == 0 {
+			args = []string{"tune", "--config", cfg, "--out", dir}
+		}
+		c := startChild(t, trace, args...)
+		time.Sleep(time.Duration(100+rng.IntN(350)) * time.Millisecond)
+		sent := time.Now()
+		c.cmd.Process.Signal(sig)
+		code := c.exitCode()
+		switch {
+		case code == 0: // finished before the signal arrived
+			continue
+		case sig == syscall.SIGKILL && code == -1:
+		case sig == syscall.SIGINT && code == 130:
+			if d := time.Since(sent); d > 5*time.Second {
+				t.Errorf("interrupt %d: exit took %v, want under 5 s", i, d)
+			}
+			if !strings.Contains(c.stdout.String(), "evotune resume "+dir) {
+				t.Errorf("interrupt %d: output lacks the resume command:\n%s", i, c.stdout.String())
+			}
+		default:
+			t.Fatalf("interrupt %d: exit %d after %v\n%s", i, code, sig, c.stderr.String())
+		}
+		interrupted++
+	}
+	c := startChild(t, trace, "resume", dir)
+	if code := c.exitCode(); code != 0 {
+		t.Fatalf("final resume: exit %d\n%s", code, c.stderr.String())
+	}
+	got := readFinished(t, dir)
+	if got.weights != want.weights {
+		t.Errorf("weights.yaml differs from the uninterrupted run's")
+	}
+	if got.history != want.history {
+		t.Errorf("history differs from the uninterrupted run's:\n%s\n%s", got.history, want.history)
+	}
+	if got.checkpoint != want.checkpoint {
+		t.Errorf("final checkpoint differs from the uninterrupted run's")
+	}
+	if interrupted == 0 {
+		t.Fatalf("no interruption landed before the run finished")
+	}
+	lost := countLines(t, trace) - want.games
+	t.Logf("%v: %d interruptions, %d finished games played again (the games in flight, at most one per worker, are not counted)", sig, interrupted, max(lost, 0))
+	return lost
+}
+
+func TestCrashKill9(t *testing.T) {
+	kills := 8
+	if testing.Short() {
+		kills = 3
+	}
+	if lost := crashAndResume(t, syscall.SIGKILL, kills, 1); lost > 0 {
+		t.Errorf("%d finished games were played again after kill -9; the journal should have kept them", lost)
+	}
+}
+
+func TestCrashSIGINT(t *testing.T) {
+	kills := 6
+	if testing.Short() {
+		kills = 2
+	}
+	if lost := crashAndResume(t, syscall.SIGINT, kills, 2); lost > 0 {
+		t.Errorf("%d finished games were played again after Ctrl-C; the journal should have kept them", lost)
+	}
+}
+
+func jsonUnmarshal(t *testing.T, s string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		t.Fatal(err)
+	}
+}
