@@ -2,8 +2,11 @@ package tuner
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/configs"
 )
 
 func TestConfigErrors(t *testing.T) {
@@ -137,5 +140,37 @@ func TestSeedsDisjoint(t *testing.T) {
 	}
 	if TuningSeed(7, 40, 0, 0) == TuningSeed(8, 40, 0, 0) {
 		t.Error("run seeds 7 and 8 share a game seed")
+	}
+}
+
+// TestPresets checks that every embedded preset decodes, validates and
+// builds a tuner.
+func TestPresets(t *testing.T) {
+	names := configs.Names()
+	if !slices.Contains(names, configs.Default) || len(names) < 4 {
+		t.Fatalf("presets %v: want quick, overnight, beam and cem", names)
+	}
+	for _, name := range names {
+		data, file, err := configs.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, pos, err := ParseConfig(data, file)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		cfg.Resolve()
+		if err := cfg.Validate(pos); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if cfg.Name != name {
+			t.Errorf("%s: name %q, want the preset's", file, cfg.Name)
+		}
+		if _, err := New(cfg, Events{}); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, _, err := configs.Get("nope"); err == nil {
+		t.Error("configs.Get(nope) succeeded")
 	}
 }

@@ -79,6 +79,9 @@ type Tuner struct {
 	workers []engine.Searcher
 	events  Events
 	cache   GameCache
+	// gameTime is the wall-clock time spent with the workers playing: the
+	// rest of a generation is the tuner's own overhead.
+	gameTime time.Duration
 }
 
 // New returns a tuner at the start of the run cfg describes; cfg must be
@@ -177,6 +180,10 @@ func cmpOr(x, def float64) float64 {
 	return x
 }
 
+// GameTime returns the wall-clock time this tuner has spent playing games,
+// so that callers can tell how much of a run went to everything else.
+func (t *Tuner) GameTime() time.Duration { return t.gameTime }
+
 // SetCache makes the tuner look finished games up in c before playing them
 // and record every game it plays there.
 func (t *Tuner) SetCache(c GameCache) { t.cache = c }
@@ -256,6 +263,8 @@ func (t *Tuner) play(ctx context.Context, weights [][]float64, seeds []uint64) (
 	}
 	gen := t.state.Generation
 	total := int64(len(weights) * len(seeds))
+	started := time.Now()
+	defer func() { t.gameTime += time.Since(started) }()
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	errs := make([]error, len(t.workers))
