@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/evotune/evotune/checkpoints"
 )
@@ -205,5 +206,35 @@ func TestRunLocked(t *testing.T) {
 	}
 	if _, err := Create(smallConfig(t), dir, Events{}); !errors.Is(err, ErrRunDir) {
 		t.Errorf("create in a run directory: %v, want ErrRunDir", err)
+	}
+}
+
+// With move scores left out, the weights are scale-invariant, and the
+// reference weight (empty) must stay at its starting value.
+func TestHeuristicOnlyHoldsReference(t *testing.T) {
+	cfg := smallConfig(t)
+	cfg.Search.HeuristicOnly = true
+	cfg.Generations = 3
+	tu, err := New(cfg, Events{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(tu.opt.Mean()); got != len(tu.set.Features)-1 {
+		t.Fatalf("optimizer dimension %d, want %d (one weight held fixed)", got, len(tu.set.Features)-1)
+	}
+	ref := tu.set.Reference()
+	for range 3 {
+		rec, err := tu.Step(context.Background(), func() time.Duration { return 0 })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Weights.Values[ref] != cfg.Init[tu.set.Features[ref].Name] {
+			t.Fatalf("generation %d: reference weight %v moved from %v", rec.Generation, rec.Weights.Values[ref], cfg.Init["empty"])
+		}
+	}
+	cfg.Search.HeuristicOnly = false
+	tu, _ = New(cfg, Events{})
+	if got := len(tu.opt.Mean()); got != len(tu.set.Features) {
+		t.Errorf("with move scores the optimizer has %d dimensions, want all %d", got, len(tu.set.Features))
 	}
 }
