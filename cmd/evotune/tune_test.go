@@ -188,3 +188,63 @@ func TestTuneHelpGolden(t *testing.T) {
 		t.Errorf("tune -h differs from %s (go test -update rewrites it):\n%s", golden, out)
 	}
 }
+
+func TestExportAndResumeCLI(t *testing.T) {
+	dir := tuneRun(t, smallConfig)
+	ckdir := filepath.Join(dir, "checkpoints")
+	entries, _ := os.ReadDir(ckdir)
+	newest := filepath.Join(ckdir, entries[len(entries)-1].Name())
+	older := filepath.Join(ckdir, entries[len(entries)-2].Name())
+
+	// Export from the run: the same file the run wrote.
+	out := filepath.Join(t.TempDir(), "w.yaml")
+	if code, _, errs := runCLI(t, "export", dir, "-o", out); code != 0 {
+		t.Fatalf("export: exit %d: %s", code, errs)
+	}
+	a, _ := os.ReadFile(out)
+	b, _ := os.ReadFile(filepath.Join(dir, "weights.yaml"))
+	if !bytes.Equal(a, b) {
+		t.Errorf("export wrote a different file from the run's weights.yaml")
+	}
+	// A complete run resumes to "complete", exit 0.
+	code, stdout, errs := runCLI(t, "resume", dir)
+	if code != 0 || !strings.Contains(stdout, "is complete") {
+		t.Errorf("resume of a finished run: exit %d, %q", code, stdout)
+	}
+	// From a torn newest checkpoint: a notice, and the older one's weights.
+	data, _ := os.ReadFile(newest)
+	os.WriteFile(newest, data[:len(data)/2], 0o644)
+	code, stdout, errs = runCLI(t, "export", dir, "-o", "-")
+	if code != 0 || !strings.Contains(errs, "truncated") || !strings.Contains(errs, filepath.Base(older)) || !strings.Contains(stdout, "format: evotune.weights/v1") {
+		t.Errorf("export with a torn checkpoint: exit %d, stderr %q", code, errs)
+	}
+	// From one checkpoint file.
+	if code, _, errs := runCLI(t, "export", older, "-o", out); code != 0 {
+		t.Errorf("export of a checkpoint file: exit %d: %s", code, errs)
+	}
+	if _, err := eval.ReadWeightsFile(out); err != nil {
+		t.Errorf("exported file does not load: %v", err)
+	}
+	// Resuming replays the generation the torn checkpoint held, to the
+	// same end.
+	code, _, errs = runCLI(t, "resume", dir)
+	if code != 0 || !strings.Contains(errs, "notice") || !strings.Contains(errs, "truncated") {
+		t.Errorf("resume with a torn checkpoint: exit %d, stderr %q", code, errs)
+	}
+	if again, _ := os.ReadFile(filepath.Join(dir, "weights.yaml")); !bytes.Equal(again, b) {
+		t.Errorf("the run resumed past a torn checkpoint wrote different weights")
+	}
+	// No checkpoint at all: exit 1, naming the directory.
+	empty := t.TempDir()
+	if code, _, errs := runCLI(t, "export", empty); code != 1 || !strings.Contains(errs, empty) {
+		t.Errorf("export of a directory without checkpoints: exit %d, %q", code, errs)
+	}
+	if code, _, errs := runCLI(t, "resume", empty); code != 1 || !strings.Contains(errs, "cannot resume") {
+		t.Errorf("resume of a directory without checkpoints: exit %d, %q", code, errs)
+	}
+	for _, args := range [][]string{{"resume"}, {"resume", filepath.Join(empty, "nope")}, {"export"}, {"export", filepath.Join(empty, "nope")}, {"resume", dir, "--workers", "-1"}} {
+		if code, _, errs := runCLI(t, args...); code != 2 || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q; want 2 and one line", args, code, errs)
+		}
+	}
+}
