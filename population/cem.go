@@ -346,24 +346,6 @@ func (o *CEM) TellAt(i int, f float64) error { return o.tellAt(o, i, f) }
 // Mean implements Optimizer.
 func (o *CEM) Mean() []float64 { return o.mean(o.m) }
 
-// Best implements Optimizer.
-func (o *CEM) Best() ([]float64, float64) { return o.best() }
-
-// Stop implements Optimizer.
-func (o *CEM) Stop() (Reason, bool) { return o.stopped() }
-
-// Generation implements Optimizer.
-func (o *CEM) Generation() int { return o.gen }
-
-// Evaluations implements Optimizer.
-func (o *CEM) Evaluations() int { return o.evals }
-
-// Restarts implements Optimizer.
-func (o *CEM) Restarts() int { return o.restarts }
-
-// Lambda is the current population size.
-func (o *CEM) Lambda() int { return o.lambda }
-
 // Sigma implements Optimizer: the root mean square of the coordinates'
 // standard deviations, in normalised coordinates.
 func (o *CEM) Sigma() float64 {

@@ -334,26 +334,8 @@ func (o *CMAES) TellAt(i int, f float64) error { return o.tellAt(o, i, f) }
 // Mean implements Optimizer.
 func (o *CMAES) Mean() []float64 { return o.mean(o.m) }
 
-// Best implements Optimizer.
-func (o *CMAES) Best() ([]float64, float64) { return o.best() }
-
-// Stop implements Optimizer.
-func (o *CMAES) Stop() (Reason, bool) { return o.stopped() }
-
-// Generation implements Optimizer.
-func (o *CMAES) Generation() int { return o.gen }
-
-// Evaluations implements Optimizer.
-func (o *CMAES) Evaluations() int { return o.evals }
-
-// Restarts implements Optimizer.
-func (o *CMAES) Restarts() int { return o.restarts }
-
 // Sigma implements Optimizer: the step size σ.
 func (o *CMAES) Sigma() float64 { return o.sigma }
-
-// Lambda is the current population size.
-func (o *CMAES) Lambda() int { return o.lambda }
 
 // MarshalBinary implements encoding.BinaryMarshaler.
 func (o *CMAES) MarshalBinary() ([]byte, error) {

@@ -301,6 +301,26 @@ func (c *core) mean(m []float64) []float64 {
 	return x
 }
 
+// The accessors both optimizers share, promoted through embedding.
+
+// Best implements Optimizer.
+func (c *core) Best() ([]float64, float64) { return c.best() }
+
+// Stop implements Optimizer.
+func (c *core) Stop() (Reason, bool) { return c.stopped() }
+
+// Generation implements Optimizer.
+func (c *core) Generation() int { return c.gen }
+
+// Evaluations implements Optimizer.
+func (c *core) Evaluations() int { return c.evals }
+
+// Restarts implements Optimizer.
+func (c *core) Restarts() int { return c.restarts }
+
+// Lambda is the current population size.
+func (c *core) Lambda() int { return c.lambda }
+
 func (c *core) best() ([]float64, float64) {
 	if c.bestX == nil {
 		return nil, c.bestF

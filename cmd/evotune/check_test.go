@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"github.com/evotune/evotune/eval"
 )
 
-var updateCheck = flag.Bool("update-check", false, "rewrite testdata/check_*.golden")
 
 func runCheck(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
@@ -54,19 +52,7 @@ func TestCheckGolden(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	out = strings.ReplaceAll(out, dir, "$DIR")
-	golden := filepath.Join("testdata", "check_ok.golden")
-	if *updateCheck {
-		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (go test ./cmd/evotune -run CheckGolden -update-check creates it)", err)
-	}
-	if out != string(want) {
-		t.Errorf("output differs from %s (go test ./cmd/evotune -run CheckGolden -update-check rewrites it):\n%s", golden, out)
-	}
+	checkGolden(t, "check_ok.golden", out)
 }
 
 func TestCheckWithoutChecks(t *testing.T) {

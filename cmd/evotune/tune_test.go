@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +11,6 @@ import (
 
 	"github.com/evotune/evotune/eval"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 const smallConfig = `name: small
 seed: 3
@@ -174,19 +171,7 @@ func TestTuneHelpGolden(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("tune -h: exit %d", code)
 	}
-	golden := filepath.Join("testdata", "tune-help.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if out != string(want) {
-		t.Errorf("tune -h differs from %s (go test -update rewrites it):\n%s", golden, out)
-	}
+	checkGolden(t, "tune-help.golden", out)
 }
 
 func TestExportAndResumeCLI(t *testing.T) {
