@@ -11,7 +11,6 @@ import (
 	"github.com/evotune/evotune/eval"
 )
 
-
 func runCheck(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errs bytes.Buffer
