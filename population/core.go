@@ -259,6 +259,9 @@ func (c *core) endGeneration(m method) {
 }
 
 func (c *core) localStop() Reason {
+	if c.cfg.Noisy {
+		return ""
+	}
 	if len(c.funHist) == c.funHistLen() {
 		lo, hi := minMax(c.funHist)
 		cur := c.fit[c.order[c.lambda-1]] - c.fit[c.order[0]]

@@ -194,6 +194,12 @@ type Config struct {
 	// TolUpSigma: local stop when the largest standard deviation exceeds
 	// TolUpSigma·Sigma0 (0 = 1e20).
 	TolUpSigma float64
+	// Noisy says the fitness of a point is a new random sample at every
+	// evaluation (games on new seeds, say). Then the stop conditions that
+	// judge fitness values over generations, tolfun and stagnation, are
+	// off: noise alone trips them while the distribution still moves.
+	// The conditions on the distribution itself stay.
+	Noisy bool
 }
 
 // Validate reports the first invalid field of c, naming it. Zero values

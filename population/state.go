@@ -262,6 +262,7 @@ func (e *encoder) config(c *Config) {
 	e.f64(c.TolFun)
 	e.f64(c.TolConditionCov)
 	e.f64(c.TolUpSigma)
+	e.bool(c.Noisy)
 }
 
 // config reads a resolved config and validates it.
@@ -291,6 +292,7 @@ func (d *decoder) config() Config {
 	c.TolFun = d.f64()
 	c.TolConditionCov = d.f64()
 	c.TolUpSigma = d.f64()
+	c.Noisy = d.bool()
 	if d.err != nil {
 		return c
 	}

@@ -304,3 +304,41 @@ func mustMarshal(o Optimizer) []byte {
 	}
 	return b
 }
+
+// TestNoisy runs CMA-ES on pure noise: without Noisy the value-based stop
+// conditions end it; with Noisy they stay off, and the flag survives a
+// save and restore.
+func TestNoisy(t *testing.T) {
+	for _, noisy := range []bool{false, true} {
+		o, err := NewCMAES(CMAESConfig{Config: Config{X0: []float64{1, 2, 3, 4, 5}, Seed: 3, Noisy: noisy}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		noise := rand.New(rand.NewPCG(1, 2))
+		stopped := Reason("")
+		for g := 0; g < 600 && stopped == ""; g++ {
+			f := make([]float64, len(o.Ask()))
+			for i := range f {
+				f[i] = noise.NormFloat64()
+			}
+			if err := o.Tell(f); err != nil {
+				t.Fatal(err)
+			}
+			stopped, _ = o.Stop()
+		}
+		if noisy && stopped != "" {
+			t.Errorf("Noisy: stopped on %s", stopped)
+		}
+		if !noisy && stopped != StopStagnation && stopped != StopTolFun {
+			t.Errorf("without Noisy: stop %q, want stagnation or tolfun", stopped)
+		}
+		data, _ := o.MarshalBinary()
+		var back CMAES
+		if err := back.UnmarshalBinary(data); err != nil {
+			t.Fatal(err)
+		}
+		if back.cfg.Noisy != noisy {
+			t.Errorf("Noisy = %v after a round trip, want %v", back.cfg.Noisy, noisy)
+		}
+	}
+}

@@ -145,6 +145,9 @@ func newOptimizer(cfg *Config, set *eval.FeatureSet, free []int, base []float64)
 		Sigma0: cfg.Sigma,
 		Lambda: cfg.Optimizer.Population,
 		Seed:   mix(seedBase(cfg.Seed) ^ 0x6f7074696d697a65), // its own stream
+		// Every generation plays new games: the stop conditions that judge
+		// fitness values over generations would fire on noise alone.
+		Noisy: true,
 	}
 	pc.Restarts, _ = population.ParseRestarts(cfg.Optimizer.Restarts)
 	for _, i := range free {
