@@ -24,6 +24,17 @@ var Algorithms = []string{"expectimax", "beam"}
 // risk elsewhere before one of losing. The exact mode of DESIGN.md uses 0.
 const DefaultLossValue = -1e9
 
+// PlayTableBits sizes the transposition table of a player searching depth
+// plies: none below 4 plies, where a table costs more time than the
+// transpositions it finds save; 2^20 entries (24 MiB per player) from 4
+// plies on, enough for the searches of a game up to 6 plies or so.
+func PlayTableBits(depth int) int {
+	if depth < 4 {
+		return 0
+	}
+	return 20
+}
+
 // SearchConfig names a search algorithm and its parameters: what a weights
 // file records as "search" and what play and the tuner build players from.
 type SearchConfig struct {

@@ -46,6 +46,9 @@ type Optimizer interface {
 	Evaluations() int
 	// Restarts counts the IPOP restarts done so far.
 	Restarts() int
+	// Lambda is the current population size: the number of candidates the
+	// next Ask returns (it doubles at each IPOP restart).
+	Lambda() int
 	// Sigma is the overall step size in normalised coordinates (for CEM,
 	// the root mean square of the per-coordinate standard deviations).
 	Sigma() float64

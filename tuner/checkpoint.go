@@ -117,6 +117,8 @@ type journalCache struct {
 	hits  atomic.Int64
 }
 
+var _ GameCache = (*journalCache)(nil)
+
 type cacheKey struct {
 	fingerprint, seed uint64
 }

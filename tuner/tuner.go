@@ -103,8 +103,8 @@ func New(cfg *Config, events Events) (*Tuner, error) {
 		LossValue:     cfg.Search.Loss,
 		HeuristicOnly: cfg.Search.HeuristicOnly,
 	}
-	if t.search.Algorithm == "expectimax" && t.search.Depth >= 4 {
-		t.search.TableBits = 20
+	if t.search.Algorithm == "expectimax" {
+		t.search.TableBits = engine.PlayTableBits(t.search.Depth)
 	}
 	t.base = make([]float64, len(set.Features))
 	for i, f := range set.Features {
@@ -221,7 +221,7 @@ func (t *Tuner) Restore(s State) error {
 }
 
 // Lambda returns the current number of candidates per generation.
-func (t *Tuner) Lambda() int { return len(t.opt.Ask()) }
+func (t *Tuner) Lambda() int { return t.opt.Lambda() }
 
 // full returns the weight vector of a point of the optimizer's space.
 func (t *Tuner) full(x []float64) []float64 {

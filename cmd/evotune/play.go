@@ -20,10 +20,6 @@ var playCommand = &command{
 	setup:    setupPlay,
 }
 
-// playTableBits sizes each worker's transposition table: 2^20 entries
-// (24 MiB) cover the searches of play depths up to 6 plies or so.
-const playTableBits = 20
-
 func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
 	algo := fs.String("search", "expectimax", "search algorithm: expectimax or beam (with --weights: the file's)")
 	depth := fs.Int("depth", 3, "search depth in plies, a move and a spawn layer counting one each (with --weights: the file's)")
@@ -61,8 +57,8 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		if err := checkDepth(*depth); err != nil {
 			return err
 		}
-		if *algo == "expectimax" && *depth >= 4 {
-			cfg.TableBits = playTableBits
+		if *algo == "expectimax" {
+			cfg.TableBits = engine.PlayTableBits(*depth)
 		}
 		w := engine.Workers(*workers)
 		var pb *bar
