@@ -6,9 +6,12 @@
 //
 //   - A Board is a uint64 of 16 four-bit cells; cell (row r, column c) sits at
 //     bit offset 4*(4r+c) and holds the exponent of its tile (0 = empty).
-//   - Moves come from 65536-entry row tables built once at package init.
-//     Vertical moves transpose the board, use the row tables and transpose
-//     back, so there is a single source of truth for the sliding rule.
+//   - Moves come from 65536-entry tables built once at package init from one
+//     function that slides a line, the single source of truth for the rule.
+//     Horizontal moves look rows up; vertical moves read the columns as rows
+//     of the transposed board and XOR each column's change, spread into
+//     column position, back into the board, which spares a second
+//     transpose.
 //   - A game's randomness is one PCG stream seeded by the game's seed; the
 //     spawn procedure is versioned by RulesVersion, so Play(seed, player) is a
 //     pure function of its arguments.

@@ -217,17 +217,11 @@ func (s *Expectimax) max(b Board, d int, prob float64) float64 {
 func moveWith(b, t Board, d Dir) (Board, int, bool) {
 	switch d {
 	case Up:
-		nt, score := moveRows(t, &rowLeft)
-		if nt == t {
-			return b, 0, false
-		}
-		return nt.Transpose(), score, true
+		nb, score := moveCols(b, t, &colUp)
+		return nb, score, nb != b
 	case Down:
-		nt, score := moveRows(t, &rowRight)
-		if nt == t {
-			return b, 0, false
-		}
-		return nt.Transpose(), score, true
+		nb, score := moveCols(b, t, &colDown)
+		return nb, score, nb != b
 	case Left:
 		nb, score := moveRows(b, &rowLeft)
 		return nb, score, nb != b

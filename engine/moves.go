@@ -44,7 +44,18 @@ var (
 	rowLeft  [1 << 16]uint16 // the row after sliding toward column 0
 	rowRight [1 << 16]uint16 // the row after sliding toward column 3
 	rowScore [1 << 16]uint16 // the sum of the tiles created by merges, over 4 (at most 65536/4)
+	// colUp and colDown are the row tables' changes (old XOR new) spread
+	// into a column: nibble i of the line goes to bit 16i. XORed into the
+	// board at column c's offset, they move that column without a second
+	// transpose.
+	colUp   [1 << 16]uint64
+	colDown [1 << 16]uint64
 )
+
+func spreadColumn(line uint16) uint64 {
+	x := uint64(line)
+	return x&0xf | (x>>4&0xf)<<16 | (x>>8&0xf)<<32 | (x>>12&0xf)<<48
+}
 
 func init() {
 	for row := range 1 << 16 {
@@ -58,6 +69,8 @@ func init() {
 		rev := [4]int{line[3], line[2], line[1], line[0]}
 		right, _ := slideLine(rev)
 		rowRight[row] = packLine([4]int{right[3], right[2], right[1], right[0]})
+		colUp[row] = spreadColumn(uint16(row) ^ rowLeft[row])
+		colDown[row] = spreadColumn(uint16(row) ^ rowRight[row])
 	}
 }
 
@@ -99,6 +112,15 @@ func moveRows(b Board, table *[1 << 16]uint16) (Board, int) {
 	return Board(nb), 4 * (int(rowScore[r0]) + int(rowScore[r1]) + int(rowScore[r2]) + int(rowScore[r3]))
 }
 
+// moveCols moves every column of b, given its transpose t, whose rows are
+// b's columns read top to bottom.
+func moveCols(b, t Board, table *[1 << 16]uint64) (Board, int) {
+	y := uint64(t)
+	c0, c1, c2, c3 := uint16(y), uint16(y>>16), uint16(y>>32), uint16(y>>48)
+	nb := uint64(b) ^ table[c0] ^ table[c1]<<4 ^ table[c2]<<8 ^ table[c3]<<12
+	return Board(nb), 4 * (int(rowScore[c0]) + int(rowScore[c1]) + int(rowScore[c2]) + int(rowScore[c3]))
+}
+
 // Move slides the board in direction d. It returns the new board, the move's
 // score (the sum of the values of the tiles created by merges) and whether
 // the move is legal, that is, changes the board. The spawn that follows a
@@ -112,11 +134,9 @@ func (b Board) Move(d Dir) (Board, int, bool) {
 	case Right:
 		nb, score = moveRows(b, &rowRight)
 	case Up:
-		nb, score = moveRows(b.Transpose(), &rowLeft)
-		nb = nb.Transpose()
+		nb, score = moveCols(b, b.Transpose(), &colUp)
 	case Down:
-		nb, score = moveRows(b.Transpose(), &rowRight)
-		nb = nb.Transpose()
+		nb, score = moveCols(b, b.Transpose(), &colDown)
 	default:
 		panic(fmt.Sprintf("engine: Move(%d): no such direction", d))
 	}
