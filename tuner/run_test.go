@@ -238,3 +238,43 @@ func TestHeuristicOnlyHoldsReference(t *testing.T) {
 		t.Errorf("with move scores the optimizer has %d dimensions, want all %d", got, len(tu.set.Features))
 	}
 }
+
+// A torn or corrupt journal line is reported and its game played again;
+// the run still ends as an uninterrupted one.
+func TestResumeWithDamagedJournal(t *testing.T) {
+	ref := filepath.Join(t.TempDir(), "ref")
+	r, _ := Create(smallConfig(t), ref, Events{})
+	runToEnd(t, r)
+	want := readRun(t, ref)
+
+	dir := filepath.Join(t.TempDir(), "run")
+	ctx, cancel := context.WithCancel(context.Background())
+	r, err := Create(smallConfig(t), dir, cutAfter(30, cancel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Run(ctx)
+	cancel()
+	r.Close()
+	journal := filepath.Join(dir, checkpoints.JournalName)
+	data, err := os.ReadFile(journal)
+	if err != nil || bytes.Count(data, []byte("\n")) < 3 {
+		t.Fatalf("journal after the cut: %d bytes, err %v; want a few games", len(data), err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	lines[0][20] ^= 1                                          // corrupt the first line
+	torn := append(bytes.Join(lines, nil), `{"v":1,"gen":`...) // and tear a last one
+	os.WriteFile(journal, torn, 0o644)
+
+	r, err = Resume(dir, ResumeOverrides{}, Events{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Notices) != 1 || !strings.Contains(r.Notices[0], "2 journal lines skipped") {
+		t.Errorf("notices %q: want one about 2 skipped journal lines", r.Notices)
+	}
+	runToEnd(t, r)
+	if diff := readRun(t, dir).equal(want); diff != "" {
+		t.Errorf("run resumed with a damaged journal differs in %s", diff)
+	}
+}
