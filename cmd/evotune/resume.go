@@ -21,6 +21,9 @@ var resumeCommand = &command{
 
 func setupResume(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
 	o := addOverrides(fs, "generations", "duration", "workers")
+	// Checkpoints leave the worker count out (it changes no result), so a
+	// resumed run uses every core unless told otherwise.
+	fs.Lookup("workers").Usage = "games played at once, 0 = one per core; changes no result (default: one per core)"
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(args) != 1 {
 			return usagef("want one run directory, got %d arguments (usage: evotune resume DIR)", len(args))
