@@ -3,8 +3,6 @@ package population
 import (
 	"fmt"
 	"math"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // Defaults of CEMConfig.
@@ -258,41 +256,7 @@ func (o *CEM) update() {
 	}
 }
 
-func (o *CEM) eigen() {
-	n := o.n
-	for _, v := range o.c {
-		if !finite(v) {
-			o.notPD = true
-			return
-		}
-	}
-	var es mat.EigenSym
-	if !es.Factorize(mat.NewSymDense(n, o.c), true) {
-		o.notPD = true
-		return
-	}
-	vals, q := es.RawValues(), es.RawQ()
-	top := vals[n-1]
-	if !(top > 0) || math.IsInf(top, 1) {
-		o.notPD = true
-		return
-	}
-	o.notPD = false
-	floor := math.Sqrt(top) * 1e-8
-	for j, v := range vals {
-		if v > 0 {
-			o.d[j] = math.Sqrt(v)
-		} else {
-			o.d[j] = floor
-			o.notPD = true
-		}
-	}
-	for i := range n {
-		for j := range n {
-			o.b[i*n+j] = q.At(i, j)
-		}
-	}
-}
+func (o *CEM) eigen() { o.notPD = !eigenSqrt(o.n, o.c, o.b, o.d) }
 
 // std returns the standard deviation of coordinate i.
 func (o *CEM) std(i int) float64 {

@@ -3,8 +3,6 @@ package population
 import (
 	"fmt"
 	"math"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // CMAESConfig configures NewCMAES. The zero value of every field means its
@@ -248,41 +246,7 @@ func (o *CMAES) update() {
 // eigen refreshes B and D from C with gonum's mat.EigenSym. A matrix that
 // is not positive definite keeps sampling (its D clamped to 1e-8·max D)
 // but reports StopConditionCov.
-func (o *CMAES) eigen() {
-	n := o.n
-	for _, v := range o.c {
-		if !finite(v) {
-			o.notPD = true
-			return
-		}
-	}
-	var es mat.EigenSym
-	if !es.Factorize(mat.NewSymDense(n, o.c), true) {
-		o.notPD = true
-		return
-	}
-	vals, q := es.RawValues(), es.RawQ()
-	top := vals[n-1]
-	if !(top > 0) || math.IsInf(top, 1) {
-		o.notPD = true
-		return
-	}
-	o.notPD = false
-	floor := math.Sqrt(top) * 1e-8
-	for j, v := range vals {
-		if v > 0 {
-			o.d[j] = math.Sqrt(v)
-		} else {
-			o.d[j] = floor
-			o.notPD = true
-		}
-	}
-	for i := range n {
-		for j := range n {
-			o.b[i*n+j] = q.At(i, j)
-		}
-	}
-}
+func (o *CMAES) eigen() { o.notPD = !eigenSqrt(o.n, o.c, o.b, o.d) }
 
 func (o *CMAES) localStop() Reason {
 	n := o.n

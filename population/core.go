@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // method is what CMAES and CEM add to core.
@@ -420,4 +422,44 @@ func (c *core) resample(m method) {
 			m.sample(k)
 		}
 	}
+}
+
+// eigenSqrt factors the symmetric n×n matrix c (row-major) with gonum's
+// mat.EigenSym: b gets the eigenvectors as columns (row-major) and d the
+// square roots of the eigenvalues, ascending. It reports whether c is
+// positive definite. A non-finite c, a failed factorisation or a largest
+// eigenvalue that is not positive and finite leave b and d as they were; other
+// non-positive eigenvalues are clamped to 1e-8 times the largest square root,
+// so that sampling goes on while the caller reports the ill-conditioning.
+func eigenSqrt(n int, c, b, d []float64) bool {
+	for _, v := range c {
+		if !finite(v) {
+			return false
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(mat.NewSymDense(n, c), true) {
+		return false
+	}
+	vals, q := es.RawValues(), es.RawQ()
+	top := vals[n-1]
+	if !(top > 0) || math.IsInf(top, 1) {
+		return false
+	}
+	pd := true
+	floor := math.Sqrt(top) * 1e-8
+	for j, v := range vals {
+		if v > 0 {
+			d[j] = math.Sqrt(v)
+		} else {
+			d[j] = floor
+			pd = false
+		}
+	}
+	for i := range n {
+		for j := range n {
+			b[i*n+j] = q.At(i, j)
+		}
+	}
+	return pd
 }
