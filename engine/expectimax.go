@@ -137,12 +137,11 @@ func (s *Expectimax) Search(b Board) SearchResult {
 	s.begin()
 	best := 0.0
 	for _, d := range Dirs {
-		nb, score, ok := b.Move(d)
+		before := s.nodes
+		v, ok := s.root(b, d)
 		if !ok {
 			continue
 		}
-		before := s.nodes
-		v := s.scoreMul*float64(score) + s.chance(nb, s.opts.Depth-1, 1)
 		res.Moves = append(res.Moves, MoveValue{Dir: d, Value: v, Nodes: s.nodes - before})
 		if !res.HasMove || v > best {
 			best, res.Best, res.HasMove = v, d, true
@@ -163,16 +162,21 @@ func (s *Expectimax) Move(b Board) Dir {
 	s.begin()
 	best, bestDir, found := 0.0, Up, false
 	for _, d := range Dirs {
-		nb, score, ok := b.Move(d)
-		if !ok {
-			continue
-		}
-		v := s.scoreMul*float64(score) + s.chance(nb, s.opts.Depth-1, 1)
-		if !found || v > best {
+		if v, ok := s.root(b, d); ok && (!found || v > best) {
 			best, bestDir, found = v, d, true
 		}
 	}
 	return bestDir
+}
+
+// root returns the value of the root move d from b,
+// score(m) + chance(after(b, m), depth-1), and whether d is legal.
+func (s *Expectimax) root(b Board, d Dir) (float64, bool) {
+	nb, score, ok := b.Move(d)
+	if !ok {
+		return 0, false
+	}
+	return s.scoreMul*float64(score) + s.chance(nb, s.opts.Depth-1, 1), true
 }
 
 // Nodes returns the nodes and table hits of the last search.
@@ -211,24 +215,6 @@ func (s *Expectimax) max(b Board, d int, prob float64) float64 {
 		return s.opts.LossValue
 	}
 	return best
-}
-
-// moveWith is Move for a board b whose transpose t is already known.
-func moveWith(b, t Board, d Dir) (Board, int, bool) {
-	switch d {
-	case Up:
-		nb, score := moveCols(b, t, &colUp)
-		return nb, score, nb != b
-	case Down:
-		nb, score := moveCols(b, t, &colDown)
-		return nb, score, nb != b
-	case Left:
-		nb, score := moveRows(b, &rowLeft)
-		return nb, score, nb != b
-	default:
-		nb, score := moveRows(b, &rowRight)
-		return nb, score, nb != b
-	}
 }
 
 // chance is the spawn layer: the mean over empty cells of 0.9 times the value
