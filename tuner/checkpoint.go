@@ -78,19 +78,11 @@ func LoadCheckpoint(path string) (*Tuner, string, []string, error) {
 		if st2, err := os.Stat(filepath.Join(path, CheckpointsDir)); err == nil && st2.IsDir() {
 			dir = filepath.Join(path, CheckpointsDir)
 		}
-		store, err := checkpoints.OpenStore(dir, DefaultKeep)
-		if err != nil {
-			return nil, "", nil, err
-		}
-		var skipped []error
-		c, path, skipped, err = store.Latest()
-		if err != nil {
-			return nil, "", nil, err
-		}
-		for _, s := range skipped {
-			notices = append(notices, fmt.Sprintf("%v; using %s", s, path))
-		}
-	} else if c, err = checkpoints.ReadFile(path); err != nil {
+		c, path, notices, err = latestCheckpoint(dir)
+	} else {
+		c, err = checkpoints.ReadFile(path)
+	}
+	if err != nil {
 		return nil, "", nil, err
 	}
 	cfg, state, _, err := decodeCheckpoint(c, path)
@@ -105,6 +97,25 @@ func LoadCheckpoint(path string) (*Tuner, string, []string, error) {
 		return nil, "", nil, err
 	}
 	return t, path, notices, nil
+}
+
+// latestCheckpoint returns the newest good checkpoint in the checkpoint
+// directory dir, its path, and a notice for each newer file skipped as torn,
+// corrupt or of an unknown version.
+func latestCheckpoint(dir string) (*checkpoints.Checkpoint, string, []string, error) {
+	store, err := checkpoints.OpenStore(dir, DefaultKeep)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	c, path, skipped, err := store.Latest()
+	if err != nil {
+		return nil, "", nil, err
+	}
+	var notices []string
+	for _, s := range skipped {
+		notices = append(notices, fmt.Sprintf("%v; using %s", s, path))
+	}
+	return c, path, notices, nil
 }
 
 // journalCache serves the games a journal holds for the current generation

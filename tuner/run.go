@@ -126,17 +126,11 @@ func Resume(dir string, o ResumeOverrides, events Events) (_ *Run, err error) {
 			r.Close()
 		}
 	}()
-	store, err := checkpoints.OpenStore(filepath.Join(dir, CheckpointsDir), DefaultKeep)
+	c, path, notices, err := latestCheckpoint(filepath.Join(dir, CheckpointsDir))
 	if err != nil {
 		return nil, err
 	}
-	c, path, skipped, err := store.Latest()
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range skipped {
-		r.Notices = append(r.Notices, fmt.Sprintf("%v; using %s", s, path))
-	}
+	r.Notices = notices
 	cfg, state, historyLines, err := decodeCheckpoint(c, path)
 	if err != nil {
 		return nil, err
@@ -432,28 +426,16 @@ func MarshalConfig(cfg *Config) ([]byte, error) {
 
 // lastElapsed reads the elapsed time of the last complete line of a history.
 func lastElapsed(history io.Reader) time.Duration {
-	var last Record
+	var last float64
 	sc := bufio.NewScanner(history)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
-		var rec Record
-		if json.Unmarshal(sc.Bytes(), &recordElapsed{&rec}) == nil {
-			last = rec
+		var rec struct {
+			Elapsed float64 `json:"elapsed_s"`
+		}
+		if json.Unmarshal(sc.Bytes(), &rec) == nil {
+			last = rec.Elapsed
 		}
 	}
-	return time.Duration(last.Elapsed * float64(time.Second))
-}
-
-// recordElapsed decodes only elapsed_s (Record's weights are write-only).
-type recordElapsed struct{ r *Record }
-
-func (e *recordElapsed) UnmarshalJSON(data []byte) error {
-	var v struct {
-		Elapsed float64 `json:"elapsed_s"`
-	}
-	if err := json.Unmarshal(data, &v); err != nil {
-		return err
-	}
-	e.r.Elapsed = v.Elapsed
-	return nil
+	return time.Duration(last * float64(time.Second))
 }
