@@ -116,6 +116,11 @@ func Resume(dir string, o ResumeOverrides, events Events) (_ *Run, err error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRunDir, err)
 	}
+	// Checked before locking, so that a mistyped directory gets no lock
+	// file or checkpoint folder.
+	if st, err := os.Stat(filepath.Join(dir, CheckpointsDir)); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("%w: %s is not a run directory: it has no %s folder", checkpoints.ErrNoCheckpoint, dir, CheckpointsDir)
+	}
 	release, err := checkpoints.Lock(dir)
 	if err != nil {
 		return nil, err

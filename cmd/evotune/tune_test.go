@@ -227,6 +227,9 @@ func TestExportAndResumeCLI(t *testing.T) {
 	if code, _, errs := runCLI(t, "resume", empty); code != 1 || !strings.Contains(errs, "cannot resume") {
 		t.Errorf("resume of a directory without checkpoints: exit %d, %q", code, errs)
 	}
+	if entries, _ := os.ReadDir(empty); len(entries) != 0 {
+		t.Errorf("a failed resume left %d files in a directory that is not a run", len(entries))
+	}
 	for _, args := range [][]string{{"resume"}, {"resume", filepath.Join(empty, "nope")}, {"export"}, {"export", filepath.Join(empty, "nope")}, {"resume", dir, "--workers", "-1"}} {
 		if code, _, errs := runCLI(t, args...); code != 2 || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, %q; want 2 and one line", args, code, errs)
