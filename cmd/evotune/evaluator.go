@@ -56,7 +56,7 @@ func (f *evalFlags) load() (engine.Evaluator, string, error) {
 }
 
 // searchDefaults applies what a weights file says it was tuned for to the
-// search flags the user left alone, and warns about flags that contradict it.
+// search flags the user left alone.
 func (f *evalFlags) searchDefaults(depth *int, algo *string, width *int, heuristicOnly *bool) {
 	if f.file == nil || f.file.Search == nil {
 		return
@@ -65,13 +65,13 @@ func (f *evalFlags) searchDefaults(depth *int, algo *string, width *int, heurist
 	if !f.given("depth") && s.Depth > 0 {
 		*depth = s.Depth
 	}
-	if algo != nil && !f.given("search") && s.Algorithm != "" {
+	if !f.given("search") && s.Algorithm != "" {
 		*algo = s.Algorithm
 	}
-	if width != nil && !f.given("width") && s.Width > 0 {
+	if !f.given("width") && s.Width > 0 {
 		*width = s.Width
 	}
-	if heuristicOnly != nil && s.MoveScores != nil {
+	if s.MoveScores != nil {
 		*heuristicOnly = !*s.MoveScores
 	}
 }
