@@ -110,9 +110,6 @@ func NewExpectimax(e Evaluator, opts ExpectimaxOptions) (*Expectimax, error) {
 	return s, nil
 }
 
-// Options returns the searcher's options.
-func (s *Expectimax) Options() ExpectimaxOptions { return s.opts }
-
 // SetEvaluator switches evaluators (a new candidate's weights, say) and
 // forgets every cached value, without reallocating the table.
 func (s *Expectimax) SetEvaluator(e Evaluator) {

@@ -26,16 +26,6 @@ func (d Dir) String() string {
 	return fmt.Sprintf("Dir(%d)", uint8(d))
 }
 
-// ParseDir reads "up", "down", "left" or "right".
-func ParseDir(s string) (Dir, error) {
-	for i, n := range dirNames {
-		if s == n {
-			return Dir(i), nil
-		}
-	}
-	return 0, fmt.Errorf("engine: unknown direction %q (want up, down, left or right)", s)
-}
-
 // Row tables, indexed by a 16-bit row (column 0 in the low nibble). A merge
 // only ever joins tiles within a run of equal tiles, and a run of n equal
 // tiles yields n/2 merges whichever way it slides, so one score table serves

@@ -8,8 +8,6 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
-
-	"github.com/evotune/evotune/engine"
 )
 
 // isTerminal reports whether w is a terminal: progress bars go to terminals
@@ -18,8 +16,6 @@ func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
-
-func workerCount(n int) int { return engine.Workers(n) }
 
 // bar is a progress bar on a terminal. Its methods are safe on a nil bar
 // (no terminal) and from several goroutines.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/configs"
+	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/tuner"
 )
 
@@ -264,7 +265,7 @@ func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
 	}
 	return fmt.Sprintf("%s on %s, %d candidates × %d games, %s, %s %s, seed %d, %d workers",
 		cfg.Optimizer.Method, cfg.Features, t.Lambda(), cfg.Fitness.Games, gens,
-		describeSearch(t.SearchConfig()), cfg.Fitness.Metric, cfg.Seed, workerCount(cfg.Workers))
+		describeSearch(t.SearchConfig()), cfg.Fitness.Metric, cfg.Seed, engine.Workers(cfg.Workers))
 }
 
 // tuneProgress shows a run's progress: a bar on a terminal, one plain line
