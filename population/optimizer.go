@@ -110,7 +110,6 @@ func validReason(r Reason) bool {
 	return false
 }
 
-func (r Reason) terminal() bool { return r == StopMaxEvals || r == StopTarget }
 
 // Restarts selects the restart strategy.
 type Restarts string

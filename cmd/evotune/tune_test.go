@@ -192,14 +192,14 @@ func TestExportAndResumeCLI(t *testing.T) {
 		t.Errorf("export wrote a different file from the run's weights.yaml")
 	}
 	// A complete run resumes to "complete", exit 0.
-	code, stdout, errs := runCLI(t, "resume", dir)
+	code, stdout, _ := runCLI(t, "resume", dir)
 	if code != 0 || !strings.Contains(stdout, "is complete") {
 		t.Errorf("resume of a finished run: exit %d, %q", code, stdout)
 	}
 	// From a torn newest checkpoint: a notice, and the older one's weights.
 	data, _ := os.ReadFile(newest)
 	os.WriteFile(newest, data[:len(data)/2], 0o644)
-	code, stdout, errs = runCLI(t, "export", dir, "-o", "-")
+	code, stdout, errs := runCLI(t, "export", dir, "-o", "-")
 	if code != 0 || !strings.Contains(errs, "truncated") || !strings.Contains(errs, filepath.Base(older)) || !strings.Contains(stdout, "format: evotune.weights/v1") {
 		t.Errorf("export with a torn checkpoint: exit %d, stderr %q", code, errs)
 	}
