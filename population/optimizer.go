@@ -110,7 +110,6 @@ func validReason(r Reason) bool {
 	return false
 }
 
-
 // Restarts selects the restart strategy.
 type Restarts string
 
