@@ -45,35 +45,28 @@ func Workers(n int) int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// PlayGames plays games 0..n-1, game i with seed seeds(i), on workers
-// goroutines (0 = every core), each with its own player from newPlayer.
-// Results land in slots by index, so they do not depend on the worker count
-// or on scheduling. done, if not nil, is called after each game from the
-// worker that played it. On cancellation it returns ctx's error once the
-// games in flight have stopped.
-func PlayGames(ctx context.Context, n, workers int, seeds func(i int) uint64, newPlayer func() (Player, error), maxMoves int, done func(i int, r Result)) ([]Result, error) {
-	workers = min(Workers(workers), max(n, 1))
-	players := make([]Player, workers)
-	for w := range players {
-		p, err := newPlayer()
-		if err != nil {
-			return nil, err
-		}
-		players[w] = p
-	}
-	results := make([]Result, n)
+// PlayOn plays games 0..n-1 on the given players, one goroutine per player:
+// the project's one way of playing games in parallel. Games are handed out
+// in index order to whichever player is free; prepare(i, w) readies
+// players[w] for game i (switching its evaluator, say) and returns the
+// game's seed. It is called on the goroutine of player w, so per-player
+// state indexed by w needs no lock.
+// done(i, r), if not nil, receives each result from the goroutine that
+// played it, so results land by index and never depend on the number of
+// players or on scheduling. On cancellation PlayOn returns ctx's error once
+// the games in flight have stopped (within one move).
+func PlayOn(ctx context.Context, players []Player, n int, prepare func(i, w int) uint64, maxMoves int, done func(i int, r Result)) error {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	for _, p := range players {
+	for w, p := range players[:min(len(players), max(n, 1))] {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				r, err := PlayContext(ctx, seeds(i), p, maxMoves)
+				r, err := PlayContext(ctx, prepare(i, w), p, maxMoves)
 				if err != nil {
 					continue // cancelled: drain the remaining jobs
 				}
-				results[i] = r
 				if done != nil {
 					done(i, r)
 				}
@@ -88,7 +81,29 @@ func PlayGames(ctx context.Context, n, workers int, seeds func(i int) uint64, ne
 	}
 	close(jobs)
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	return ctx.Err()
+}
+
+// PlayGames plays games 0..n-1, game i with seed seeds(i), on workers
+// players (0 = one per core) made by newPlayer, through PlayOn. done, if not
+// nil, is called after each game from the worker that played it.
+func PlayGames(ctx context.Context, n, workers int, seeds func(i int) uint64, newPlayer func() (Player, error), maxMoves int, done func(i int, r Result)) ([]Result, error) {
+	players := make([]Player, min(Workers(workers), max(n, 1)))
+	for w := range players {
+		p, err := newPlayer()
+		if err != nil {
+			return nil, err
+		}
+		players[w] = p
+	}
+	results := make([]Result, n)
+	err := PlayOn(ctx, players, n, func(i, _ int) uint64 { return seeds(i) }, maxMoves, func(i int, r Result) {
+		results[i] = r
+		if done != nil {
+			done(i, r)
+		}
+	})
+	if err != nil {
 		return nil, err
 	}
 	return results, nil

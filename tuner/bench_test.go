@@ -35,7 +35,7 @@ func benchGeneration(b *testing.B, workers int) {
 	if err := cfg.Validate(pos); err != nil {
 		b.Fatal(err)
 	}
-	t, err := New(cfg, Events{})
+	t, err := New(cfg, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

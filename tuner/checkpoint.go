@@ -4,12 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sync/atomic"
 
 	"github.com/evotune/evotune/checkpoints"
-	"github.com/evotune/evotune/engine"
 )
 
 // payload is what a checkpoint holds for the tuner: the resolved config,
@@ -66,39 +62,6 @@ func decodeCheckpoint(c *checkpoints.Checkpoint, path string) (*Config, State, i
 	return cfg, p.State, p.HistoryLines, nil
 }
 
-// LoadCheckpoint reads a run's newest good checkpoint (dir is a run
-// directory) or a checkpoint file, for export: a tuner at that state, the
-// checkpoint's path, and notices about files skipped as corrupt.
-func LoadCheckpoint(path string) (*Tuner, string, []string, error) {
-	var c *checkpoints.Checkpoint
-	var notices []string
-	var err error
-	if st, serr := os.Stat(path); serr == nil && st.IsDir() {
-		dir := path
-		if st2, err := os.Stat(filepath.Join(path, CheckpointsDir)); err == nil && st2.IsDir() {
-			dir = filepath.Join(path, CheckpointsDir)
-		}
-		c, path, notices, err = latestCheckpoint(dir)
-	} else {
-		c, err = checkpoints.ReadFile(path)
-	}
-	if err != nil {
-		return nil, "", nil, err
-	}
-	cfg, state, _, err := decodeCheckpoint(c, path)
-	if err != nil {
-		return nil, "", nil, err
-	}
-	t, err := New(cfg, Events{})
-	if err != nil {
-		return nil, "", nil, err
-	}
-	if err := t.Restore(state); err != nil {
-		return nil, "", nil, err
-	}
-	return t, path, notices, nil
-}
-
 // latestCheckpoint returns the newest good checkpoint in the checkpoint
 // directory dir, its path, and a notice for each newer file skipped as torn,
 // corrupt or of an unknown version.
@@ -116,60 +79,4 @@ func latestCheckpoint(dir string) (*checkpoints.Checkpoint, string, []string, er
 		notices = append(notices, fmt.Sprintf("%v; using %s", s, path))
 	}
 	return c, path, notices, nil
-}
-
-// journalCache serves the games a journal holds for the current generation
-// and journals the games played. Its map changes only between generations
-// (advance), never while workers look games up, so lookups need no lock.
-type journalCache struct {
-	j     *checkpoints.Journal
-	gen   int
-	known map[cacheKey]engine.Result
-	hits  atomic.Int64
-}
-
-var _ GameCache = (*journalCache)(nil)
-
-type cacheKey struct {
-	fingerprint, seed uint64
-}
-
-func newJournalCache(j *checkpoints.Journal, entries []checkpoints.Entry, gen int) *journalCache {
-	c := &journalCache{j: j, gen: gen, known: map[cacheKey]engine.Result{}}
-	for _, e := range entries {
-		if e.Generation != gen {
-			continue // from a generation the checkpoint already covers, or a stale one
-		}
-		c.known[cacheKey{e.Fingerprint, e.Seed}] = engine.Result{
-			Seed: e.Seed, Score: e.Score, MaxTile: e.MaxTile, Moves: e.Moves, Final: engine.Board(e.Final),
-		}
-	}
-	return c
-}
-
-// advance drops the entries of generations before gen: a checkpoint covers
-// them now.
-func (c *journalCache) advance(gen int) {
-	if gen != c.gen {
-		c.gen = gen
-		clear(c.known)
-	}
-}
-
-func (c *journalCache) Lookup(gen int, fp, seed uint64) (engine.Result, bool) {
-	if gen != c.gen {
-		return engine.Result{}, false
-	}
-	r, ok := c.known[cacheKey{fp, seed}]
-	if ok {
-		c.hits.Add(1)
-	}
-	return r, ok
-}
-
-func (c *journalCache) Record(gen int, fp, seed uint64, r engine.Result) {
-	// An error here (a full disk) surfaces at the next flush, reset or
-	// checkpoint; the game itself is not lost, only its journal entry.
-	_ = c.j.Append(checkpoints.Entry{Generation: gen, Fingerprint: fp, Seed: seed,
-		Score: r.Score, MaxTile: r.MaxTile, Moves: r.Moves, Final: uint64(r.Final)})
 }

@@ -22,7 +22,7 @@ func TestCheckpointGolden(t *testing.T) {
 	cfg := smallConfig(t)
 	cfg.Generations = 1
 	dir := filepath.Join(t.TempDir(), "run")
-	r, err := Create(cfg, dir, Events{})
+	r, err := Create(cfg, dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func FuzzDecodePayload(f *testing.F) {
 			return
 		}
 		c.Generation = state.Generation
-		tu, err := New(cfg, Events{})
+		tu, err := New(cfg, Options{})
 		if err != nil {
 			return
 		}

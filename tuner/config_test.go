@@ -166,7 +166,7 @@ func TestPresets(t *testing.T) {
 		if cfg.Name != name {
 			t.Errorf("%s: name %q, want the preset's", file, cfg.Name)
 		}
-		if _, err := New(cfg, Events{}); err != nil {
+		if _, err := New(cfg, Options{}); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}

@@ -29,7 +29,7 @@ func TestDiskFull(t *testing.T) {
 	t.Cleanup(func() { exec.Command("umount", mnt).Run() })
 
 	ref := filepath.Join(t.TempDir(), "ref")
-	r, err := Create(smallConfig(t), ref, Events{})
+	r, err := Create(smallConfig(t), ref, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestDiskFull(t *testing.T) {
 		}
 	}
 	dir := filepath.Join(mnt, "run")
-	r, err = Create(smallConfig(t), dir, Events{Generation: fill})
+	r, err = Create(smallConfig(t), dir, Options{Events: Events{Generation: fill}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestDiskFull(t *testing.T) {
 	}
 
 	os.Remove(filler)
-	r, err = Resume(dir, ResumeOverrides{}, Events{})
+	r, err = Resume(dir, ResumeOverrides{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package tuner
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -51,6 +50,7 @@ type Outcome struct {
 type Run struct {
 	dir     string
 	t       *Tuner
+	onGen   func(Record) // Events.Generation: told once a generation is saved
 	history *os.File
 	store   *checkpoints.Store
 	journal *checkpoints.Journal
@@ -67,19 +67,18 @@ type Run struct {
 }
 
 // Create starts a new run of cfg (resolved and valid) in dir, which must not
-// exist or be empty.
-func Create(cfg *Config, dir string, events Events) (_ *Run, err error) {
+// exist or be empty. The run plays on opts.Pool behind its journal.
+func Create(cfg *Config, dir string, opts Options) (_ *Run, err error) {
 	if err := emptyDir(dir); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRunDir, err)
 	}
-	t, err := New(cfg, events)
-	if err != nil {
+	r := &Run{dir: dir, start: time.Now(), cache: newJournalCache(nil, 0), onGen: opts.Events.Generation}
+	if r.t, err = New(cfg, r.journalled(cfg, opts)); err != nil {
 		return nil, err
 	}
-	r := &Run{dir: dir, t: t, start: time.Now()}
 	defer func() {
 		if err != nil {
 			r.Close()
@@ -98,7 +97,7 @@ func Create(cfg *Config, dir string, events Events) (_ *Run, err error) {
 	if r.history, err = os.OpenFile(filepath.Join(dir, HistoryFile), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644); err != nil {
 		return nil, fmt.Errorf("tuner: %w", err)
 	}
-	if err := r.openStores(nil); err != nil {
+	if err := r.openStores(); err != nil {
 		return nil, err
 	}
 	// Generation 0, so that even a run killed in its first generation
@@ -112,7 +111,7 @@ func Create(cfg *Config, dir string, events Events) (_ *Run, err error) {
 // Resume continues the run in dir from its newest good checkpoint. The
 // overrides, applied to the run's config, may change the stopping condition
 // (generations, duration) and the worker count; nothing else.
-func Resume(dir string, o ResumeOverrides, events Events) (_ *Run, err error) {
+func Resume(dir string, o ResumeOverrides, opts Options) (_ *Run, err error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRunDir, err)
 	}
@@ -125,7 +124,7 @@ func Resume(dir string, o ResumeOverrides, events Events) (_ *Run, err error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Run{dir: dir, release: release, start: time.Now()}
+	r := &Run{dir: dir, release: release, start: time.Now(), onGen: opts.Events.Generation}
 	defer func() {
 		if err != nil {
 			r.Close()
@@ -144,19 +143,6 @@ func Resume(dir string, o ResumeOverrides, events Events) (_ *Run, err error) {
 	if err := cfg.Validate(nil); err != nil {
 		return nil, err
 	}
-	if r.t, err = New(cfg, events); err != nil {
-		return nil, err
-	}
-	if err := r.t.Restore(state); err != nil {
-		return nil, err
-	}
-	// A finished run continues if the new limits allow more generations.
-	if r.t.state.Done != "" && r.t.stopReason(0) == "" && o.changesLimits() {
-		r.t.state.Done = ""
-	}
-	if err := r.openHistory(historyLines); err != nil {
-		return nil, err
-	}
 	entries, bad, err := checkpoints.ReadJournal(filepath.Join(dir, checkpoints.JournalName))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
@@ -164,10 +150,34 @@ func Resume(dir string, o ResumeOverrides, events Events) (_ *Run, err error) {
 	if len(bad) > 0 {
 		r.Notices = append(r.Notices, fmt.Sprintf("%d journal lines skipped as torn or corrupt (first: %v); those games are played again", len(bad), bad[0]))
 	}
-	if err := r.openStores(entries); err != nil {
+	r.cache = newJournalCache(entries, state.Generation)
+	if r.t, err = New(cfg, r.journalled(cfg, opts)); err != nil {
+		return nil, err
+	}
+	if err := r.t.Restore(state); err != nil {
+		return nil, err
+	}
+	// A finished run continues if the new limits allow more generations.
+	if o.changesLimits() {
+		r.t.Reopen()
+	}
+	if err := r.openHistory(historyLines); err != nil {
+		return nil, err
+	}
+	if err := r.openStores(); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// journalled returns opts with its pool (a local one by default) behind
+// the run's journal cache.
+func (r *Run) journalled(cfg *Config, opts Options) Options {
+	if opts.Pool == nil {
+		opts.Pool = NewLocalPool(cfg.Workers)
+	}
+	opts.Pool = Cached(opts.Pool, r.cache)
+	return opts
 }
 
 // ResumeOverrides are the settings a resumed run may change. Zero fields
@@ -227,15 +237,16 @@ func (r *Run) openHistory(lines int) (err error) {
 // CheckpointsDir is the checkpoint directory inside a run directory.
 const CheckpointsDir = "checkpoints"
 
-func (r *Run) openStores(entries []checkpoints.Entry) (err error) {
-	if r.store, err = checkpoints.OpenStore(filepath.Join(r.dir, CheckpointsDir), r.t.cfg.Checkpoints.Keep); err != nil {
+// openStores opens the checkpoint store and the journal, which from then
+// on records every game played.
+func (r *Run) openStores() (err error) {
+	if r.store, err = checkpoints.OpenStore(filepath.Join(r.dir, CheckpointsDir), r.t.Config().Checkpoints.Keep); err != nil {
 		return err
 	}
 	if r.journal, err = checkpoints.OpenJournal(filepath.Join(r.dir, checkpoints.JournalName), checkpoints.DefaultFlushEvery); err != nil {
 		return err
 	}
-	r.cache = newJournalCache(r.journal, entries, r.t.state.Generation)
-	r.t.SetCache(r.cache)
+	r.cache.j = r.journal
 	return nil
 }
 
@@ -283,16 +294,16 @@ func (r *Run) Close() error {
 // directory holds every completed generation and the error wraps ctx's.
 func (r *Run) Run(ctx context.Context) (*Outcome, error) {
 	t := r.t
-	if t.state.Done == "" {
+	if t.Done() == "" {
 		if err := t.ValidateStart(ctx); err != nil {
 			return r.outcome(), err
 		}
 	}
-	for t.state.Done == "" {
+	for t.Done() == "" {
 		if reason := t.StopReason(r.Elapsed()); reason != "" {
 			// A limit already reached before a generation ran (a resume
 			// with a lower limit): the latest mean still gets validated.
-			if err := r.finish(ctx, reason); err != nil {
+			if err := t.Finish(ctx, reason); err != nil {
 				return r.outcome(), err
 			}
 			if err := r.save(); err != nil {
@@ -310,8 +321,8 @@ func (r *Run) Run(ctx context.Context) (*Outcome, error) {
 		if err := r.save(); err != nil {
 			return r.outcome(), err
 		}
-		if t.events.Generation != nil {
-			t.events.Generation(rec)
+		if r.onGen != nil {
+			r.onGen(rec)
 		}
 	}
 	out := r.outcome()
@@ -323,26 +334,8 @@ func (r *Run) Run(ctx context.Context) (*Outcome, error) {
 	return out, nil
 }
 
-// finish marks the run done without a generation, validating the current
-// mean if it has not been.
-func (r *Run) finish(ctx context.Context, reason string) error {
-	t := r.t
-	if v := t.state.Validated; v == nil || v.Generation != t.state.Generation {
-		v, err := t.Validate(ctx, t.full(t.opt.Mean()))
-		if err != nil {
-			return err
-		}
-		t.state.Validated = v
-		if t.events.Validation != nil {
-			t.events.Validation(v, false)
-		}
-	}
-	t.state.Done = reason
-	return nil
-}
-
 func (r *Run) outcome() *Outcome {
-	s := r.t.state
+	s := r.t.State()
 	return &Outcome{Dir: r.dir, Generations: s.Generation, Games: s.Games, Replayed: r.cache.hits.Load(),
 		Stop: s.Done, Start: s.Start, Final: r.t.Recommended()}
 }
@@ -366,52 +359,23 @@ func (r *Run) appendHistory(rec Record) error {
 // save writes the checkpoint of the current state and, once it is safe,
 // empties the journal of the generation it covers.
 func (r *Run) save() error {
-	payload, err := encodePayload(r.t.cfg, r.t.State(), r.historyLines)
+	s := r.t.State()
+	payload, err := encodePayload(r.t.Config(), s, r.historyLines)
 	if err != nil {
 		return err
 	}
-	c := &checkpoints.Checkpoint{RulesVersion: engine.RulesVersion, Generation: r.t.state.Generation, Payload: payload}
+	c := &checkpoints.Checkpoint{RulesVersion: engine.RulesVersion, Generation: s.Generation, Payload: payload}
 	if path, err := r.store.Save(c); err != nil {
 		if path == "" {
 			return fmt.Errorf("tuner: checkpoint not saved, the previous one stands: %w", err)
 		}
 		return fmt.Errorf("tuner: checkpoint %s saved but not made durable: %w", path, err)
 	}
-	r.cache.advance(r.t.state.Generation)
+	r.cache.advance(s.Generation)
 	if err := r.journal.Reset(); err != nil {
 		return fmt.Errorf("tuner: %w", err)
 	}
 	return nil
-}
-
-// WeightsFile returns the recommended weights as a weights file with
-// provenance: the run, the generation, the seeds, the validated figure and
-// the starting weights' figure on the same games.
-func (t *Tuner) WeightsFile() *eval.WeightsFile {
-	v := t.Recommended()
-	wf := eval.NewWeightsFile(t.set, v.Weights)
-	moveScores := !t.cfg.Search.HeuristicOnly
-	wf.Search = &eval.SearchInfo{Algorithm: t.cfg.Search.Algorithm, Depth: t.cfg.Search.Depth, MoveScores: &moveScores}
-	if t.cfg.Search.Algorithm == "beam" {
-		wf.Search.Width = t.cfg.Search.Width
-	}
-	fitness := func(v *Validation) *eval.Fitness {
-		if v == nil {
-			return nil
-		}
-		return &eval.Fitness{Metric: t.metric.String(), Mean: v.Fitness, CI95: v.CI95, Games: v.Games,
-			Seeds: &eval.SeedRange{First: validationOffset, Count: v.Games}}
-	}
-	wf.Provenance = &eval.Provenance{
-		Run:         t.cfg.Name,
-		Generation:  v.Generation,
-		Optimizer:   t.cfg.Optimizer.Method,
-		Seed:        t.cfg.Seed,
-		Evaluations: t.opt.Evaluations(),
-		Fitness:     fitness(v),
-		Baseline:    fitness(t.state.Start),
-	}
-	return wf
 }
 
 // MarshalConfig writes a config as YAML, keys in struct order and maps
@@ -427,20 +391,4 @@ func MarshalConfig(cfg *Config) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-// lastElapsed reads the elapsed time of the last complete line of a history.
-func lastElapsed(history io.Reader) time.Duration {
-	var last float64
-	sc := bufio.NewScanner(history)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var rec struct {
-			Elapsed float64 `json:"elapsed_s"`
-		}
-		if json.Unmarshal(sc.Bytes(), &rec) == nil {
-			last = rec.Elapsed
-		}
-	}
-	return time.Duration(last * float64(time.Second))
 }

@@ -111,7 +111,7 @@ func cutAfter(n int64, cancel context.CancelFunc) Events {
 func TestResumeMatchesUninterrupted(t *testing.T) {
 	cfg := smallConfig(t)
 	ref := filepath.Join(t.TempDir(), "ref")
-	r, err := Create(cfg, ref, Events{})
+	r, err := Create(cfg, ref, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,9 +125,9 @@ func TestResumeMatchesUninterrupted(t *testing.T) {
 			var r *Run
 			var err error
 			if i == 0 {
-				r, err = Create(smallConfig(t), dir, cutAfter(n, cancel))
+				r, err = Create(smallConfig(t), dir, Options{Events: cutAfter(n, cancel)})
 			} else {
-				r, err = Resume(dir, ResumeOverrides{}, cutAfter(n, cancel))
+				r, err = Resume(dir, ResumeOverrides{}, Options{Events: cutAfter(n, cancel)})
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -139,7 +139,7 @@ func TestResumeMatchesUninterrupted(t *testing.T) {
 				t.Fatalf("cuts %v: run %d: err = %v, want cancellation", cuts, i, err)
 			}
 		}
-		r, err := Resume(dir, ResumeOverrides{}, Events{})
+		r, err := Resume(dir, ResumeOverrides{}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,14 +153,14 @@ func TestResumeMatchesUninterrupted(t *testing.T) {
 func TestResumeFromCorruptCheckpoint(t *testing.T) {
 	cfg := smallConfig(t)
 	ref := filepath.Join(t.TempDir(), "ref")
-	r, _ := Create(cfg, ref, Events{})
+	r, _ := Create(cfg, ref, Options{})
 	runToEnd(t, r)
 	want := readRun(t, ref)
 
 	dir := filepath.Join(t.TempDir(), "run")
 	cfg3 := smallConfig(t)
 	cfg3.Generations = 3
-	r, _ = Create(cfg3, dir, Events{})
+	r, _ = Create(cfg3, dir, Options{})
 	runToEnd(t, r)
 	newest := filepath.Join(dir, CheckpointsDir, checkpoints.FileName(3))
 	data, _ := os.ReadFile(newest)
@@ -168,7 +168,7 @@ func TestResumeFromCorruptCheckpoint(t *testing.T) {
 	os.WriteFile(newest, data, 0o644)
 
 	five := 5
-	r, err := Resume(dir, ResumeOverrides{Generations: &five}, Events{})
+	r, err := Resume(dir, ResumeOverrides{Generations: &five}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestResumeFromCorruptCheckpoint(t *testing.T) {
 	for _, e := range entries {
 		os.WriteFile(filepath.Join(dir, CheckpointsDir, e.Name()), []byte("garbage"), 0o644)
 	}
-	_, err = Resume(dir, ResumeOverrides{}, Events{})
+	_, err = Resume(dir, ResumeOverrides{}, Options{})
 	if !errors.Is(err, checkpoints.ErrNoCheckpoint) || !strings.Contains(err.Error(), "gen-00000005.ckpt") {
 		t.Errorf("resume with no good checkpoint: %v", err)
 	}
@@ -196,15 +196,15 @@ func TestResumeFromCorruptCheckpoint(t *testing.T) {
 
 func TestRunLocked(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
-	r, err := Create(smallConfig(t), dir, Events{})
+	r, err := Create(smallConfig(t), dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if _, err := Resume(dir, ResumeOverrides{}, Events{}); !errors.Is(err, checkpoints.ErrLocked) {
+	if _, err := Resume(dir, ResumeOverrides{}, Options{}); !errors.Is(err, checkpoints.ErrLocked) {
 		t.Errorf("resume of a run in use: %v, want ErrLocked", err)
 	}
-	if _, err := Create(smallConfig(t), dir, Events{}); !errors.Is(err, ErrRunDir) {
+	if _, err := Create(smallConfig(t), dir, Options{}); !errors.Is(err, ErrRunDir) {
 		t.Errorf("create in a run directory: %v, want ErrRunDir", err)
 	}
 }
@@ -215,7 +215,7 @@ func TestHeuristicOnlyHoldsReference(t *testing.T) {
 	cfg := smallConfig(t)
 	cfg.Search.HeuristicOnly = true
 	cfg.Generations = 3
-	tu, err := New(cfg, Events{})
+	tu, err := New(cfg, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestHeuristicOnlyHoldsReference(t *testing.T) {
 		}
 	}
 	cfg.Search.HeuristicOnly = false
-	tu, _ = New(cfg, Events{})
+	tu, _ = New(cfg, Options{})
 	if got := len(tu.opt.Mean()); got != len(tu.set.Features) {
 		t.Errorf("with move scores the optimizer has %d dimensions, want all %d", got, len(tu.set.Features))
 	}
@@ -243,13 +243,13 @@ func TestHeuristicOnlyHoldsReference(t *testing.T) {
 // the run still ends as an uninterrupted one.
 func TestResumeWithDamagedJournal(t *testing.T) {
 	ref := filepath.Join(t.TempDir(), "ref")
-	r, _ := Create(smallConfig(t), ref, Events{})
+	r, _ := Create(smallConfig(t), ref, Options{})
 	runToEnd(t, r)
 	want := readRun(t, ref)
 
 	dir := filepath.Join(t.TempDir(), "run")
 	ctx, cancel := context.WithCancel(context.Background())
-	r, err := Create(smallConfig(t), dir, cutAfter(30, cancel))
+	r, err := Create(smallConfig(t), dir, Options{Events: cutAfter(30, cancel)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +266,7 @@ func TestResumeWithDamagedJournal(t *testing.T) {
 	torn := append(bytes.Join(lines, nil), `{"v":1,"gen":`...) // and tear a last one
 	os.WriteFile(journal, torn, 0o644)
 
-	r, err = Resume(dir, ResumeOverrides{}, Events{})
+	r, err = Resume(dir, ResumeOverrides{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math/rand/v2"
 	"os"
@@ -12,15 +13,52 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/tuner"
 )
 
 // TestMain lets the test binary stand in for the evotune binary: the crash
-// tests start it as a child process with EVOTUNE_CHILD=1 and kill it.
+// tests start it as a child process with EVOTUNE_CHILD=1 and kill it. The
+// child plays on a pool that appends a line to the file EVOTUNE_TRACE names
+// for every game it plays, so that the tests can count the games an
+// interruption costs.
 func TestMain(m *testing.M) {
 	if os.Getenv("EVOTUNE_CHILD") == "1" {
-		os.Exit(runWithSignals(os.Args[1:]))
+		ctx := context.Background()
+		if path := os.Getenv("EVOTUNE_TRACE"); path != "" {
+			ctx = withPool(ctx, func(workers int) tuner.Pool {
+				return &tracingPool{p: tuner.NewLocalPool(workers), path: path}
+			})
+		}
+		os.Exit(runWithSignals(ctx, os.Args[1:]))
 	}
 	os.Exit(m.Run())
+}
+
+// tracingPool appends "game" to a file for every game its pool plays. A
+// line is written after the game was handed on (to the run's journal), and
+// each is one append-mode write, so the count survives kill -9 and a kill
+// between the two makes it one lower, never higher.
+type tracingPool struct {
+	p    tuner.Pool
+	path string
+}
+
+func (tp *tracingPool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.Done) error {
+	f, err := os.OpenFile(tp.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return tp.p.Play(ctx, b, results, func(j tuner.Job, r engine.Result, replayed bool) {
+		if done != nil {
+			done(j, r, replayed)
+		}
+		if !replayed {
+			f.Write([]byte("game\n"))
+		}
+	})
 }
 
 // crashConfig takes a few seconds on two cores: long enough to be killed
@@ -45,7 +83,7 @@ type child struct {
 func startChild(t *testing.T, trace string, args ...string) *child {
 	t.Helper()
 	c := &child{cmd: exec.Command(os.Args[0], args...)}
-	c.cmd.Env = append(os.Environ(), "EVOTUNE_CHILD=1", "EVOTUNE_GAME_TRACE="+trace)
+	c.cmd.Env = append(os.Environ(), "EVOTUNE_CHILD=1", "EVOTUNE_TRACE="+trace)
 	c.cmd.Stdout, c.cmd.Stderr = &c.stdout, &c.stderr
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)

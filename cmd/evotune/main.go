@@ -9,12 +9,12 @@ import (
 	"syscall"
 )
 
-func main() { os.Exit(runWithSignals(os.Args[1:])) }
+func main() { os.Exit(runWithSignals(context.Background(), os.Args[1:])) }
 
 // runWithSignals runs the command line with Ctrl-C and SIGTERM wired to
-// cancellation.
-func runWithSignals(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+// cancellation of a context derived from parent.
+func runWithSignals(parent context.Context, args []string) int {
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
 		// The first signal cancels ctx: commands stop handing out work and

@@ -56,8 +56,12 @@ func setupResume(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return usagef("%s is not a run directory", dir)
 		}
+		workers := 0
+		if ro.Workers != nil {
+			workers = *ro.Workers
+		}
 		return runTuning(ctx, stdout, stderr, func(ev tuner.Events) (*tuner.Run, error) {
-			r, err := tuner.Resume(dir, ro, ev)
+			r, err := tuner.Resume(dir, ro, tuner.Options{Pool: poolFor(ctx, workers), Events: ev})
 			switch {
 			case errors.Is(err, checkpoints.ErrNoCheckpoint):
 				return nil, fmt.Errorf("cannot resume %s: %w", dir, err)

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"time"
+
+	"github.com/evotune/evotune/tuner"
+)
+
+// overrides are the flags that override a config file: each maps to the
+// config field it replaces, so errors can name the flag.
+type overrides struct {
+	fs          *flag.FlagSet
+	seed        uint64
+	generations int
+	duration    time.Duration
+	workers     int
+	games       int
+	population  int
+	depth       int
+}
+
+var overrideFields = map[string]string{
+	"seed": "seed", "generations": "generations", "duration": "duration", "workers": "workers",
+	"games": "fitness.games", "population": "optimizer.population", "depth": "search.depth",
+}
+
+func addOverrides(fs *flag.FlagSet, which ...string) *overrides {
+	o := &overrides{fs: fs}
+	for _, name := range which {
+		switch name {
+		case "seed":
+			fs.Uint64Var(&o.seed, "seed", 0, "run seed every game seed derives from (default: the config's)")
+		case "generations":
+			fs.IntVar(&o.generations, "generations", 0, "stop after this many generations in all, 0 = no limit (default: the config's)")
+		case "duration":
+			fs.DurationVar(&o.duration, "duration", 0, "wall-clock budget, e.g. 90m or 8h, 0 = none (default: the config's)")
+		case "workers":
+			fs.IntVar(&o.workers, "workers", 0, "games played at once, 0 = one per core; changes no result (default: the config's)")
+		case "games":
+			fs.IntVar(&o.games, "games", 0, "games per candidate per generation (default: the config's)")
+		case "population":
+			fs.IntVar(&o.population, "population", 0, "candidates per generation, 0 = the optimizer's default (default: the config's)")
+		case "depth":
+			fs.IntVar(&o.depth, "depth", 0, "search depth in plies (default: the config's)")
+		}
+	}
+	return o
+}
+
+// apply writes the flags that were given into cfg and returns their names
+// by config field. In a config 0 means "the default"; a flag set to 0 where
+// that makes no sense is an error rather than a silent default.
+func (o *overrides) apply(cfg *tuner.Config) (map[string]string, error) {
+	var err error
+	o.fs.Visit(func(f *flag.Flag) {
+		switch {
+		case f.Name == "depth" && o.depth < 1:
+			err = usagef("flag --depth: %d: want 1 to 20 plies", o.depth)
+		case f.Name == "games" && o.games < 1:
+			err = usagef("flag --games: %d: want at least 1 game per candidate", o.games)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	set := map[string]string{}
+	o.fs.Visit(func(f *flag.Flag) {
+		field, ok := overrideFields[f.Name]
+		if !ok {
+			return
+		}
+		set[field] = "--" + f.Name
+		switch f.Name {
+		case "seed":
+			cfg.Seed = o.seed
+		case "generations":
+			cfg.Generations = o.generations
+		case "duration":
+			cfg.Duration = tuner.Duration(o.duration)
+		case "workers":
+			cfg.Workers = o.workers
+		case "games":
+			cfg.Fitness.Games = o.games
+		case "population":
+			cfg.Optimizer.Population = o.population
+		case "depth":
+			cfg.Search.Depth = o.depth
+		}
+	})
+	return set, nil
+}
+
+// flagError turns a config error about an overridden field into one naming
+// the flag.
+func flagError(err error, flags map[string]string) error {
+	var fe *tuner.FieldError
+	if errors.As(err, &fe) {
+		if name, ok := flags[fe.Field]; ok {
+			return usagef("flag %s: %s", name, fe.Msg)
+		}
+	}
+	return badInput(err)
+}

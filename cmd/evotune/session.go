@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/tuner"
+)
+
+// poolKey is the context key of a pool maker; see withPool.
+type poolKey struct{}
+
+// withPool returns ctx carrying newPool, which tune and resume then play
+// on instead of the local pool: how a program embedding the command line
+// (its tests, say) supplies its own pool. Nothing in evotune itself sets it.
+func withPool(ctx context.Context, newPool func(workers int) tuner.Pool) context.Context {
+	return context.WithValue(ctx, poolKey{}, newPool)
+}
+
+// poolFor returns the pool a run of workers workers plays on: the one
+// ctx supplies, or nil for the tuner's local pool.
+func poolFor(ctx context.Context, workers int) tuner.Pool {
+	if newPool, ok := ctx.Value(poolKey{}).(func(int) tuner.Pool); ok {
+		return newPool(workers)
+	}
+	return nil
+}
+
+// runTuning runs a tuning run with progress on stderr and the summary on
+// stdout; open creates or reopens the run with the given events.
+func runTuning(ctx context.Context, stdout, stderr io.Writer, open func(tuner.Events) (*tuner.Run, error)) error {
+	p := &tuneProgress{w: stderr, terminal: isTerminal(stderr), start: time.Now()}
+	r, err := open(p.events())
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	p.run = r
+	t := r.Tuner()
+	cfg := t.Config()
+	if done := t.State().Done; done != "" {
+		fmt.Fprintf(stdout, "run       %s is complete (%s after %d generations); nothing to do\n", r.Dir(), done, t.State().Generation)
+		fmt.Fprintf(stdout, "weights   %s (evotune export %s writes them again)\n", filepath.Join(r.Dir(), tuner.WeightsFile), r.Dir())
+		fmt.Fprintf(stdout, "more      evotune resume %s --generations N   (N above %d continues it)\n", r.Dir(), t.State().Generation)
+		return nil
+	}
+	if p.terminal {
+		p.bar = newBar(stderr, estimateGames(cfg, t.Lambda()), "validating start", "games")
+	}
+	fmt.Fprintf(stdout, "run       %s\n", r.Dir())
+	fmt.Fprintf(stdout, "config    %s\n", describeConfig(cfg, t))
+	fmt.Fprintf(stdout, "resume    evotune resume %s   (after Ctrl-C or a crash; progress is saved every generation)\n", r.Dir())
+	start := time.Now()
+	res, err := r.Run(ctx)
+	p.finish()
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintf(stdout, "\ninterrupted after %d completed generations; everything finished is saved\n", res.Generations)
+			fmt.Fprintf(stdout, "resume    evotune resume %s\n", r.Dir())
+			return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted; continue with: evotune resume %s", r.Dir())}
+		}
+		return err
+	}
+	fmt.Fprintf(stdout, "\nstopped   %s after %d generations, %d games, %s\n", res.Stop, res.Generations, res.Games, time.Since(start).Round(time.Second))
+	if res.Replayed > 0 {
+		fmt.Fprintf(stdout, "journal   %d finished games taken from the journal instead of played again\n", res.Replayed)
+	}
+	m := t.Metric().String()
+	if res.Start != nil {
+		fmt.Fprintf(stdout, "start     %s %s on %d validation games (mean score %.0f ± %.0f)\n", m, fmtFitness(res.Start.Fitness), res.Start.Games, res.Start.Mean, res.Start.CI95)
+	}
+	if res.Final != nil {
+		fmt.Fprintf(stdout, "tuned     %s %s on the same games (mean score %.0f ± %.0f), generation %d\n", m, fmtFitness(res.Final.Fitness), res.Final.Mean, res.Final.CI95, res.Final.Generation)
+		fmt.Fprintf(stdout, "weights   %s\n", fmtWeights(t, res.Final.Weights))
+	}
+	fmt.Fprintf(stdout, "written   %s\n", res.WeightsPath)
+	fmt.Fprintf(stdout, "next      evotune play --weights %s --depth %d --games 100\n", res.WeightsPath, cfg.Search.Depth)
+	return nil
+}
+
+func fmtFitness(f float64) string {
+	if f >= 100 {
+		return fmt.Sprintf("%.0f", f)
+	}
+	return fmt.Sprintf("%.4g", f)
+}
+
+func fmtWeights(t *tuner.Tuner, w []float64) string {
+	s := ""
+	for i, name := range t.Set().FeatureNames() {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("%s %.4g", name, w[i])
+	}
+	return s
+}
+
+func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
+	gens := "no generation limit"
+	if cfg.Generations > 0 {
+		gens = fmt.Sprintf("%d generations", cfg.Generations)
+	}
+	if cfg.Duration > 0 {
+		gens += fmt.Sprintf(", at most %v", time.Duration(cfg.Duration))
+	}
+	return fmt.Sprintf("%s on %s, %d candidates × %d games, %s, %s %s, seed %d, %d workers",
+		cfg.Optimizer.Method, cfg.Features, t.Lambda(), cfg.Fitness.Games, gens,
+		describeSearch(t.SearchConfig()), cfg.Fitness.Metric, cfg.Seed, engine.Workers(cfg.Workers))
+}
+
+// tuneProgress shows a run's progress: a bar on a terminal, one plain line
+// per generation otherwise; never both.
+type tuneProgress struct {
+	w        io.Writer
+	terminal bool
+	run      *tuner.Run
+	bar      *bar
+	start    time.Time
+	played   atomic.Int64 // games played by this process, not replayed
+}
+
+func (p *tuneProgress) events() tuner.Events {
+	return tuner.Events{
+		Game: func(replayed bool) {
+			if !replayed {
+				p.played.Add(1)
+			}
+			p.bar.add(1)
+		},
+		Generation: p.generation,
+		Validation: p.validation,
+	}
+}
+
+func (p *tuneProgress) generation(rec tuner.Record) {
+	cfg := p.run.Tuner().Config()
+	of := ""
+	if cfg.Generations > 0 {
+		of = fmt.Sprintf("/%d", cfg.Generations)
+	}
+	if p.terminal {
+		p.bar.describe(fmt.Sprintf("gen %d%s best %s", rec.Generation+1, of, fmtFitness(rec.Best)))
+		return
+	}
+	line := fmt.Sprintf("gen %d%s  best %s  median %s  sigma %.3g  games %d  %.1f games/s  %s",
+		rec.Generation, of, fmtFitness(rec.Best), fmtFitness(rec.Median), rec.Sigma, rec.Games,
+		float64(p.played.Load())/max(time.Since(p.start).Seconds(), 1e-9), p.run.Elapsed().Round(time.Second))
+	if v := rec.Validation; v != nil {
+		line += fmt.Sprintf("  validated %s (mean score %.0f ± %.0f)", fmtFitness(v.Fitness), v.Mean, v.CI95)
+	}
+	fmt.Fprintln(p.w, line)
+}
+
+func (p *tuneProgress) validation(v *tuner.Validation, start bool) {
+	if !start {
+		return
+	}
+	msg := fmt.Sprintf("start     validated %s (mean score %.0f ± %.0f over %d games)", fmtFitness(v.Fitness), v.Mean, v.CI95, v.Games)
+	if p.terminal {
+		p.bar.println(msg)
+		return
+	}
+	fmt.Fprintln(p.w, msg)
+}
+
+func (p *tuneProgress) finish() { p.bar.done() }
+
+// estimateGames is the bar's total: every tuning and validation game the
+// run will play at the current population size, or -1 with no generation
+// limit.
+func estimateGames(cfg *tuner.Config, lambda int) int {
+	if cfg.Generations <= 0 {
+		return -1
+	}
+	validations := 1 + cfg.Generations/cfg.Validation.Every
+	if cfg.Generations%cfg.Validation.Every != 0 {
+		validations++
+	}
+	return cfg.Generations*lambda*cfg.Fitness.Games + validations*cfg.Validation.Games
+}

@@ -1,0 +1,72 @@
+package tuner
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/evotune/evotune/checkpoints"
+	"github.com/evotune/evotune/eval"
+)
+
+// LoadCheckpoint reads a run's newest good checkpoint (dir is a run
+// directory) or a checkpoint file, for export: a tuner at that state, the
+// checkpoint's path, and notices about files skipped as corrupt.
+func LoadCheckpoint(path string) (*Tuner, string, []string, error) {
+	var c *checkpoints.Checkpoint
+	var notices []string
+	var err error
+	if st, serr := os.Stat(path); serr == nil && st.IsDir() {
+		dir := path
+		if st2, err := os.Stat(filepath.Join(path, CheckpointsDir)); err == nil && st2.IsDir() {
+			dir = filepath.Join(path, CheckpointsDir)
+		}
+		c, path, notices, err = latestCheckpoint(dir)
+	} else {
+		c, err = checkpoints.ReadFile(path)
+	}
+	if err != nil {
+		return nil, "", nil, err
+	}
+	cfg, state, _, err := decodeCheckpoint(c, path)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	t, err := New(cfg, Options{})
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if err := t.Restore(state); err != nil {
+		return nil, "", nil, err
+	}
+	return t, path, notices, nil
+}
+
+// WeightsFile returns the recommended weights as a weights file with
+// provenance: the run, the generation, the seeds, the validated figure and
+// the starting weights' figure on the same games.
+func (t *Tuner) WeightsFile() *eval.WeightsFile {
+	v := t.Recommended()
+	wf := eval.NewWeightsFile(t.set, v.Weights)
+	moveScores := !t.cfg.Search.HeuristicOnly
+	wf.Search = &eval.SearchInfo{Algorithm: t.cfg.Search.Algorithm, Depth: t.cfg.Search.Depth, MoveScores: &moveScores}
+	if t.cfg.Search.Algorithm == "beam" {
+		wf.Search.Width = t.cfg.Search.Width
+	}
+	fitness := func(v *Validation) *eval.Fitness {
+		if v == nil {
+			return nil
+		}
+		return &eval.Fitness{Metric: t.metric.String(), Mean: v.Fitness, CI95: v.CI95, Games: v.Games,
+			Seeds: &eval.SeedRange{First: validationOffset, Count: v.Games}}
+	}
+	wf.Provenance = &eval.Provenance{
+		Run:         t.cfg.Name,
+		Generation:  v.Generation,
+		Optimizer:   t.cfg.Optimizer.Method,
+		Seed:        t.cfg.Seed,
+		Evaluations: t.opt.Evaluations(),
+		Fitness:     fitness(v),
+		Baseline:    fitness(t.state.Start),
+	}
+	return wf
+}

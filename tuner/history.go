@@ -1,0 +1,77 @@
+package tuner
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Record is one generation's line in history.jsonl.
+type Record struct {
+	Generation  int     `json:"generation"`  // completed generations, from 1
+	Evaluations int     `json:"evaluations"` // candidate evaluations so far
+	Games       int64   `json:"games"`       // games played so far, tuning and validation
+	Lambda      int     `json:"lambda"`      // candidates in this generation
+	Best        float64 `json:"best"`        // best candidate fitness of this generation
+	Median      float64 `json:"median"`      // median candidate fitness
+	Mean        float64 `json:"mean"`        // mean candidate fitness
+	Sigma       float64 `json:"sigma"`       // step size after the update, normalised coordinates
+	Restarts    int     `json:"restarts"`    // IPOP restarts so far
+	// Weights is the distribution mean after the update, by feature.
+	Weights WeightMap `json:"weights"`
+	// Validation is the mean's validation, when this generation ran one.
+	Validation *RecordValidation `json:"validation,omitempty"`
+	// Stop is why the run stopped after this generation, if it did.
+	Stop string `json:"stop,omitempty"`
+	// Elapsed is the wall-clock time of the run so far: the one field that
+	// differs between two runs with equal configs.
+	Elapsed float64 `json:"elapsed_s"`
+}
+
+// RecordValidation is a validation as history.jsonl shows it.
+type RecordValidation struct {
+	Fitness float64 `json:"fitness"`
+	Mean    float64 `json:"mean"`
+	CI95    float64 `json:"ci95"`
+	Median  float64 `json:"median"`
+	Games   int     `json:"games"`
+}
+
+// WeightMap is a weight vector written as a JSON object in feature order.
+type WeightMap struct {
+	Names  []string
+	Values []float64
+}
+
+// MarshalJSON writes {"name": value, ...} in feature order.
+func (m WeightMap) MarshalJSON() ([]byte, error) {
+	var sb strings.Builder
+	sb.WriteByte('{')
+	for i, n := range m.Names {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, "%q:%s", n, formatFloat(m.Values[i]))
+	}
+	sb.WriteByte('}')
+	return []byte(sb.String()), nil
+}
+
+// lastElapsed reads the elapsed time of the last complete line of a history.
+func lastElapsed(history io.Reader) time.Duration {
+	var last float64
+	sc := bufio.NewScanner(history)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var rec struct {
+			Elapsed float64 `json:"elapsed_s"`
+		}
+		if json.Unmarshal(sc.Bytes(), &rec) == nil {
+			last = rec.Elapsed
+		}
+	}
+	return time.Duration(last * float64(time.Second))
+}
