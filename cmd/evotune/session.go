@@ -53,6 +53,9 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, open func(tuner.Ev
 	if p.terminal {
 		p.bar = newBar(stderr, estimateGames(cfg, t.Lambda()), "validating start", "games")
 	}
+	if cfg.Generations == 0 && cfg.Duration == 0 {
+		fmt.Fprintf(stdout, "note      no stopping condition: runs until interrupted (set generations or duration, or --generations/--duration, to stop on its own)\n")
+	}
 	fmt.Fprintf(stdout, "run       %s\n", r.Dir())
 	fmt.Fprintf(stdout, "config    %s\n", describeConfig(cfg, t))
 	fmt.Fprintf(stdout, "resume    evotune resume %s   (after Ctrl-C or a crash; progress is saved every generation)\n", r.Dir())

@@ -3,13 +3,16 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/tuner"
 )
 
 const smallConfig = `name: small
@@ -234,5 +237,42 @@ func TestExportAndResumeCLI(t *testing.T) {
 		if code, _, errs := runCLI(t, args...); code != 2 || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, %q; want 2 and one line", args, code, errs)
 		}
+	}
+}
+
+// cancellingPool plays its first batch and then cancels the run.
+type cancellingPool struct {
+	p      tuner.Pool
+	cancel context.CancelFunc
+}
+
+func (cp *cancellingPool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.Done) error {
+	err := cp.p.Play(ctx, b, results, done)
+	cp.cancel()
+	return err
+}
+
+// TestTuneNoStoppingCondition checks that a run with neither generations
+// nor duration says so on its first line, before it plays anything.
+func TestTuneNoStoppingCondition(t *testing.T) {
+	cfg := strings.Replace(smallConfig, "generations: 3\n", "", 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ctx = withPool(ctx, func(workers int) tuner.Pool {
+		return &cancellingPool{p: tuner.NewLocalPool(workers), cancel: cancel}
+	})
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{"tune", "--config", writeConfig(t, cfg), "--out", filepath.Join(t.TempDir(), "run")}, &stdout, &stderr)
+	if code != exitInterrupted {
+		t.Fatalf("exit %d, want %d (interrupted)\n%s\n%s", code, exitInterrupted, stdout.String(), stderr.String())
+	}
+	first, _, _ := strings.Cut(stdout.String(), "\n")
+	if !strings.HasPrefix(first, "note      no stopping condition: runs until interrupted") {
+		t.Errorf("first line = %q, want the no-stopping-condition note", first)
+	}
+	// With a limit the note is absent.
+	dir := tuneRun(t, smallConfig)
+	if _, out, _ := runCLI(t, "resume", dir); strings.Contains(out, "no stopping condition") {
+		t.Errorf("a run with generations: 3 printed the note:\n%s", out)
 	}
 }
