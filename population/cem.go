@@ -312,6 +312,9 @@ func (o *CEM) TellAt(i int, f float64) error { return o.tellAt(o, i, f) }
 // Mean implements Optimizer.
 func (o *CEM) Mean() []float64 { return o.mean(o.m) }
 
+// Method implements Optimizer.
+func (o *CEM) Method() Method { return MethodCEM }
+
 // Sigma implements Optimizer: the root mean square of the coordinates'
 // standard deviations, in normalised coordinates.
 func (o *CEM) Sigma() float64 {

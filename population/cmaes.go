@@ -300,6 +300,9 @@ func (o *CMAES) TellAt(i int, f float64) error { return o.tellAt(o, i, f) }
 // Mean implements Optimizer.
 func (o *CMAES) Mean() []float64 { return o.mean(o.m) }
 
+// Method implements Optimizer.
+func (o *CMAES) Method() Method { return MethodCMAES }
+
 // Sigma implements Optimizer: the step size σ.
 func (o *CMAES) Sigma() float64 { return o.sigma }
 

@@ -44,6 +44,8 @@ type Optimizer interface {
 	// Lambda is the current population size: the number of candidates the
 	// next Ask returns (it doubles at each IPOP restart).
 	Lambda() int
+	// Method names the algorithm.
+	Method() Method
 	// Sigma is the overall step size in normalised coordinates (for CEM,
 	// the root mean square of the per-coordinate standard deviations).
 	Sigma() float64
