@@ -156,6 +156,10 @@ type BenchResult struct {
 // Rastrigin's random start.
 func RunSeed(seed uint64, r int) uint64 { return splitmix64(splitmix64(seed) + uint64(r)) }
 
+// splitmix64 is Steele, Lea & Flood's SplitMix64 finaliser. engine and
+// tuner have the same function; this copy stays because population knows
+// nothing about 2048 and must not import engine (DESIGN.md), and the
+// function is too small to earn a shared package of its own.
 func splitmix64(x uint64) uint64 {
 	x += 0x9e3779b97f4a7c15
 	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
