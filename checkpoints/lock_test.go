@@ -12,6 +12,7 @@ import (
 )
 
 func TestLockTwiceInOneProcess(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	release, err := Lock(dir)
 	if err != nil {
@@ -38,6 +39,7 @@ func TestLockTwiceInOneProcess(t *testing.T) {
 }
 
 func TestLockMissingDirectory(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "typo")
 	if _, err := Lock(dir); !errors.Is(err, os.ErrNotExist) || errors.Is(err, ErrLocked) {
 		t.Fatalf("Lock: %v", err)
@@ -62,6 +64,7 @@ func TestHelperProcess(t *testing.T) {
 }
 
 func TestLockReleasedOnKill(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$")
 	cmd.Env = append(os.Environ(), helperEnv+"="+dir)
