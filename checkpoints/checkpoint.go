@@ -60,8 +60,10 @@ func Decode(data []byte) (*Checkpoint, error) {
 }
 
 // ReadFile reads and decodes one checkpoint file; errors name the file.
-func ReadFile(path string) (*Checkpoint, error) {
-	data, err := readFile(path)
+func ReadFile(path string) (*Checkpoint, error) { return readFile(OS{}, path) }
+
+func readFile(fsys FS, path string) (*Checkpoint, error) {
+	data, err := fsys.ReadFile(path)
 	if err != nil {
 		return nil, err // *PathError: names the file
 	}

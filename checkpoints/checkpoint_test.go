@@ -32,6 +32,7 @@ func sameCheckpoint(a, b *Checkpoint) bool {
 }
 
 func TestEncodeDecodeRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, c := range []*Checkpoint{
 		fixed(),
 		{},
@@ -55,6 +56,7 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 }
 
 func TestEncodeDeterministic(t *testing.T) {
+	t.Parallel()
 	a, b := Encode(fixed()), Encode(fixed())
 	if !bytes.Equal(a, b) {
 		t.Fatal("two encodings of the same checkpoint differ")
@@ -62,6 +64,7 @@ func TestEncodeDeterministic(t *testing.T) {
 }
 
 func TestDecodeCopiesPayload(t *testing.T) {
+	t.Parallel()
 	data := Encode(fixed())
 	c, err := Decode(data)
 	if err != nil {
@@ -76,6 +79,7 @@ func TestDecodeCopiesPayload(t *testing.T) {
 // TestGolden pins format v1: old checkpoint files must stay readable, and an
 // accidental change of the encoding must not pass unnoticed.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	golden := filepath.Join("testdata", "checkpoint-v1.golden")
 	got := hex.Dump(Encode(fixed()))
 	if *update {
@@ -132,6 +136,7 @@ func wantErr(t *testing.T, err, kind error, text string) {
 }
 
 func TestDecodeTornAtEveryLength(t *testing.T) {
+	t.Parallel()
 	data := Encode(fixed())
 	for n := range len(data) {
 		c, err := Decode(data[:n])
@@ -148,6 +153,7 @@ func TestDecodeTornAtEveryLength(t *testing.T) {
 }
 
 func TestDecodeEveryBitFlip(t *testing.T) {
+	t.Parallel()
 	data := Encode(&Checkpoint{RulesVersion: 1, Generation: 3, Payload: []byte(`{"x":1}`)})
 	for i := range len(data) * 8 {
 		bad := bytes.Clone(data)
@@ -167,6 +173,7 @@ func resign(data []byte) []byte {
 }
 
 func TestDecodeVersions(t *testing.T) {
+	t.Parallel()
 	withVersion := func(v uint32) []byte {
 		data := Encode(fixed())
 		binary.LittleEndian.PutUint32(data[versionOff:], v)
@@ -185,6 +192,7 @@ func TestDecodeVersions(t *testing.T) {
 }
 
 func TestDecodeGarbage(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		data []byte
@@ -214,6 +222,7 @@ func TestDecodeGarbage(t *testing.T) {
 }
 
 func TestReadFileNamesTheFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), FileName(12))
 	data := Encode(fixed())
 	data[50] ^= 1
@@ -228,6 +237,7 @@ func TestReadFileNamesTheFile(t *testing.T) {
 }
 
 func TestCheckRules(t *testing.T) {
+	t.Parallel()
 	c := &Checkpoint{RulesVersion: engine.RulesVersion, Generation: 4}
 	if err := c.CheckRules(); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,11 @@
 // atomic, versioned, checksummed checkpoint files, the journal of finished
 // games, and the lock that keeps one process per run.
 //
+// Files: checkpoint.go is the file format (Encode, Decode, ReadFile);
+// store.go the checkpoint directory (Store) and the atomic writer
+// (WriteFile); fs.go the file-system seam both write through; journal.go
+// the journal; lock.go the lock; errors.go the sentinel errors.
+//
 // A run directory runs/NAME holds, among the tuner's own files:
 //
 //	lock                     Lock: flock + the holder's pid
@@ -46,6 +51,17 @@
 // Save removes its temp file and leaves the previous checkpoints alone.
 // After a successful save it deletes all but the newest keep checkpoints up
 // to the one saved, and temp files left by crashes.
+//
+// WriteFile is the same atomic write for the other files of a run (the
+// resolved config, for one): the project's one atomic writer.
+//
+// The steps whose failure must be survived (create and write the temp
+// file, rename, sync the directory, read a checkpoint back) go through the
+// small FS interface; OS{} is the real file system and the default of
+// OpenStore, ReadFile and WriteFile. OpenStoreFS and WriteFileFS take
+// another, which is how the tests play a full disk, a failing sync or
+// rename and an unreadable file without root-proof chmod tricks or package
+// state, so they run in parallel.
 //
 // Store.Latest walks the checkpoints from the newest down and returns the
 // first that verifies, reporting each newer file it passed over (torn,

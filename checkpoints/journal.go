@@ -83,7 +83,7 @@ func OpenJournal(path string, every time.Duration) (*Journal, error) {
 		return nil, err
 	}
 	if errors.Is(statErr, fs.ErrNotExist) {
-		if err := syncDir(filepath.Dir(path)); err != nil {
+		if err := (OS{}).SyncDir(filepath.Dir(path)); err != nil {
 			f.Close()
 			return nil, err
 		}

@@ -46,6 +46,7 @@ func readJournal(t *testing.T, path string) ([]Entry, []error) {
 }
 
 func TestJournalLineFormat(t *testing.T) {
+	t.Parallel()
 	e := Entry{Generation: 12, Fingerprint: 0xfedcba9876543210, Seed: 18446744073709551615, Score: 20480, MaxTile: 2048, Moves: 1001, Final: 0x654321}
 	line := string(appendLine(nil, e))
 	want := `{"v":1,"gen":12,"fp":"0xfedcba9876543210","seed":18446744073709551615,"score":20480,"max_tile":2048,"moves":1001,"final":"0x0000000000654321","crc":"`
@@ -59,6 +60,7 @@ func TestJournalLineFormat(t *testing.T) {
 }
 
 func TestJournalRoundTrip(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), JournalName)
 	j := openJournal(t, path, time.Hour)
 	var want []Entry
@@ -98,6 +100,7 @@ func TestJournalRoundTrip(t *testing.T) {
 }
 
 func TestReadJournalMissingFile(t *testing.T) {
+	t.Parallel()
 	got, skipped, err := ReadJournal(filepath.Join(t.TempDir(), JournalName))
 	if got != nil || skipped != nil || err != nil {
 		t.Fatalf("ReadJournal: %v %v %v", got, skipped, err)
@@ -105,6 +108,7 @@ func TestReadJournalMissingFile(t *testing.T) {
 }
 
 func TestJournalConcurrentAppend(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), JournalName)
 	j := openJournal(t, path, time.Millisecond)
 	const workers, each = 8, 200
@@ -145,6 +149,7 @@ func TestJournalConcurrentAppend(t *testing.T) {
 // TestJournalFlushesInTheBackground: entries reach the file without a Flush
 // call, as they must before a kill -9.
 func TestJournalFlushesInTheBackground(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), JournalName)
 	j := openJournal(t, path, 10*time.Millisecond)
 	defer j.Close()
@@ -170,6 +175,7 @@ func writeLines(t *testing.T, path string, n int) []byte {
 }
 
 func TestJournalTornLastLine(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), JournalName)
 	full := writeLines(t, path, 3)
 	start := bytes.LastIndexByte(full[:len(full)-1], '\n') + 1
@@ -189,6 +195,7 @@ func TestJournalTornLastLine(t *testing.T) {
 }
 
 func TestJournalAppendAfterTornLine(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), JournalName)
 	full := writeLines(t, path, 2)
 	write(t, path, full[:len(full)-20])
@@ -206,6 +213,7 @@ func TestJournalAppendAfterTornLine(t *testing.T) {
 }
 
 func TestJournalCorruptLines(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), JournalName)
 	good := writeLines(t, path, 1)
 	lines := [][]byte{good}
@@ -252,6 +260,7 @@ func resignLine(line []byte) []byte {
 }
 
 func TestDecodeLineRejectsNonCanonical(t *testing.T) {
+	t.Parallel()
 	line := appendLine(nil, entry(5))
 	for _, edit := range [][2]string{
 		{`"gen":2`, `"gen": 2`},
@@ -273,6 +282,7 @@ func TestDecodeLineRejectsNonCanonical(t *testing.T) {
 }
 
 func TestJournalReset(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), JournalName)
 	j := openJournal(t, path, time.Hour)
 	defer j.Close()
@@ -313,6 +323,7 @@ func (f *shortFile) Write(b []byte) (int, error) {
 }
 
 func TestJournalDiskFullKeepsEntries(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), JournalName)
 	j := openJournal(t, path, time.Hour)
 	short := &shortFile{journalFile: j.f, limit: 100} // inside the first line

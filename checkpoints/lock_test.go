@@ -9,9 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestLockTwiceInOneProcess(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	release, err := Lock(dir)
 	if err != nil {
@@ -38,6 +40,7 @@ func TestLockTwiceInOneProcess(t *testing.T) {
 }
 
 func TestLockMissingDirectory(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "typo")
 	if _, err := Lock(dir); !errors.Is(err, os.ErrNotExist) || errors.Is(err, ErrLocked) {
 		t.Fatalf("Lock: %v", err)
@@ -58,9 +61,16 @@ func TestHelperProcess(t *testing.T) {
 		os.Exit(1)
 	}
 	fmt.Println("locked")
-	select {}
+	// Not select {}: with nothing else to run, the runtime would call that
+	// a deadlock and exit, dropping the lock before the parent tests it.
+	for {
+		time.Sleep(time.Hour)
+	}
 }
 
+// TestLockReleasedOnKill is not parallel: between fork and exec the child
+// shares every open file of this process, so a lock released meanwhile by
+// a parallel test would stay held for that moment.
 func TestLockReleasedOnKill(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$")

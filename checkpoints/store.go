@@ -3,7 +3,6 @@ package checkpoints
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,14 +16,20 @@ import (
 // directory. Its methods are safe for concurrent use; two processes must not
 // share a directory (see Lock).
 type Store struct {
+	fsys FS
 	dir  string
 	keep int
 	mu   sync.Mutex // serialises Save and Latest
 }
 
-// OpenStore returns the store of dir (runs/NAME/checkpoints), creating the
-// directory if missing. Save keeps the newest keep checkpoints, keep >= 1.
-func OpenStore(dir string, keep int) (*Store, error) {
+// OpenStore returns the store of dir (runs/NAME/checkpoints) on the OS file
+// system, creating the directory if missing. Save keeps the newest keep
+// checkpoints, keep >= 1.
+func OpenStore(dir string, keep int) (*Store, error) { return OpenStoreFS(OS{}, dir, keep) }
+
+// OpenStoreFS is OpenStore with the file system that Save and Latest write
+// and read checkpoints through.
+func OpenStoreFS(fsys FS, dir string, keep int) (*Store, error) {
 	if keep < 1 {
 		return nil, fmt.Errorf("checkpoints: keep %d: want at least 1", keep)
 	}
@@ -33,13 +38,13 @@ func OpenStore(dir string, keep int) (*Store, error) {
 			return nil, err
 		}
 		// The new directory's entry must survive a power cut too.
-		if err := syncDir(filepath.Dir(dir)); err != nil {
+		if err := fsys.SyncDir(filepath.Dir(dir)); err != nil {
 			return nil, err
 		}
 	} else if err != nil {
 		return nil, err
 	}
-	return &Store{dir: dir, keep: keep}, nil
+	return &Store{fsys: fsys, dir: dir, keep: keep}, nil
 }
 
 // Dir returns the store's directory.
@@ -80,10 +85,10 @@ func (s *Store) Save(c *Checkpoint) (path string, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	path = filepath.Join(s.dir, FileName(c.Generation))
-	if err := writeFileAtomic(path, tempPattern, Encode(c)); err != nil {
+	if err := writeFileAtomic(s.fsys, path, tempPattern, Encode(c)); err != nil {
 		return "", fmt.Errorf("saving checkpoint %s: %w", path, err)
 	}
-	if err := syncDir(s.dir); err != nil {
+	if err := s.fsys.SyncDir(s.dir); err != nil {
 		return path, fmt.Errorf("saved checkpoint %s, but it may not survive a power cut: %w", path, err)
 	}
 	if err := s.prune(c.Generation); err != nil {
@@ -162,7 +167,7 @@ func (s *Store) Latest() (c *Checkpoint, path string, skipped []error, err error
 	var tried []string
 	for _, g := range gens {
 		path := filepath.Join(s.dir, FileName(g))
-		c, err := ReadFile(path)
+		c, err := readFile(s.fsys, path)
 		if err == nil && c.Generation != g {
 			err = &kindError{ErrCorrupt, fmt.Sprintf("%s: holds generation %d, not %d", path, c.Generation, g)}
 		}
@@ -178,33 +183,14 @@ func (s *Store) Latest() (c *Checkpoint, path string, skipped []error, err error
 	return nil, "", skipped, fmt.Errorf("%w in %s: %s", ErrNoCheckpoint, s.dir, strings.Join(tried, "; "))
 }
 
-// Hooks for the tests, which simulate a full disk, a failing rename or a
-// failing read without needing a real one (they run as root in CI, where
-// chmod stops nothing).
-var (
-	createTemp = func(dir, pattern string) (tempFile, error) { return os.CreateTemp(dir, pattern) }
-	rename     = os.Rename
-	syncDir    = syncDirectory
-	readFile   = os.ReadFile
-)
-
-// tempFile is the part of *os.File that writeFileAtomic uses.
-type tempFile interface {
-	io.Writer
-	Name() string
-	Chmod(fs.FileMode) error
-	Sync() error
-	Close() error
-}
-
 // writeFileAtomic replaces path with data the way google/renameio does: a
 // temp file in the same directory (so the rename cannot cross file
 // systems), written, synced and closed, then renamed over path. Until the
 // rename, path is untouched; the temp file is removed on every failure. The
 // caller syncs the directory to make the rename itself durable.
-func writeFileAtomic(path, pattern string, data []byte) (err error) {
+func writeFileAtomic(fsys FS, path, pattern string, data []byte) (err error) {
 	dir := filepath.Dir(path)
-	f, err := createTemp(dir, pattern)
+	f, err := fsys.CreateTemp(dir, pattern)
 	if err != nil {
 		return err
 	}
@@ -228,33 +214,23 @@ func writeFileAtomic(path, pattern string, data []byte) (err error) {
 	if err = f.Close(); err != nil {
 		return err
 	}
-	return rename(tmp, path)
+	return fsys.Rename(tmp, path)
 }
 
 // WriteFile atomically replaces path with data, for the other files of a run
 // directory: a temp file .NAME.*.tmp in the same directory, written, synced,
 // closed and renamed over path, then the directory synced. On failure path
-// is untouched and the temp file removed.
-func WriteFile(path string, data []byte) error {
-	if err := writeFileAtomic(path, "."+filepath.Base(path)+".*.tmp", data); err != nil {
+// is untouched and the temp file removed. It is the project's one atomic
+// writer; Store.Save writes checkpoints the same way.
+func WriteFile(path string, data []byte) error { return WriteFileFS(OS{}, path, data) }
+
+// WriteFileFS is WriteFile on fsys.
+func WriteFileFS(fsys FS, path string, data []byte) error {
+	if err := writeFileAtomic(fsys, path, "."+filepath.Base(path)+".*.tmp", data); err != nil {
 		return fmt.Errorf("checkpoints: write %s: %w", path, err)
 	}
-	if err := syncDir(filepath.Dir(path)); err != nil {
+	if err := fsys.SyncDir(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("checkpoints: write %s: %w", path, err)
 	}
 	return nil
-}
-
-// syncDirectory fsyncs a directory, making renames and creations in it
-// durable.
-func syncDirectory(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	if err := d.Sync(); err != nil {
-		d.Close()
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	return d.Close()
 }

@@ -35,6 +35,54 @@ func save(t testing.TB, s *Store, c *Checkpoint) string {
 	return path
 }
 
+// faultyFS is the OS file system with some operations replaced, to fail
+// where a full disk, a bad sector or a lost rename would.
+type faultyFS struct {
+	OS
+	createTemp func(dir, pattern string) (File, error)
+	rename     func(oldpath, newpath string) error
+	syncDir    func(dir string) error
+	readFile   func(path string) ([]byte, error)
+}
+
+func (f faultyFS) CreateTemp(dir, pattern string) (File, error) {
+	if f.createTemp != nil {
+		return f.createTemp(dir, pattern)
+	}
+	return f.OS.CreateTemp(dir, pattern)
+}
+
+func (f faultyFS) Rename(oldpath, newpath string) error {
+	if f.rename != nil {
+		return f.rename(oldpath, newpath)
+	}
+	return f.OS.Rename(oldpath, newpath)
+}
+
+func (f faultyFS) SyncDir(dir string) error {
+	if f.syncDir != nil {
+		return f.syncDir(dir)
+	}
+	return f.OS.SyncDir(dir)
+}
+
+func (f faultyFS) ReadFile(path string) ([]byte, error) {
+	if f.readFile != nil {
+		return f.readFile(path)
+	}
+	return f.OS.ReadFile(path)
+}
+
+// reopen returns a second store of s's directory that goes through fsys.
+func reopen(t *testing.T, s *Store, fsys FS) *Store {
+	t.Helper()
+	r, err := OpenStoreFS(fsys, s.Dir(), s.keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // names lists the directory, temp files included.
 func names(t *testing.T, dir string) []string {
 	t.Helper()
@@ -50,6 +98,7 @@ func names(t *testing.T, dir string) []string {
 }
 
 func TestOpenStore(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "a", "b")
 	s, err := OpenStore(dir, 1)
 	if err != nil {
@@ -64,6 +113,7 @@ func TestOpenStore(t *testing.T) {
 }
 
 func TestSaveLatestKeep(t *testing.T) {
+	t.Parallel()
 	s := openStore(t, 3)
 	for g := range 6 {
 		path := save(t, s, ckpt(g))
@@ -89,6 +139,7 @@ func TestSaveLatestKeep(t *testing.T) {
 }
 
 func TestSaveOverwritesAndKeepsNewerFiles(t *testing.T) {
+	t.Parallel()
 	s := openStore(t, 1)
 	save(t, s, ckpt(7))
 	// A resumed run that fell back to generation 4 leaves the newer file
@@ -111,6 +162,7 @@ func TestSaveOverwritesAndKeepsNewerFiles(t *testing.T) {
 }
 
 func TestSaveRemovesStrayTempFiles(t *testing.T) {
+	t.Parallel()
 	s := openStore(t, 2)
 	for _, name := range []string{".gen-123.tmp", ".gen-crash.tmp"} {
 		if err := os.WriteFile(filepath.Join(s.Dir(), name), []byte("half a checkpoint"), 0o600); err != nil {
@@ -127,6 +179,7 @@ func TestSaveRemovesStrayTempFiles(t *testing.T) {
 }
 
 func TestSaveRejectsNegativeGeneration(t *testing.T) {
+	t.Parallel()
 	s := openStore(t, 1)
 	if _, err := s.Save(ckpt(-1)); err == nil {
 		t.Fatal("no error")
@@ -141,6 +194,7 @@ func write(t *testing.T, path string, data []byte) {
 }
 
 func TestLatestFallsBack(t *testing.T) {
+	t.Parallel()
 	s := openStore(t, 10)
 	for g := 9; g <= 11; g++ {
 		save(t, s, ckpt(g))
@@ -184,6 +238,7 @@ func TestLatestFallsBack(t *testing.T) {
 }
 
 func TestLatestNoneGood(t *testing.T) {
+	t.Parallel()
 	s := openStore(t, 10)
 	_, _, skipped, err := s.Latest()
 	wantErr(t, err, ErrNoCheckpoint, s.Dir()+" has no checkpoint files")
@@ -208,6 +263,7 @@ func TestLatestNoneGood(t *testing.T) {
 }
 
 func TestLatestIgnoresDirectories(t *testing.T) {
+	t.Parallel()
 	s := openStore(t, 10)
 	save(t, s, ckpt(1))
 	if err := os.Mkdir(filepath.Join(s.Dir(), FileName(2)), 0o755); err != nil {
@@ -219,17 +275,17 @@ func TestLatestIgnoresDirectories(t *testing.T) {
 }
 
 func TestLatestStopsAtUnreadableFile(t *testing.T) {
+	t.Parallel()
 	s := openStore(t, 10)
 	save(t, s, ckpt(1))
 	save(t, s, ckpt(2))
 	bad := filepath.Join(s.Dir(), FileName(2))
-	defer func(old func(string) ([]byte, error)) { readFile = old }(readFile)
-	readFile = func(path string) ([]byte, error) {
+	s = reopen(t, s, faultyFS{readFile: func(path string) ([]byte, error) {
 		if path == bad {
 			return nil, &fs.PathError{Op: "read", Path: path, Err: syscall.EIO}
 		}
 		return os.ReadFile(path)
-	}
+	}})
 	// Falling back to generation 1 would overwrite generation 2, which may
 	// read fine once the disk is healthy again.
 	c, _, _, err := s.Latest()
@@ -273,25 +329,27 @@ func (f *failingFile) Close() error {
 }
 
 func TestSaveFailuresLeaveThePreviousCheckpoint(t *testing.T) {
+	t.Parallel()
 	eio := errors.New("input/output error")
 	for _, tc := range []struct {
 		name string
-		file func(*os.File) tempFile
+		file func(*os.File) File
 		ren  func(string, string) error
 		want string
 	}{
-		{"disk full at once", func(f *os.File) tempFile { return &failingFile{File: f} }, nil, "no space left on device"},
-		{"disk full midway", func(f *os.File) tempFile { return &failingFile{File: f, limit: 1000} }, nil, "no space left on device"},
-		{"sync", func(f *os.File) tempFile { return &failingFile{File: f, limit: 1 << 30, syncErr: eio} }, nil, "input/output error"},
-		{"close", func(f *os.File) tempFile { return &failingFile{File: f, limit: 1 << 30, closeErr: eio} }, nil, "input/output error"},
+		{"disk full at once", func(f *os.File) File { return &failingFile{File: f} }, nil, "no space left on device"},
+		{"disk full midway", func(f *os.File) File { return &failingFile{File: f, limit: 1000} }, nil, "no space left on device"},
+		{"sync", func(f *os.File) File { return &failingFile{File: f, limit: 1 << 30, syncErr: eio} }, nil, "input/output error"},
+		{"close", func(f *os.File) File { return &failingFile{File: f, limit: 1 << 30, closeErr: eio} }, nil, "input/output error"},
 		{"rename", nil, func(string, string) error { return eio }, "input/output error"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			s := openStore(t, 1)
 			save(t, s, ckpt(1))
+			fsys := faultyFS{rename: tc.ren}
 			if tc.file != nil {
-				defer func(old func(string, string) (tempFile, error)) { createTemp = old }(createTemp)
-				createTemp = func(dir, pattern string) (tempFile, error) {
+				fsys.createTemp = func(dir, pattern string) (File, error) {
 					f, err := os.CreateTemp(dir, pattern)
 					if err != nil {
 						return nil, err
@@ -299,13 +357,9 @@ func TestSaveFailuresLeaveThePreviousCheckpoint(t *testing.T) {
 					return tc.file(f), nil
 				}
 			}
-			if tc.ren != nil {
-				defer func(old func(string, string) error) { rename = old }(rename)
-				rename = tc.ren
-			}
 			big := ckpt(2)
 			big.Payload = bytes.Repeat([]byte("x"), 20000)
-			path, err := s.Save(big)
+			path, err := reopen(t, s, fsys).Save(big)
 			if path != "" || err == nil {
 				t.Fatalf("Save: %q, %v; want an error", path, err)
 			}
@@ -324,6 +378,7 @@ func TestSaveFailuresLeaveThePreviousCheckpoint(t *testing.T) {
 }
 
 func TestSaveIntoMissingDirectory(t *testing.T) {
+	t.Parallel()
 	s := openStore(t, 1)
 	if err := os.RemoveAll(s.Dir()); err != nil {
 		t.Fatal(err)
@@ -335,6 +390,7 @@ func TestSaveIntoMissingDirectory(t *testing.T) {
 }
 
 func TestSaveUnwritableDirectory(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() == 0 {
 		t.Skip("root writes into read-only directories; TestSaveFailuresLeaveThePreviousCheckpoint covers the failure paths")
 	}
@@ -354,9 +410,8 @@ func TestSaveUnwritableDirectory(t *testing.T) {
 }
 
 func TestSaveDirectorySyncFailure(t *testing.T) {
-	s := openStore(t, 1)
-	defer func(old func(string) error) { syncDir = old }(syncDir)
-	syncDir = func(string) error { return errors.New("sync failed") }
+	t.Parallel()
+	s := reopen(t, openStore(t, 1), faultyFS{syncDir: func(string) error { return errors.New("sync failed") }})
 	path, err := s.Save(ckpt(3))
 	if path == "" || err == nil || !strings.Contains(err.Error(), "may not survive a power cut") {
 		t.Fatalf("Save: %q, %v", path, err)
@@ -376,6 +431,7 @@ func BenchmarkSave(b *testing.B) {
 }
 
 func TestWriteFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "config.yaml")
 	if err := WriteFile(path, []byte("one\n")); err != nil {
@@ -391,12 +447,11 @@ func TestWriteFile(t *testing.T) {
 		t.Errorf("mode %v, want 0644", st.Mode().Perm())
 	}
 	// A full disk leaves the old file and no temp file.
-	defer func(old func(string, string) (tempFile, error)) { createTemp = old }(createTemp)
-	createTemp = func(dir, pattern string) (tempFile, error) {
+	full := faultyFS{createTemp: func(dir, pattern string) (File, error) {
 		f, err := os.CreateTemp(dir, pattern)
 		return &failingFile{File: f, limit: 2}, err
-	}
-	if err := WriteFile(path, []byte("three\n")); err == nil || !strings.Contains(err.Error(), path) {
+	}}
+	if err := WriteFileFS(full, path, []byte("three\n")); err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("WriteFile on a full disk: %v, want an error naming %s", err, path)
 	}
 	if data, _ := os.ReadFile(path); string(data) != "two\n" {

@@ -116,7 +116,7 @@ func rastrigin(x []float64) float64 {
 // BenchConfig describes a benchmark: Runs independent runs of one
 // optimizer, with default settings, on one function.
 type BenchConfig struct {
-	Optimizer string   // "cmaes" or "cem"
+	Optimizer Method   // MethodCMAES or MethodCEM
 	Function  string   // one of FunctionNames
 	Dim       int      // dimension n
 	Runs      int      // 0 = 21
@@ -156,6 +156,10 @@ type BenchResult struct {
 // Rastrigin's random start.
 func RunSeed(seed uint64, r int) uint64 { return splitmix64(splitmix64(seed) + uint64(r)) }
 
+// splitmix64 is Steele, Lea & Flood's SplitMix64 finaliser. engine and
+// tuner have the same function; this copy stays because population knows
+// nothing about 2048 and must not import engine (DESIGN.md), and the
+// function is too small to earn a shared package of its own.
 func splitmix64(x uint64) uint64 {
 	x += 0x9e3779b97f4a7c15
 	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
@@ -165,16 +169,17 @@ func splitmix64(x uint64) uint64 {
 
 // Validate checks cfg, naming the first bad field.
 func (cfg *BenchConfig) Validate() error {
+	if _, err := ParseMethod(string(cfg.Optimizer)); err != nil {
+		return err
+	}
 	switch {
-	case cfg.Optimizer != "cmaes" && cfg.Optimizer != "cem":
-		return fmt.Errorf("population: optimizer %q: must be cmaes or cem", cfg.Optimizer)
 	case cfg.Runs < 0:
 		return fmt.Errorf("population: runs = %d: must be positive", cfg.Runs)
 	case !finite(cfg.Target) || cfg.Target < 0:
 		return fmt.Errorf("population: target = %v: must be a positive number", cfg.Target)
 	case cfg.MaxEvals < 0:
 		return fmt.Errorf("population: max evals = %d: must not be negative", cfg.MaxEvals)
-	case cfg.Active && cfg.Optimizer != "cmaes":
+	case cfg.Active && cfg.Optimizer != MethodCMAES:
 		return fmt.Errorf("population: the active update is a CMA-ES option")
 	}
 	if _, err := ParseRestarts(string(cfg.Restarts)); err != nil {
@@ -239,12 +244,7 @@ func benchRun(ctx context.Context, cfg *BenchConfig, seed uint64) (BenchRun, err
 		MaxEvals: cfg.MaxEvals,
 		TargetF:  &target,
 	}
-	var opt Optimizer
-	if cfg.Optimizer == "cem" {
-		opt, err = NewCEM(CEMConfig{Config: base})
-	} else {
-		opt, err = NewCMAES(CMAESConfig{Config: base, Active: cfg.Active})
-	}
+	opt, err := New(cfg.Optimizer, base, Options{Active: cfg.Active})
 	if err != nil {
 		return BenchRun{}, err
 	}

@@ -304,11 +304,16 @@ func (o *CEM) Ask() [][]float64 { return o.ask(o) }
 // Tell implements Optimizer. Fitness is minimised.
 func (o *CEM) Tell(fitness []float64) error { return o.tell(o, fitness) }
 
-// TellAt implements Optimizer. Fitness is minimised.
+// TellAt records the (minimised) fitness of candidate i; the generation
+// completes when every candidate has a value, whatever the order of the
+// calls. A later Tell replaces the values told so far.
 func (o *CEM) TellAt(i int, f float64) error { return o.tellAt(o, i, f) }
 
 // Mean implements Optimizer.
 func (o *CEM) Mean() []float64 { return o.mean(o.m) }
+
+// Method implements Optimizer.
+func (o *CEM) Method() Method { return MethodCEM }
 
 // Sigma implements Optimizer: the root mean square of the coordinates'
 // standard deviations, in normalised coordinates.
@@ -318,6 +323,20 @@ func (o *CEM) Sigma() float64 {
 		s += o.std(i) * o.std(i)
 	}
 	return math.Sqrt(s / float64(o.n))
+}
+
+// AxisRatio implements Optimizer: √cond of the sampling covariance, the
+// largest over the smallest standard deviation for the diagonal model. The
+// full model's eigenvalues are refreshed every generation, so this never
+// decomposes anything.
+func (o *CEM) AxisRatio() float64 {
+	if !o.ccfg.Full {
+		return axisRatio(o.sd)
+	}
+	if o.notPD {
+		return math.Inf(1)
+	}
+	return axisRatio(o.d)
 }
 
 // MarshalBinary implements encoding.BinaryMarshaler.

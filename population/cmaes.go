@@ -292,14 +292,33 @@ func (o *CMAES) Ask() [][]float64 { return o.ask(o) }
 // Tell implements Optimizer. Fitness is minimised.
 func (o *CMAES) Tell(fitness []float64) error { return o.tell(o, fitness) }
 
-// TellAt implements Optimizer. Fitness is minimised.
+// TellAt records the (minimised) fitness of candidate i; the generation
+// completes when every candidate has a value, whatever the order of the
+// calls. A later Tell replaces the values told so far.
 func (o *CMAES) TellAt(i int, f float64) error { return o.tellAt(o, i, f) }
 
 // Mean implements Optimizer.
 func (o *CMAES) Mean() []float64 { return o.mean(o.m) }
 
+// Method implements Optimizer.
+func (o *CMAES) Method() Method { return MethodCMAES }
+
 // Sigma implements Optimizer: the step size σ.
 func (o *CMAES) Sigma() float64 { return o.sigma }
+
+// AxisRatio implements Optimizer: √cond(C). It reads the eigenvalues of
+// the last eigendecomposition when C has not changed since (after every
+// generation at the default λ for n ≤ 30); otherwise it decomposes C once
+// more, leaving the sampling state untouched.
+func (o *CMAES) AxisRatio() float64 {
+	if o.eigenG != o.g {
+		return eigenAxisRatio(o.n, o.c)
+	}
+	if o.notPD {
+		return math.Inf(1)
+	}
+	return axisRatio(o.d)
+}
 
 // MarshalBinary implements encoding.BinaryMarshaler.
 func (o *CMAES) MarshalBinary() ([]byte, error) {

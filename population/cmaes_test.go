@@ -88,7 +88,7 @@ func TestDimensions(t *testing.T) {
 			if bounded {
 				cfg.Lower, cfg.Upper = lo, hi
 			}
-			opts := []Optimizer{}
+			opts := []fullOptimizer{}
 			c, err := NewCMAES(CMAESConfig{Config: cfg})
 			if err != nil {
 				t.Fatal(err)

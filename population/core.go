@@ -5,8 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // method is what CMAES and CEM add to core.
@@ -87,14 +85,6 @@ func (c *core) alloc() {
 	c.cand = nil
 	c.pending = false
 	c.ntold = 0
-}
-
-// resetRestart clears what belongs to one restart.
-func (c *core) resetRestart() {
-	c.g = 0
-	c.funHist = c.funHist[:0]
-	c.stagBest = c.stagBest[:0]
-	c.stagMed = c.stagMed[:0]
 }
 
 func (c *core) row(v []float64, k int) []float64 { return v[k*c.n : (k+1)*c.n : (k+1)*c.n] }
@@ -201,105 +191,6 @@ func (c *core) complete(m method) {
 	c.endGeneration(m)
 }
 
-func (c *core) funHistLen() int { return 10 + (30*c.n+c.lambda-1)/c.lambda }
-func (c *core) stagMin() int    { return 120 + (30*c.n+c.lambda-1)/c.lambda }
-
-const stagMax = 20000
-
-// record appends this generation to the histories used by tolfun and the
-// stagnation test (Hansen 2009, BBOB IPOP-CMA-ES: best and median values
-// over the last 20% of the generations, at least 120+30n/λ and at most
-// 20000).
-func (c *core) record() {
-	l := c.lambda
-	best := c.fit[c.order[0]]
-	med := c.fit[c.order[l/2]]
-	if l%2 == 0 {
-		med = (c.fit[c.order[l/2-1]] + med) / 2
-	}
-	c.funHist = push(c.funHist, best, c.funHistLen())
-	w := min(max((c.g+1+4)/5, c.stagMin()), stagMax)
-	c.stagBest = push(c.stagBest, best, w)
-	c.stagMed = push(c.stagMed, med, w)
-}
-
-// push appends v to h, dropping the oldest values beyond max.
-func push(h []float64, v float64, max int) []float64 {
-	if len(h) >= max {
-		drop := len(h) - max + 1
-		h = h[:copy(h, h[drop:])]
-	}
-	return append(h, v)
-}
-
-func (c *core) endGeneration(m method) {
-	c.stop = ""
-	if t := c.cfg.TargetF; t != nil && c.bestF < *t {
-		c.stop = StopTarget
-		return
-	}
-	if c.cfg.MaxEvals > 0 && c.evals >= c.cfg.MaxEvals {
-		c.stop = StopMaxEvals
-		return
-	}
-	r := c.localStop()
-	if r == "" {
-		r = m.localStop()
-	}
-	if r == "" {
-		return
-	}
-	if c.cfg.Restarts == IPOP && c.restarts < c.cfg.MaxRestarts && 2*c.lambda <= maxLambda && 2*c.lambda*c.n <= maxWork {
-		c.restarts++
-		c.lambda <<= 1
-		c.alloc()
-		c.resetRestart()
-		m.reset()
-		return
-	}
-	c.stop = r
-}
-
-func (c *core) localStop() Reason {
-	if c.cfg.Noisy {
-		return ""
-	}
-	if len(c.funHist) == c.funHistLen() {
-		lo, hi := minMax(c.funHist)
-		cur := c.fit[c.order[c.lambda-1]] - c.fit[c.order[0]]
-		if hi-lo < c.cfg.TolFun && cur < c.cfg.TolFun {
-			return StopTolFun
-		}
-	}
-	if h := len(c.stagBest); h >= c.stagMin() {
-		k := max(1, h*3/10)
-		if c.median(c.stagBest[h-k:]) >= c.median(c.stagBest[:k]) &&
-			c.median(c.stagMed[h-k:]) >= c.median(c.stagMed[:k]) {
-			return StopStagnation
-		}
-	}
-	return ""
-}
-
-func (c *core) median(v []float64) float64 {
-	c.scratch = append(c.scratch[:0], v...)
-	slices.Sort(c.scratch)
-	h := len(c.scratch)
-	if h%2 == 1 {
-		return c.scratch[h/2]
-	}
-	return (c.scratch[h/2-1] + c.scratch[h/2]) / 2
-}
-
-func minMax(v []float64) (lo, hi float64) {
-	lo, hi = v[0], v[0]
-	for _, x := range v[1:] {
-		lo = math.Min(lo, x)
-		hi = math.Max(hi, x)
-	}
-	return lo, hi
-}
-
 func (c *core) mean(m []float64) []float64 {
 	x := make([]float64, c.n)
 	c.sp.toCaller(m, x)
@@ -314,7 +205,7 @@ func (c *core) Best() ([]float64, float64) { return c.best() }
 // Stop implements Optimizer.
 func (c *core) Stop() (Reason, bool) { return c.stopped() }
 
-// Generation implements Optimizer.
+// Generation counts the completed generations, over all restarts.
 func (c *core) Generation() int { return c.gen }
 
 // Evaluations implements Optimizer.
@@ -334,132 +225,3 @@ func (c *core) best() ([]float64, float64) {
 }
 
 func (c *core) stopped() (Reason, bool) { return c.stop, c.stop != "" }
-
-// encode writes the core state (after the config).
-func (c *core) encode(e *encoder) {
-	p, _ := c.pcg.MarshalBinary() // never fails
-	e.bytes(p)
-	e.int(c.lambda)
-	e.int(c.restarts)
-	e.int(c.gen)
-	e.int(c.evals)
-	e.int(c.g)
-	e.f64(c.bestF)
-	e.f64s(c.bestX)
-	e.bytes([]byte(c.stop))
-	e.bool(c.pending)
-	if c.pending {
-		e.f64s(c.z)
-		e.f64s(c.fit)
-		e.bools(c.told)
-	}
-	e.f64s(c.funHist)
-	e.f64s(c.stagBest)
-	e.f64s(c.stagMed)
-}
-
-// decode reads what encode wrote into a core initialised from cfg. The
-// caller decodes the method state next and then calls resample.
-func (c *core) decode(d *decoder, cfg Config) {
-	c.init(cfg, cfg.Lambda)
-	if err := c.pcg.UnmarshalBinary(d.bytes("rng", 64)); err != nil && d.err == nil {
-		d.fail("rng: %v", err)
-	}
-	c.lambda = d.int("lambda", 2, maxLambda)
-	c.restarts = d.int("restarts", 0, cfg.MaxRestarts)
-	c.gen = d.int("generation", 0, math.MaxInt32)
-	c.evals = d.int("evaluations", 0, math.MaxInt64/2)
-	c.g = d.int("restart generation", 0, c.gen)
-	c.bestF = d.f64()
-	c.bestX = d.finiteF64s("best", -c.n)
-	c.stop = Reason(d.bytes("stop", 32))
-	if d.err != nil {
-		return
-	}
-	switch {
-	case c.lambda != cfg.Lambda<<c.restarts:
-		d.fail("λ = %d after %d restarts from %d", c.lambda, c.restarts, cfg.Lambda)
-	case c.restarts > 0 && cfg.Restarts != IPOP:
-		d.fail("restarts without IPOP")
-	case math.IsNaN(c.bestF) || (c.bestX == nil) != (c.bestF == math.Inf(1)) || (c.bestX != nil && len(c.bestX) != c.n):
-		d.fail("inconsistent best point")
-	case !validReason(c.stop):
-		d.fail("unknown stop reason %q", c.stop)
-	}
-	if d.err != nil {
-		return
-	}
-	c.alloc()
-	c.pending = d.bool()
-	if c.pending {
-		copy(c.z, d.finiteF64s("z", c.lambda*c.n))
-		copy(c.fit, d.f64s("fitness", c.lambda))
-		copy(c.told, d.bools("told", c.lambda))
-		for i, t := range c.told {
-			if t {
-				if math.IsNaN(c.fit[i]) {
-					d.fail("fitness %d is NaN", i)
-				}
-				c.ntold++
-			}
-		}
-		if c.ntold == c.lambda {
-			d.fail("complete generation still pending")
-		}
-	}
-	c.funHist = d.f64s("tolfun history", -c.funHistLen())
-	c.stagBest = d.f64s("stagnation history", -stagMax)
-	c.stagMed = d.f64s("stagnation history", -stagMax)
-	if d.err == nil && len(c.stagBest) != len(c.stagMed) {
-		d.fail("stagnation histories differ in length")
-	}
-}
-
-// resample recomputes y and xin of a pending generation after decoding.
-func (c *core) resample(m method) {
-	if c.pending {
-		for k := range c.lambda {
-			m.sample(k)
-		}
-	}
-}
-
-// eigenSqrt factors the symmetric n×n matrix c (row-major) with gonum's
-// mat.EigenSym: b gets the eigenvectors as columns (row-major) and d the
-// square roots of the eigenvalues, ascending. It reports whether c is
-// positive definite. A non-finite c, a failed factorisation or a largest
-// eigenvalue that is not positive and finite leave b and d as they were; other
-// non-positive eigenvalues are clamped to 1e-8 times the largest square root,
-// so that sampling goes on while the caller reports the ill-conditioning.
-func eigenSqrt(n int, c, b, d []float64) bool {
-	for _, v := range c {
-		if !finite(v) {
-			return false
-		}
-	}
-	var es mat.EigenSym
-	if !es.Factorize(mat.NewSymDense(n, c), true) {
-		return false
-	}
-	vals, q := es.RawValues(), es.RawQ()
-	top := vals[n-1]
-	if !(top > 0) || math.IsInf(top, 1) {
-		return false
-	}
-	pd := true
-	floor := math.Sqrt(top) * 1e-8
-	for j, v := range vals {
-		if v > 0 {
-			d[j] = math.Sqrt(v)
-		} else {
-			d[j] = floor
-			pd = false
-		}
-	}
-	for i := range n {
-		for j := range n {
-			b[i*n+j] = q.At(i, j)
-		}
-	}
-	return pd
-}

@@ -4,13 +4,39 @@
 // coordinates and IPOP restarts, plus the benchmark functions and runner
 // behind "evotune optbench". Nothing here knows about 2048.
 //
+// # Files
+//
+//	optimizer.go  the Optimizer interface and the errors
+//	method.go     Method names, ParseMethod, and New: one constructor by name
+//	config.go     Config, shared by both methods: defaults and Validate
+//	core.go       ask/tell bookkeeping both methods embed: the generation in
+//	              progress, ranking, counters, the best point
+//	stop.go       stop conditions (Reason) and IPOP restarts (Restarts)
+//	cmaes.go      CMA-ES: its parameters, sampling and update
+//	cem.go        CEM: its parameters, sampling and update
+//	bounds.go     normalised coordinates and the bound transform
+//	linalg.go     eigendecompositions of the covariance matrices
+//	state.go      the binary state format, MarshalBinary's encoding
+//	bench.go      the benchmark functions and runner behind optbench
+//
+// # Constructing by name
+//
+// Callers that choose the method from a config or a flag build through
+//
+//	opt, err := population.New(method, cfg, population.Options{Elite: ρ})
+//
+// where method comes from ParseMethod ("cmaes" or "cem"; its error lists
+// both) and Options carries the one-method settings, each read only by its
+// method: Elite by CEM, Active by CMA-ES. NewCMAES and NewCEM take the full
+// method configs.
+//
 // # Ask and tell
 //
 // FITNESS IS MINIMISED. A caller that maximises a score (the tuner's mean
 // game score) tells the negated score.
 //
-//	opt, err := population.NewCMAES(population.CMAESConfig{Config: population.Config{
-//		X0: w0, Scale: scale, Sigma0: 0.3, Seed: seed}})
+//	opt, err := population.New(population.MethodCMAES, population.Config{
+//		X0: w0, Scale: scale, Sigma0: 0.3, Seed: seed}, population.Options{})
 //	for {
 //		xs := opt.Ask()                 // λ candidates, caller coordinates
 //		fit := evaluate(xs)             // any order, any number of goroutines
@@ -21,14 +47,23 @@
 //
 // Ask returns the same slices until the generation completes; they are
 // fresh each generation, so callers may keep them. Values are told all at
-// once (Tell) or one index at a time (TellAt, in any order); the update runs
-// when the last one arrives. Candidates are ranked by (fitness, index), so a
+// once (Tell) or, on the concrete types, one index at a time (TellAt, in any
+// order); the update runs when the last one arrives. Candidates are ranked by (fitness, index), so a
 // run depends only on the values told, never on the order or the schedule
 // that produced them (TestTellOrder checks this bit for bit). The optimizer
 // is not safe for concurrent use; the caller owns the goroutines.
 // λ changes on an IPOP restart: size buffers by len(Ask()). The mean returns
 // to X0 on a restart, so a caller that validates Mean() should keep the best
 // validated mean itself.
+//
+// The Optimizer interface holds what its callers (the tuner, the benchmark
+// runner) use: Ask and Tell, Mean and Best, Stop, the counters and the
+// state. For a history line it also reports Method, Sigma (the step size)
+// and AxisRatio, √(λ_max/λ_min) of the sampling covariance: for CMA-ES of
+// C, read from the last eigendecomposition when C has not changed since
+// (otherwise C is decomposed once more, the sampling state untouched); for
+// CEM of its diagonal or full covariance. What only the package's tests
+// need, TellAt and Generation, stays on the concrete types.
 //
 // # Normalised coordinates and bounds
 //

@@ -61,9 +61,9 @@ func ExampleUnmarshal() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(resumed.Generation(), resumed.Evaluations())
+	fmt.Println(resumed.Lambda(), resumed.Evaluations()) // 3 generations of 20
 	fmt.Println(resumed.Ask()[0][0] == opt.Ask()[0][0])
 	// Output:
-	// 3 60
+	// 20 60
 	// true
 }

@@ -303,3 +303,114 @@ func (d *decoder) config() Config {
 	}
 	return c
 }
+
+// encode writes the core state (after the config).
+func (c *core) encode(e *encoder) {
+	p, _ := c.pcg.MarshalBinary() // never fails
+	e.bytes(p)
+	e.int(c.lambda)
+	e.int(c.restarts)
+	e.int(c.gen)
+	e.int(c.evals)
+	e.int(c.g)
+	e.f64(c.bestF)
+	e.f64s(c.bestX)
+	e.bytes([]byte(c.stop))
+	e.bool(c.pending)
+	if c.pending {
+		e.f64s(c.z)
+		e.f64s(c.fit)
+		e.bools(c.told)
+	}
+	e.f64s(c.funHist)
+	e.f64s(c.stagBest)
+	e.f64s(c.stagMed)
+}
+
+// decode reads what encode wrote into a core initialised from cfg. The
+// caller decodes the method state next and then calls resample.
+func (c *core) decode(d *decoder, cfg Config) {
+	c.init(cfg, cfg.Lambda)
+	if err := c.pcg.UnmarshalBinary(d.bytes("rng", 64)); err != nil && d.err == nil {
+		d.fail("rng: %v", err)
+	}
+	c.lambda = d.int("lambda", 2, maxLambda)
+	c.restarts = d.int("restarts", 0, cfg.MaxRestarts)
+	c.gen = d.int("generation", 0, math.MaxInt32)
+	c.evals = d.int("evaluations", 0, math.MaxInt64/2)
+	c.g = d.int("restart generation", 0, c.gen)
+	c.bestF = d.f64()
+	c.bestX = d.finiteF64s("best", -c.n)
+	c.stop = Reason(d.bytes("stop", 32))
+	if d.err != nil {
+		return
+	}
+	switch {
+	case c.lambda != cfg.Lambda<<c.restarts:
+		d.fail("λ = %d after %d restarts from %d", c.lambda, c.restarts, cfg.Lambda)
+	case c.restarts > 0 && cfg.Restarts != IPOP:
+		d.fail("restarts without IPOP")
+	case math.IsNaN(c.bestF) || (c.bestX == nil) != (c.bestF == math.Inf(1)) || (c.bestX != nil && len(c.bestX) != c.n):
+		d.fail("inconsistent best point")
+	case !validReason(c.stop):
+		d.fail("unknown stop reason %q", c.stop)
+	}
+	if d.err != nil {
+		return
+	}
+	c.alloc()
+	c.pending = d.bool()
+	if c.pending {
+		copy(c.z, d.finiteF64s("z", c.lambda*c.n))
+		copy(c.fit, d.f64s("fitness", c.lambda))
+		copy(c.told, d.bools("told", c.lambda))
+		for i, t := range c.told {
+			if t {
+				if math.IsNaN(c.fit[i]) {
+					d.fail("fitness %d is NaN", i)
+				}
+				c.ntold++
+			}
+		}
+		if c.ntold == c.lambda {
+			d.fail("complete generation still pending")
+		}
+	}
+	c.funHist = d.f64s("tolfun history", -c.funHistLen())
+	c.stagBest = d.f64s("stagnation history", -stagMax)
+	c.stagMed = d.f64s("stagnation history", -stagMax)
+	if d.err == nil && len(c.stagBest) != len(c.stagMed) {
+		d.fail("stagnation histories differ in length")
+	}
+}
+
+// resample recomputes y and xin of a pending generation after decoding.
+func (c *core) resample(m method) {
+	if c.pending {
+		for k := range c.lambda {
+			m.sample(k)
+		}
+	}
+}
+
+// Unmarshal restores an optimizer of either kind from MarshalBinary's bytes.
+func Unmarshal(data []byte) (Optimizer, error) {
+	kind, err := peekKind(data)
+	if err != nil {
+		return nil, err
+	}
+	switch kind {
+	case kindCMAES:
+		o := new(CMAES)
+		if err := o.UnmarshalBinary(data); err != nil {
+			return nil, err
+		}
+		return o, nil
+	default:
+		o := new(CEM)
+		if err := o.UnmarshalBinary(data); err != nil {
+			return nil, err
+		}
+		return o, nil
+	}
+}

@@ -15,7 +15,7 @@ func plateau(x []float64) float64 { return math.Floor(sphere(x) * 4) }
 
 type stateCase struct {
 	name string
-	new  func() (Optimizer, error)
+	new  func() (fullOptimizer, error)
 	f    func([]float64) float64
 }
 
@@ -24,18 +24,18 @@ func stateCases() []stateCase {
 		Lower: []float64{0, -5, math.Inf(-1)}, Upper: []float64{3, 1, 1}, Seed: 11, TargetF: ptr(-1.0)}
 	ipop := Config{X0: []float64{1, 1, 1}, Seed: 5, Restarts: IPOP, Sigma0: 1}
 	return []stateCase{
-		{"cmaes", func() (Optimizer, error) {
+		{"cmaes", func() (fullOptimizer, error) {
 			return NewCMAES(CMAESConfig{Config: Config{X0: []float64{1, 2, 3, 4, 5}, Seed: 1}})
 		}, rosenbrock},
-		{"cmaes-active-bounds", func() (Optimizer, error) {
+		{"cmaes-active-bounds", func() (fullOptimizer, error) {
 			return NewCMAES(CMAESConfig{Config: bounds, Active: true})
 		}, sphere},
-		{"cmaes-ipop", func() (Optimizer, error) { return NewCMAES(CMAESConfig{Config: ipop}) }, plateau},
-		{"cem", func() (Optimizer, error) {
+		{"cmaes-ipop", func() (fullOptimizer, error) { return NewCMAES(CMAESConfig{Config: ipop}) }, plateau},
+		{"cem", func() (fullOptimizer, error) {
 			return NewCEM(CEMConfig{Config: Config{X0: []float64{1, 2, 3, 4, 5}, Seed: 2}})
 		}, rosenbrock},
-		{"cem-full-bounds", func() (Optimizer, error) { return NewCEM(CEMConfig{Config: bounds, Full: true}) }, sphere},
-		{"cem-ipop-nonoise", func() (Optimizer, error) {
+		{"cem-full-bounds", func() (fullOptimizer, error) { return NewCEM(CEMConfig{Config: bounds, Full: true}) }, sphere},
+		{"cem-ipop-nonoise", func() (fullOptimizer, error) {
 			return NewCEM(CEMConfig{Config: ipop, Noise: -1, Elite: 0.5})
 		}, plateau},
 	}
@@ -148,10 +148,11 @@ func TestSaveRestoreMidGeneration(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			b, err := Unmarshal(marshal(t, a))
+			restored, err := Unmarshal(marshal(t, a))
 			if err != nil {
 				t.Fatal(err)
 			}
+			b := restored.(fullOptimizer)
 			got := b.Ask()
 			if !sameBits(got, want) {
 				t.Fatal("restored pending candidates differ")

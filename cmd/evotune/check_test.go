@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,13 +8,6 @@ import (
 
 	"github.com/evotune/evotune/eval"
 )
-
-func runCheck(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errs bytes.Buffer
-	code = run(context.Background(), append([]string{"check"}, args...), &out, &errs)
-	return code, out.String(), errs.String()
-}
 
 // writeFile writes data to name in a fresh directory and returns its path.
 func writeFile(t *testing.T, name, data string) string {
@@ -46,7 +37,7 @@ func TestCheckGolden(t *testing.T) {
 	if err := eval.WriteWeightsFile(path, wf); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCheck(t, path)
+	code, out, errs := runCLI(t, "check", path)
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -56,7 +47,7 @@ func TestCheckGolden(t *testing.T) {
 
 func TestCheckWithoutChecks(t *testing.T) {
 	path := writeFile(t, "w.yaml", "format: evotune.weights/v1\nfeatures: classic\nweights: {empty: 27, mono: 10, smooth: 3}\n")
-	code, out, errs := runCheck(t, path)
+	code, out, errs := runCLI(t, "check", path)
 	if code != 0 || errs != "" || !strings.Contains(out, "features:    classic (empty, mono, smooth)") || !strings.Contains(out, "checks:      none in the file") {
 		t.Errorf("exit %d, stdout:\n%s\nstderr: %q", code, out, errs)
 	}
@@ -74,7 +65,7 @@ checks:
 // TestCheckBadFiles checks that every bad file gets one line naming the file
 // and line and saying what is wrong, exit status 2.
 func TestCheckBadFiles(t *testing.T) {
-	if code, out, errs := runCheck(t, writeFile(t, "good.yaml", checkGood)); code != 0 || !strings.Contains(out, "1 of 1 reproduced") {
+	if code, out, errs := runCLI(t, "check", writeFile(t, "good.yaml", checkGood)); code != 0 || !strings.Contains(out, "1 of 1 reproduced") {
 		t.Fatalf("the good file: exit %d\n%s%s", code, out, errs)
 	}
 	edit := func(old, new string) string {
@@ -96,7 +87,7 @@ func TestCheckBadFiles(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeFile(t, "w.yaml", tc.data)
-			code, out, errs := runCheck(t, path)
+			code, out, errs := runCLI(t, "check", path)
 			prefix := "evotune check: " + path
 			if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, prefix+tc.want) {
 				t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 2 and one line starting\n%s%s", code, out, errs, prefix, tc.want)
@@ -116,7 +107,7 @@ func TestCheckUsage(t *testing.T) {
 		{[]string{missing}, "evotune check: " + missing + ": no such file or directory"},
 		{[]string{"--bogus", "a.yaml"}, "evotune check: flag provided but not defined: -bogus"},
 	} {
-		code, out, errs := runCheck(t, tc.args...)
+		code, out, errs := runCLI(t, append([]string{"check"}, tc.args...)...)
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, tc.want) {
 			t.Errorf("check %q: exit %d, stdout %q, stderr %q; want exit 2, one line starting %q", tc.args, code, out, errs, tc.want)
 		}

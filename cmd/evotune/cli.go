@@ -24,7 +24,7 @@ type command struct {
 	synopsis string // arguments, shown after the name in usage lines
 	summary  string // one line for "evotune help"
 	// setup defines the flags on fs and returns the function that runs the
-	// command once they are parsed. Nil for commands not built yet.
+	// command once they are parsed.
 	setup func(fs *flag.FlagSet) func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
@@ -93,10 +93,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if c == nil {
 		fmt.Fprintf(stderr, "evotune: unknown command %q (commands: %s; see evotune help)\n", name, commandNames())
 		return exitUsage
-	}
-	if c.setup == nil {
-		fmt.Fprintf(stderr, "evotune %s: not built yet\n", c.name)
-		return exitFailure
 	}
 	fs := flag.NewFlagSet("evotune "+c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -178,11 +174,7 @@ Usage:
 Commands:
 `)
 	for _, c := range commands {
-		state := ""
-		if c.setup == nil {
-			state = " (not built yet)"
-		}
-		fmt.Fprintf(w, "  %-9s %s%s\n", c.name, c.summary, state)
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, `
 Run "evotune COMMAND -h" for a command's flags, their defaults and units.

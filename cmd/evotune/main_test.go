@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -12,24 +10,12 @@ import (
 	"github.com/evotune/evotune/eval"
 )
 
-// runCLI runs the command line in-process and returns its exit status and
-// output.
-func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = run(context.Background(), args, &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func TestHelp(t *testing.T) {
 	code, out, _ := runCLI(t, "help")
 	if code != 0 || !strings.Contains(out, "search") || !strings.Contains(out, "tune") {
 		t.Fatalf("help: exit %d, output %q", code, out)
 	}
 	for _, c := range commands {
-		if c.setup == nil {
-			continue
-		}
 		for _, args := range [][]string{{c.name, "-h"}, {"help", c.name}} {
 			code, out, _ := runCLI(t, args...)
 			if code != 0 || !strings.HasPrefix(out, "Usage: evotune "+c.name) || strings.Count(out, "Usage:") != 1 {
@@ -42,20 +28,6 @@ func TestHelp(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "frobnicate"); code != 2 || !strings.Contains(errs, "unknown command") {
 		t.Errorf("unknown command: exit %d, %q", code, errs)
-	}
-}
-
-func TestNotBuiltYet(t *testing.T) {
-	// Every command is built today; a command listed before its package
-	// lands must say so in one line and exit 1.
-	defer func(saved []*command) { commands = saved }(commands)
-	commands = append(commands[:len(commands):len(commands)], &command{name: "future", summary: "a command to come"})
-	code, _, errs := runCLI(t, "future", "--flag")
-	if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "evotune future: not built yet") {
-		t.Errorf("exit %d, stderr %q; want one line saying it is not built yet, exit 1", code, errs)
-	}
-	if _, out, _ := runCLI(t, "help"); !strings.Contains(out, "a command to come (not built yet)") {
-		t.Errorf("help does not mark the command as not built:\n%s", out)
 	}
 }
 

@@ -23,7 +23,7 @@ var optbenchCommand = &command{
 
 // optbenchJSON is the stable --json output (DESIGN.md).
 type optbenchJSON struct {
-	Optimizer         string            `json:"optimizer"`
+	Optimizer         population.Method `json:"optimizer"`
 	Function          string            `json:"function"`
 	Dim               int               `json:"dim"`
 	Target            float64           `json:"target"`
@@ -40,7 +40,7 @@ type optbenchRunJSON struct {
 }
 
 func setupOptbench(fs *flag.FlagSet) func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	optimizer := fs.String("optimizer", "", "optimizer: cmaes or cem (required)")
+	optimizer := fs.String("optimizer", "", "optimizer: "+population.MethodList()+" (required)")
 	function := fs.String("function", "", "benchmark function: "+strings.Join(population.FunctionNames, ", ")+" (required)")
 	dim := fs.Int("dim", 0, "dimension N of the search space, 1 to 1000 (2 or more for rosenbrock) (required)")
 	runs := fs.Int("runs", 21, "number of independent runs, 1 to 10000")
@@ -55,8 +55,9 @@ func setupOptbench(fs *flag.FlagSet) func(ctx context.Context, args []string, st
 		if len(args) > 0 {
 			return usagef("unexpected argument %q (optbench takes flags only)", args[0])
 		}
+		method, methodErr := population.ParseMethod(*optimizer)
 		cfg := population.BenchConfig{
-			Optimizer: *optimizer,
+			Optimizer: method,
 			Function:  *function,
 			Dim:       *dim,
 			Runs:      *runs,
@@ -67,9 +68,9 @@ func setupOptbench(fs *flag.FlagSet) func(ctx context.Context, args []string, st
 		}
 		switch {
 		case *optimizer == "":
-			return usagef("--optimizer is required: cmaes or cem")
-		case *optimizer != "cmaes" && *optimizer != "cem":
-			return usagef("--optimizer %q: must be cmaes or cem", *optimizer)
+			return usagef("--optimizer is required: %s", population.MethodList())
+		case methodErr != nil:
+			return usagef("--optimizer %q: must be %s", *optimizer, population.MethodList())
 		case *function == "":
 			return usagef("--function is required: %s", strings.Join(population.FunctionNames, ", "))
 		case !slices.Contains(population.FunctionNames, *function):
@@ -84,7 +85,7 @@ func setupOptbench(fs *flag.FlagSet) func(ctx context.Context, args []string, st
 			return usagef("--target %v: must be a positive number", *target)
 		case *maxEvals < 0:
 			return usagef("--max-evals %d: must be 0 (default) or positive", *maxEvals)
-		case *active && *optimizer != "cmaes":
+		case *active && method != population.MethodCMAES:
 			return usagef("--active applies to --optimizer cmaes only")
 		}
 		r, err := population.ParseRestarts(*restarts)

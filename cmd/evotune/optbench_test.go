@@ -1,19 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
 )
-
-func optbench(ctx context.Context, args ...string) (code int, stdout, stderr string) {
-	var out, errb bytes.Buffer
-	code = run(ctx, append([]string{"optbench"}, args...), &out, &errb)
-	return code, out.String(), errb.String()
-}
 
 func keys(m map[string]json.RawMessage) []string {
 	var k []string
@@ -27,7 +20,7 @@ func keys(m map[string]json.RawMessage) []string {
 // TestOptbenchJSON checks the documented JSON shape, exactly.
 func TestOptbenchJSON(t *testing.T) {
 	args := []string{"--optimizer", "cmaes", "--function", "sphere", "--dim", "5", "--runs", "3", "--seed", "4", "--json"}
-	code, out, errs := optbench(context.Background(), args...)
+	code, out, errs := runCLI(t, append([]string{"optbench"}, args...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -75,13 +68,13 @@ func TestOptbenchJSON(t *testing.T) {
 			t.Errorf("run %+v", r)
 		}
 	}
-	if _, again, _ := optbench(context.Background(), args...); again != out {
+	if _, again, _ := runCLI(t, append([]string{"optbench"}, args...)...); again != out {
 		t.Error("the same command gave different output")
 	}
 }
 
 func TestOptbenchFailedRuns(t *testing.T) {
-	code, out, errs := optbench(context.Background(), "--optimizer", "cem", "--function", "rosenbrock", "--dim", "3",
+	code, out, errs := runCLI(t, "optbench", "--optimizer", "cem", "--function", "rosenbrock", "--dim", "3",
 		"--runs", "2", "--max-evals", "100", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -92,7 +85,7 @@ func TestOptbenchFailedRuns(t *testing.T) {
 }
 
 func TestOptbenchText(t *testing.T) {
-	code, out, errs := optbench(context.Background(), "--optimizer", "cmaes", "--function", "rastrigin", "--dim", "2",
+	code, out, errs := runCLI(t, "optbench", "--optimizer", "cmaes", "--function", "rastrigin", "--dim", "2",
 		"--runs", "2", "--restarts", "ipop", "--active")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -133,7 +126,7 @@ func TestOptbenchBadUsage(t *testing.T) {
 		{with("extra"), "extra"},
 	}
 	for _, tt := range tests {
-		code, out, errs := optbench(context.Background(), tt.args...)
+		code, out, errs := runCLI(t, append([]string{"optbench"}, tt.args...)...)
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tt.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line naming %s", tt.args, code, out, errs, tt.want)
 		}
@@ -143,7 +136,7 @@ func TestOptbenchBadUsage(t *testing.T) {
 func TestOptbenchInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	code, _, errs := optbench(ctx, "--optimizer", "cmaes", "--function", "sphere", "--dim", "3")
+	code, _, errs := runCLIContext(ctx, "optbench", "--optimizer", "cmaes", "--function", "sphere", "--dim", "3")
 	if code != exitInterrupted {
 		t.Errorf("exit %d (%s), want %d", code, errs, exitInterrupted)
 	}
