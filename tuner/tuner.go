@@ -150,13 +150,11 @@ func newOptimizer(cfg *Config, set *eval.FeatureSet, free []int, base []float64)
 	if len(cfg.Bounds) == 0 {
 		pc.Lower, pc.Upper = nil, nil
 	}
-	var opt population.Optimizer
-	var err error
-	if cfg.Optimizer.Method == "cem" {
-		opt, err = population.NewCEM(population.CEMConfig{Config: pc, Elite: cfg.Optimizer.Elite})
-	} else {
-		opt, err = population.NewCMAES(population.CMAESConfig{Config: pc})
+	method, err := population.ParseMethod(cfg.Optimizer.Method)
+	if err != nil {
+		return nil, fmt.Errorf("tuner: optimizer: %w", err)
 	}
+	opt, err := population.New(method, pc, population.Options{Elite: cfg.Optimizer.Elite})
 	if err != nil {
 		return nil, fmt.Errorf("tuner: optimizer: %w", err)
 	}
