@@ -19,7 +19,11 @@ type Record struct {
 	Median      float64 `json:"median"`      // median candidate fitness
 	Mean        float64 `json:"mean"`        // mean candidate fitness
 	Sigma       float64 `json:"sigma"`       // step size after the update, normalised coordinates
-	Restarts    int     `json:"restarts"`    // IPOP restarts so far
+	// AxisRatio is the ratio of the longest to the shortest axis of the
+	// search distribution after the update (the square root of the
+	// covariance's condition number); 0 (omitted) when not finite.
+	AxisRatio float64 `json:"axis_ratio,omitempty"`
+	Restarts  int     `json:"restarts"` // IPOP restarts so far
 	// Weights is the distribution mean after the update, by feature.
 	Weights WeightMap `json:"weights"`
 	// Validation is the mean's validation, when this generation ran one.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -199,6 +200,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		Best:        slices.Max(fit),
 		Median:      engine.Median(fit),
 		Sigma:       t.opt.Sigma(),
+		AxisRatio:   finiteOr0(t.opt.AxisRatio()),
 		Restarts:    t.opt.Restarts(),
 		Weights:     WeightMap{Names: t.set.FeatureNames(), Values: t.full(t.opt.Mean())},
 	}
@@ -232,3 +234,12 @@ func (t *Tuner) Recommended() *Validation {
 
 // Evaluations returns the candidate evaluations so far.
 func (t *Tuner) Evaluations() int { return t.opt.Evaluations() }
+
+// finiteOr0 returns x, or 0 for an infinite or NaN x, which JSON cannot
+// carry.
+func finiteOr0(x float64) float64 {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return 0
+	}
+	return x
+}

@@ -278,3 +278,44 @@ func TestResumeWithDamagedJournal(t *testing.T) {
 		t.Errorf("run resumed with a damaged journal differs in %s", diff)
 	}
 }
+
+// TestHistoryAxisRatio checks that every history line carries the
+// distribution's axis ratio, and that it is the optimizer's own.
+func TestHistoryAxisRatio(t *testing.T) {
+	cfg := smallConfig(t)
+	var got []float64
+	var want []float64
+	r, err := Create(cfg, t.TempDir(), Options{Events: Events{Generation: func(rec Record) {
+		got = append(got, rec.AxisRatio)
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for r.Tuner().Done() == "" {
+		if _, err := r.Tuner().Step(context.Background(), func() time.Duration { return 0 }); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, r.Tuner().opt.AxisRatio())
+	}
+	if len(want) == 0 {
+		t.Fatal("no generation ran")
+	}
+	for g, w := range want {
+		if !(w >= 1) {
+			t.Errorf("generation %d: axis ratio %v, want >= 1", g+1, w)
+		}
+	}
+	// Through Run, the records must carry the same figures.
+	r2, err := Create(cfg, t.TempDir(), Options{Events: Events{Generation: func(rec Record) { got = append(got, rec.AxisRatio) }}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	if _, err := r2.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("history axis ratios %v, want %v", got, want)
+	}
+}
