@@ -253,10 +253,22 @@ func writeCompareText(w io.Writer, sides [2]*compareSide, seed uint64, played in
 		if sr.Decision != tuner.Undecided {
 			outcome = fmt.Sprintf("%s after %d games: %s", sr.Decision, sr.Games, sr.Verdict())
 		}
-		fmt.Fprintf(w, "sprt     H0 %g, H1 %g (ratios A/B), α = β = 0.05: LLR %.2f, bounds [%.2f, %.2f]: %s\n",
-			sr.H0, sr.H1, sr.LLR, sr.Bounds.Lo, sr.Bounds.Hi, outcome)
+		fmt.Fprintf(w, "sprt     H0 %s, H1 %s (ratios A/B), α = β = 0.05: LLR %.2f, bounds [%.2f, %.2f]: %s\n",
+			ratioText(sr.H0), ratioText(sr.H1), sr.LLR, sr.Bounds.Lo, sr.Bounds.Hi, outcome)
 	}
 	fmt.Fprintf(w, "verdict  %s\n", c.Verdict)
+}
+
+// ratioText writes a hypothesis as given, with at least two decimals
+// (1 as 1.00, 1.025 as 1.025).
+func ratioText(x float64) string {
+	s := strconv.FormatFloat(x, 'f', -1, 64)
+	if i := strings.IndexByte(s, '.'); i < 0 {
+		s += ".00"
+	} else if len(s)-i < 3 {
+		s += "0"
+	}
+	return s
 }
 
 func percent(r tuner.Rate) string {

@@ -119,7 +119,7 @@ func TestCompareText(t *testing.T) {
 		"B        eval:classic (classic default weights), expectimax, 1 plies\n",
 		"games    30 each, on the same seeds (base seed 1)\n",
 		"mean A   ", "± ", "(95% CI)", "A - B    ", "A / B    ", "W/L/T    ",
-		"reach    2048  A ", "sprt     H0 1, H1 1.05 (ratios A/B), α = β = 0.05: LLR ", "bounds [-2.94, 2.94]",
+		"reach    2048  A ", "sprt     H0 1.00, H1 1.05 (ratios A/B), α = β = 0.05: LLR ", "bounds [-2.94, 2.94]",
 		"verdict  A better\n",
 	} {
 		if !strings.Contains(out, want) {
