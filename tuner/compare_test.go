@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -459,4 +460,33 @@ func TestSPRTErrorRates(t *testing.T) {
 	if h1 != 1 || n > 100 {
 		t.Errorf("ratio 1.7 against H0 1.00, H1 1.05: H1 accepted in %.4f of tests after %.1f games on average; want always, within 100", h1, n)
 	}
+}
+
+func ExampleCompare() {
+	// Four seeds: A's and B's scores on each.
+	var a, b []engine.Result
+	for i, s := range [][2]int{{4000, 2100}, {6200, 3000}, {3100, 2000}, {8000, 3900}} {
+		a = append(a, engine.Result{Seed: uint64(i), Score: s[0], MaxTile: 512})
+		b = append(b, engine.Result{Seed: uint64(i), Score: s[1], MaxTile: 256})
+	}
+	c, _ := Compare(a, b)
+	// d = 1900 3200 1100 4100: mean 2575, sd 1335, half-width t(3)·sd/2.
+	fmt.Printf("A - B %.0f [%.0f, %.0f], A/B %.2f [%.2f, %.2f], W/L/T %d/%d/%d: %v\n",
+		c.Diff, c.DiffCI95.Lo, c.DiffCI95.Hi, c.Ratio, c.RatioCI95.Lo, c.RatioCI95.Hi, c.Wins, c.Losses, c.Ties, c.Verdict)
+	// Output:
+	// A - B 2575 [451, 4699], A/B 1.94 [1.64, 2.29], W/L/T 4/0/0: A better
+}
+
+func ExampleSPRT_Test() {
+	// B scores 1000 + 10i, A 20% more but for ±50: the test accepts "A is
+	// 5% better" over "no better" at its first look.
+	var a, b []float64
+	for i := range 100 {
+		b = append(b, float64(1000+10*i))
+		a = append(a, 1.2*float64(1000+10*i)+float64(50-100*(i%2)))
+	}
+	r := SPRT{H0: 1, H1: 1.05}.Test(a, b)
+	fmt.Printf("%v after %d games, LLR %.2f in [%.2f, %.2f]: %v\n", r.Decision, r.Games, r.LLR, r.Bounds.Lo, r.Bounds.Hi, r.Verdict())
+	// Output:
+	// accept H1 after 16 games, LLR 4.69 in [-2.94, 2.94]: A better
 }
