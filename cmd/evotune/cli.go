@@ -35,6 +35,7 @@ var commands = []*command{
 	playCommand,
 	searchCommand,
 	checkCommand,
+	compareCommand,
 	optbenchCommand,
 }
 
