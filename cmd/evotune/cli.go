@@ -36,6 +36,7 @@ var commands = []*command{
 	searchCommand,
 	checkCommand,
 	optbenchCommand,
+	reportCommand,
 }
 
 func lookup(name string) *command {
