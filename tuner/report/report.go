@@ -249,18 +249,23 @@ func (r *Run) recommended() recommended {
 		what = fmt.Sprintf("The distribution mean of generation %d, validated on %d held-out games: what evotune export writes.", v.Generation, v.Games)
 	}
 	rec := recommended{What: what}
-	if v == nil {
-		rec.What = "Nothing validated yet, not even the starting weights."
-		return rec
+	var weights []float64
+	if v != nil {
+		weights = v.Weights
+	} else {
+		rec.What = "Nothing validated yet, not even the starting weights: these are the starting weights from the config."
+		for _, name := range r.Features {
+			weights = append(weights, r.Config.Init[name])
+		}
 	}
 	for i, name := range r.Features {
-		if i >= len(v.Weights) {
+		if i >= len(weights) {
 			break
 		}
-		row := weightRow{Name: name, Latest: num(v.Weights[i]), Start: "—", Change: "—"}
+		row := weightRow{Name: name, Latest: num(weights[i]), Start: "—", Change: "—"}
 		if w0, ok := r.startWeight(name); ok {
 			row.Start = num(w0)
-			row.Change = signed((v.Weights[i] - w0) / weightScale(w0))
+			row.Change = signed((weights[i] - w0) / weightScale(w0))
 		}
 		rec.Rows = append(rec.Rows, row)
 	}
@@ -272,7 +277,7 @@ func (r *Run) commands() [][2]string {
 	s := r.State
 	var cmds [][2]string
 	if s.Done == "" {
-		cmds = append(cmds, [2]string{"continue an interrupted run (exactly where it stopped)", "evotune resume " + dir})
+		cmds = append(cmds, [2]string{"continue the run if it was interrupted (exactly where it stopped)", "evotune resume " + dir})
 	} else {
 		more := max(2*s.Generation, s.Generation+10)
 		cmds = append(cmds, [2]string{"continue a finished run with a higher limit", fmt.Sprintf("evotune resume %s --generations %d", dir, more)})

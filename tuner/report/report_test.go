@@ -438,3 +438,27 @@ func BenchmarkReport1000(b *testing.B) {
 	}
 	b.ReportMetric(float64(buf.Len()), "bytes/page")
 }
+
+// TestOtherMetric: validation keeps a confidence interval for the mean
+// score only, so with another metric the validated points are the metric's
+// value without error bars, and the axis names the metric.
+func TestOtherMetric(t *testing.T) {
+	r := synthRun(t, synth{gens: 10, every: 5})
+	r.Metric = tuner.Metric{Kind: "reach", Tile: 2048}
+	c := findChart(r.charts(), "fitness")
+	var v *series
+	for i := range c.Series {
+		if c.Series[i].Kind == points {
+			v = &c.Series[i]
+		}
+	}
+	if v == nil || v.Err != nil || v.Name != "validated mean (reach:2048)" || len(v.X) != 2 {
+		t.Fatalf("validated series %+v: want 2 points without error bars, named after the metric", v)
+	}
+	if c.YLabel != "share of games reaching 2048" {
+		t.Errorf("y label %q", c.YLabel)
+	}
+	if _, err := c.svg(); err != nil {
+		t.Fatal(err)
+	}
+}
