@@ -21,7 +21,10 @@ const DefaultFile = "report.html"
 // Write reads the run in dir and replaces the file at path (DIR/report.html
 // when path is "") with its report, atomically: a reader sees the old page
 // or the new one. It is safe to call while the run goes on, from the
-// process running it or another.
+// process running it or another. The validated figures come from the
+// newest checkpoint, so the process running the tuner calls it once a
+// generation's checkpoint is saved (tuner.Events.Generation), not from
+// tuner.Events.Validation, which fires before the save.
 func Write(dir, path string) error {
 	r, err := Load(dir)
 	if err != nil {
