@@ -37,6 +37,7 @@ var commands = []*command{
 	checkCommand,
 	compareCommand,
 	optbenchCommand,
+	reportCommand,
 }
 
 func lookup(name string) *command {

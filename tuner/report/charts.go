@@ -1,0 +1,306 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// A chart is what one picture shows, as data: the tests check these, the
+// drawing (draw.go) only renders them.
+type chart struct {
+	ID     string // the anchor on the page
+	Title  string
+	XLabel string
+	YLabel string
+	LogY   bool
+	Series []series
+	// Caption is shown under the picture: how to read it.
+	Caption string
+	// Width and Height in points; 0 means the default.
+	Width, Height float64
+}
+
+type kind int
+
+const (
+	line      kind = iota // a polyline through the points
+	points                // markers, with error bars when Err is set
+	reference             // a horizontal line at Y[0] across the chart
+	markers               // vertical lines at the X values
+)
+
+// A series is one named set of points of a chart.
+type series struct {
+	Name  string
+	Kind  kind
+	X, Y  []float64
+	Err   []float64 // half-widths of error bars, for points
+	Color int       // index into the palette
+	Faint bool      // drawn thin and dashed: context rather than the message
+}
+
+// charts returns the charts of the run, in page order. A run with no
+// completed generation has none.
+func (r *Run) charts() []chart {
+	if len(r.History) == 0 {
+		return nil
+	}
+	cs := []chart{r.fitnessChart(), r.sigmaChart(), r.weightsChart(), r.gamesChart(), r.throughputChart()}
+	for _, name := range extraNames(r.History) {
+		cs = append(cs, r.extraChart(name))
+	}
+	return cs
+}
+
+// metricLabel names the fitness metric with its unit, for an axis.
+func metricLabel(m string) string {
+	switch {
+	case m == "mean_score":
+		return "mean score (points)"
+	case m == "median_score":
+		return "median score (points)"
+	case m == "mean_log_score":
+		return "mean ln(1 + score)"
+	case len(m) > 6 && m[:6] == "reach:":
+		return "share of games reaching " + m[6:]
+	}
+	return m
+}
+
+// restartMarks returns the vertical lines at the generations where an IPOP
+// restart happened, or nil.
+func (r *Run) restartMarks() []series {
+	var xs []float64
+	prev := 0
+	for _, g := range r.History {
+		if g.Restarts > prev {
+			xs = append(xs, float64(g.Generation))
+		}
+		prev = g.Restarts
+	}
+	if xs == nil {
+		return nil
+	}
+	return []series{{Name: "IPOP restart", Kind: markers, X: xs, Color: 7, Faint: true}}
+}
+
+func (r *Run) fitnessChart() chart {
+	m := r.Metric.String()
+	c := chart{
+		ID:     "fitness",
+		Title:  "Fitness per generation",
+		XLabel: "generation",
+		YLabel: metricLabel(m),
+	}
+	n := len(r.History)
+	gen := make([]float64, n)
+	best, med, mean := make([]float64, n), make([]float64, n), make([]float64, n)
+	var vx, vy, ve []float64
+	for i, g := range r.History {
+		gen[i] = float64(g.Generation)
+		best[i], med[i], mean[i] = g.Best, g.Median, g.Mean
+		if v := g.Validation; v != nil {
+			vx = append(vx, gen[i])
+			if m == "mean_score" {
+				vy, ve = append(vy, v.Mean), append(ve, v.CI95)
+			} else {
+				vy = append(vy, v.Fitness)
+			}
+		}
+	}
+	c.Series = []series{
+		{Name: "best candidate", Kind: line, X: gen, Y: best, Color: 7, Faint: true},
+		{Name: "median candidate", Kind: line, X: gen, Y: med, Color: 0},
+		{Name: "mean of candidates", Kind: line, X: gen, Y: mean, Color: 2},
+	}
+	vname := "validated mean ± 95% CI"
+	if m != "mean_score" {
+		vname = "validated mean (" + m + ")"
+	}
+	if vx != nil {
+		c.Series = append(c.Series, series{Name: vname, Kind: points, X: vx, Y: vy, Err: ve, Color: 3})
+	}
+	if s := r.State.Start; s != nil {
+		y := s.Fitness
+		if m == "mean_score" {
+			y = s.Mean
+		}
+		c.Series = append(c.Series, series{Name: "start weights, validated", Kind: reference, X: []float64{0}, Y: []float64{y}, Color: 1})
+	}
+	c.Series = append(c.Series, r.restartMarks()...)
+	c.Caption = fmt.Sprintf("Each candidate plays the generation's %d common games; best, median and mean are over the generation's candidates. "+
+		"The points with error bars are the distribution mean (the recommended weights) measured on %d held-out validation games: trust these, not the best candidate, which is the luckiest.",
+		r.Config.Fitness.Games, r.Config.Validation.Games)
+	if m != "mean_score" {
+		c.Caption += " Validation keeps a confidence interval for the mean score only, so with this metric the points have no error bars."
+	}
+	return c
+}
+
+func (r *Run) sigmaChart() chart {
+	c := chart{
+		ID:     "sigma",
+		Title:  "Step size σ and axis ratio",
+		XLabel: "generation",
+		YLabel: "value (log scale)",
+		LogY:   true,
+	}
+	var sx, sy, ax, ay []float64
+	for _, g := range r.History {
+		// A log scale cannot show 0; a step size of 0 cannot happen in a
+		// valid run, so a point that lacks one is left out, not faked.
+		if g.Sigma > 0 && !math.IsInf(g.Sigma, 0) {
+			sx, sy = append(sx, float64(g.Generation)), append(sy, g.Sigma)
+		}
+		if a := g.AxisRatio; a != nil && *a > 0 && !math.IsInf(*a, 0) {
+			ax, ay = append(ax, float64(g.Generation)), append(ay, *a)
+		}
+	}
+	c.Series = []series{{Name: "σ, normalised coordinates", Kind: line, X: sx, Y: sy, Color: 0}}
+	if ax != nil {
+		c.Series = append(c.Series, series{Name: "axis ratio √cond(C)", Kind: line, X: ax, Y: ay, Color: 4})
+	}
+	c.Series = append(c.Series, r.restartMarks()...)
+	c.Caption = "σ is the search distribution's step size in normalised coordinates (each weight divided by the magnitude of its start value): 0.1 means candidates differ from the mean by about 10% of each weight. " +
+		"It should shrink slowly as the run converges. The axis ratio (CMA-ES only; absent from histories that do not record it) is the ratio of the longest to the shortest axis of the search distribution: a large one means some weight combinations matter far more than others."
+	return c
+}
+
+// weightScale returns the unit a weight's change is measured in: the
+// magnitude of its start value, or 1 when it starts at 0 — the optimizer's
+// own normalisation, so the chart and σ share a unit.
+func weightScale(start float64) float64 {
+	if start == 0 {
+		return 1
+	}
+	return math.Abs(start)
+}
+
+func (r *Run) weightsChart() chart {
+	c := chart{
+		ID:     "weights",
+		Title:  "Distribution mean, each weight relative to its start",
+		XLabel: "generation",
+		YLabel: "(w − w₀) / |w₀|",
+		Width:  510,
+		Height: 320,
+	}
+	zeroStart := false
+	for i, name := range r.weightNames() {
+		w0, ok := r.startWeight(name)
+		scale := weightScale(w0)
+		var xs, ys []float64
+		for _, g := range r.History {
+			if w, ok2 := g.Weights[name]; ok2 {
+				if !ok {
+					// Not in the config: measured from its first value.
+					w0, scale, ok = w, weightScale(w), true
+				}
+				xs, ys = append(xs, float64(g.Generation)), append(ys, (w-w0)/scale)
+			}
+		}
+		label := name
+		if w0 == 0 {
+			label += " (start 0: raw change)"
+			zeroStart = true
+		}
+		c.Series = append(c.Series, series{Name: label, Kind: line, X: xs, Y: ys, Color: i})
+	}
+	c.Series = append(c.Series, r.restartMarks()...)
+	c.Caption = "Each line is one weight of the distribution mean, as its change from the start in units of its start value's magnitude: 0 is unchanged, 0.5 is 50% larger, −1 is zero. " +
+		"This is the optimizer's own coordinate system, the one σ is measured in. A line that keeps drifting has not converged; a flat one near 0 is a weight the fitness is not sensitive to, or one that started right."
+	if zeroStart {
+		c.Caption += " A weight that starts at 0 has no relative change; its line is its raw value (the optimizer's unit for it is 1)."
+	}
+	return c
+}
+
+func (r *Run) gamesChart() chart {
+	c := chart{
+		ID:     "games",
+		Title:  "Games per generation",
+		XLabel: "generation",
+		YLabel: "games",
+		Height: 220,
+	}
+	xs, ys := make([]float64, len(r.History)), make([]float64, len(r.History))
+	prev := int64(0)
+	for i, g := range r.History {
+		xs[i], ys[i] = float64(g.Generation), float64(g.Games-prev)
+		prev = g.Games
+	}
+	c.Series = []series{{Name: "games (tuning + validation)", Kind: line, X: xs, Y: ys, Color: 0}}
+	c.Caption = fmt.Sprintf("Tuning plays λ candidates × %d games each generation; generations that validate add %d games (the first also holds the start weights' validation).",
+		r.Config.Fitness.Games, r.Config.Validation.Games)
+	return c
+}
+
+func (r *Run) throughputChart() chart {
+	c := chart{
+		ID:     "throughput",
+		Title:  "Games per second",
+		XLabel: "generation",
+		YLabel: "games/s (wall clock)",
+		Height: 220,
+	}
+	var xs, ys []float64
+	prevGames, prevT := int64(0), 0.0
+	for _, g := range r.History {
+		// A generation with no measurable time (a clock that did not move,
+		// or a history from before elapsed_s) has no rate.
+		if dt := g.Elapsed - prevT; dt > 0 {
+			xs, ys = append(xs, float64(g.Generation)), append(ys, float64(g.Games-prevGames)/dt)
+		}
+		prevGames, prevT = g.Games, g.Elapsed
+	}
+	c.Series = []series{{Name: "games/s", Kind: line, X: xs, Y: ys, Color: 2}}
+	c.Caption = "Games finished per second of wall-clock time, from elapsed_s. A drop means the machine was busy with something else, or the games got longer (better weights survive longer)."
+	return c
+}
+
+func (r *Run) extraChart(name string) chart {
+	c := chart{
+		ID:     "extra-" + name,
+		Title:  name,
+		XLabel: "generation",
+		YLabel: name,
+		Height: 220,
+	}
+	var xs, ys []float64
+	for _, g := range r.History {
+		if x, ok := g.Extra[name]; ok && !math.IsNaN(x) && !math.IsInf(x, 0) {
+			xs, ys = append(xs, float64(g.Generation)), append(ys, x)
+		}
+	}
+	c.Series = []series{{Name: name, Kind: line, X: xs, Y: ys, Color: 5}}
+	c.Caption = fmt.Sprintf("The history field %q, drawn as recorded: this build of the report has no dedicated chart for it.", name)
+	return c
+}
+
+// yRange returns the range the data of c spans, error bars included, and
+// whether there is any.
+func (c *chart) yRange() (lo, hi float64, ok bool) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, s := range c.Series {
+		for i, y := range s.Y {
+			e := 0.0
+			if s.Err != nil {
+				e = s.Err[i]
+			}
+			lo, hi = min(lo, y-e), max(hi, y+e)
+		}
+	}
+	return lo, hi, lo <= hi
+}
+
+// xRange returns the generations the chart spans.
+func (c *chart) xRange() (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, s := range c.Series {
+		if len(s.X) > 0 && s.Kind != reference {
+			lo, hi = min(lo, slices.Min(s.X)), max(hi, slices.Max(s.X))
+		}
+	}
+	return lo, hi
+}

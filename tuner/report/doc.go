@@ -1,0 +1,26 @@
+// Package report implements the run report: one self-contained HTML page
+// drawn from a run directory, so that a user can see a run (in progress,
+// finished, interrupted) in any browser, from disk, with no server, no
+// network and no JavaScript.
+//
+// The page is built in two steps that the tests check separately. Load
+// reads the run without changing or locking anything: the newest good
+// checkpoint (through tuner.LoadCheckpoint, which falls back past a damaged
+// one exactly as export does) for the config and the validated figures,
+// and history.jsonl for the curves. Then the charts are first described as
+// data (a chart is a list of named series of points) and only then drawn
+// with gonum.org/v1/plot into inline SVG, so what a chart shows can be
+// tested without parsing pictures.
+//
+// History lines are decoded leniently: a field this build does not know is
+// not an error, and a field the report draws but a line lacks (axis_ratio,
+// written only by optimizers that have one) just means that series is not
+// drawn. Numeric fields this build does not know (future noise measures or
+// stages) are drawn each on a chart of its own, as recorded, so a newer
+// history never goes unseen. A torn last line (a run writing it right now)
+// is skipped silently; a damaged line elsewhere is skipped with a notice
+// naming its line.
+//
+// The report is written with checkpoints.WriteFile, so a browser refreshing
+// it while a run rewrites it sees the old page or the new one, never half.
+package report

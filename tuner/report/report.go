@@ -1,0 +1,319 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/evotune/evotune/checkpoints"
+	"github.com/evotune/evotune/tuner"
+)
+
+// DefaultFile is the report's name in a run directory: Write's default.
+const DefaultFile = "report.html"
+
+// Write reads the run in dir and replaces the file at path (DIR/report.html
+// when path is "") with its report, atomically: a reader sees the old page
+// or the new one. It is safe to call while the run goes on, from the
+// process running it or another. The validated figures come from the
+// newest checkpoint, so the process running the tuner calls it once a
+// generation's checkpoint is saved (tuner.Events.Generation), not from
+// tuner.Events.Validation, which fires before the save.
+func Write(dir, path string) error {
+	r, err := Load(dir)
+	if err != nil {
+		return err
+	}
+	if path == "" {
+		path = filepath.Join(dir, DefaultFile)
+	}
+	return r.WriteFile(path)
+}
+
+// WriteFile replaces the file at path with the run's report, atomically.
+func (r *Run) WriteFile(path string) error {
+	var buf bytes.Buffer
+	if err := r.WriteHTML(&buf); err != nil {
+		return err
+	}
+	if err := checkpoints.WriteFile(path, buf.Bytes()); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}
+
+// WriteHTML writes the run's report page to w.
+func (r *Run) WriteHTML(w io.Writer) error {
+	p, err := r.page()
+	if err != nil {
+		return err
+	}
+	return pageTemplate.Execute(w, p)
+}
+
+// page is what the template shows.
+type page struct {
+	Name, Dir   string
+	Status      string
+	Finished    bool
+	Facts       [][2]string
+	Notices     []string
+	Comparison  *comparison
+	Charts      []drawnChart
+	WeightRows  []weightRow
+	Recommended recommended
+	Commands    [][2]string
+	Config      string
+}
+
+type drawnChart struct {
+	ID, Title, Caption string
+	SVG                template.HTML
+	Side               []weightRow // a table beside the picture
+}
+
+type comparison struct {
+	Metric     string
+	Start, End validationRow
+	Diff       string
+	Reach      string
+}
+
+type validationRow struct {
+	Label, Generation, Fitness, Mean, Median, Games string
+}
+
+type weightRow struct {
+	Name, Start, Latest, Change string
+}
+
+type recommended struct {
+	What string
+	Rows []weightRow
+}
+
+func (r *Run) page() (*page, error) {
+	cfg := r.Config
+	p := &page{Name: cfg.Name, Dir: r.Dir, Notices: r.Notices}
+	s := r.State
+	var last *Generation
+	if n := len(r.History); n > 0 {
+		last = &r.History[n-1]
+	}
+	p.Status, p.Finished = r.Status(), s.Done != ""
+
+	p.Facts = [][2]string{
+		{"run directory", r.Dir},
+		{"status", p.Status},
+		{"generations completed", generations(s.Generation, cfg.Generations)},
+		{"games played", strconv.FormatInt(s.Games, 10)},
+	}
+	if last != nil {
+		p.Facts = append(p.Facts,
+			[2]string{"wall time", (time.Duration(last.Elapsed * float64(time.Second))).Round(time.Second).String()},
+			[2]string{"candidates per generation (λ)", strconv.Itoa(last.Lambda)},
+			[2]string{"evaluations", strconv.Itoa(last.Evaluations)})
+		if last.Restarts > 0 {
+			p.Facts = append(p.Facts, [2]string{"IPOP restarts", strconv.Itoa(last.Restarts)})
+		}
+	}
+	p.Facts = append(p.Facts,
+		[2]string{"optimizer", fmt.Sprintf("%s, σ₀ %s, restarts %s", cfg.Optimizer.Method, num(cfg.Sigma), cfg.Optimizer.Restarts)},
+		[2]string{"search", searchText(cfg)},
+		[2]string{"fitness", fmt.Sprintf("%s over %d common games per candidate; validation every %d generations on %d held-out games",
+			r.Metric, cfg.Fitness.Games, cfg.Validation.Every, cfg.Validation.Games)},
+		[2]string{"checkpoint read", r.Checkpoint})
+
+	p.Comparison = r.comparison()
+
+	for _, c := range r.charts() {
+		svg, err := c.svg()
+		if err != nil {
+			return nil, err
+		}
+		dc := drawnChart{ID: c.ID, Title: c.Title, Caption: c.Caption, SVG: template.HTML(svg)}
+		if c.ID == "weights" {
+			dc.Side = r.weightRows()
+		}
+		p.Charts = append(p.Charts, dc)
+	}
+
+	p.Recommended = r.recommended()
+	p.Commands = r.commands()
+	yml, err := tuner.MarshalConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	p.Config = string(yml)
+	return p, nil
+}
+
+// Status says in one line whether the run finished and why. Whether an
+// unfinished run is still going on cannot be told without taking its lock,
+// which a report must not do.
+func (r *Run) Status() string {
+	switch {
+	case r.State.Done != "":
+		return "finished: " + r.State.Done
+	case r.State.Generation == 0 && len(r.History) == 0:
+		return "started: no generation completed yet"
+	}
+	return "not finished: running now, or interrupted (evotune resume continues it)"
+}
+
+func generations(done, limit int) string {
+	if limit > 0 {
+		return fmt.Sprintf("%d of %d", done, limit)
+	}
+	return fmt.Sprintf("%d (no generation limit)", done)
+}
+
+func searchText(cfg *tuner.Config) string {
+	s := cfg.Search
+	unit := "plies"
+	if s.Depth == 1 {
+		unit = "ply"
+	}
+	t := fmt.Sprintf("%s, %d %s", s.Algorithm, s.Depth, unit)
+	if s.Algorithm == "beam" {
+		t += fmt.Sprintf(", width %d", s.Width)
+	}
+	if s.HeuristicOnly {
+		t += ", heuristic only (no move scores)"
+	}
+	return t
+}
+
+func (r *Run) comparison() *comparison {
+	s := r.State
+	if s.Start == nil {
+		return nil
+	}
+	c := &comparison{Metric: r.Metric.String()}
+	c.Start = validationRow{Label: "start weights"}.fill(s.Start)
+	c.Reach = "Reach rates are not shown: checkpoints keep each validation's mean, CI and median only. " +
+		"evotune play --weights FILE --json measures them for an exported weights file."
+	if s.Validated == nil {
+		c.End = validationRow{Label: "tuned (distribution mean)", Generation: "not validated yet"}
+		return c
+	}
+	c.End = validationRow{Label: "tuned (distribution mean)"}.fill(s.Validated)
+	d := s.Validated.Fitness - s.Start.Fitness
+	c.Diff = signed(d)
+	if s.Start.Fitness != 0 {
+		c.Diff += " (" + strings.Replace(fmt.Sprintf("%+.1f%%", 100*d/math.Abs(s.Start.Fitness)), "-", "−", 1) + ")"
+	}
+	return c
+}
+
+func (v validationRow) fill(x *tuner.Validation) validationRow {
+	v.Generation = strconv.Itoa(x.Generation)
+	v.Fitness = num(x.Fitness)
+	v.Mean = num(x.Mean) + " ± " + num(x.CI95)
+	v.Median = num(x.Median)
+	v.Games = strconv.Itoa(x.Games)
+	return v
+}
+
+// weightRows is the table beside the weights chart: start and latest mean.
+func (r *Run) weightRows() []weightRow {
+	last := r.History[len(r.History)-1]
+	var rows []weightRow
+	for _, name := range r.weightNames() {
+		row := weightRow{Name: name, Start: "—", Latest: "—", Change: "—"}
+		w0, ok0 := r.startWeight(name)
+		if ok0 {
+			row.Start = num(w0)
+		}
+		if w, ok := last.Weights[name]; ok {
+			row.Latest = num(w)
+			if ok0 {
+				row.Change = signed((w - w0) / weightScale(w0))
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func (r *Run) recommended() recommended {
+	v := r.State.Validated
+	var what string
+	if v == nil {
+		v = r.State.Start
+		what = "No generation has been validated yet: these are the starting weights."
+	} else {
+		what = fmt.Sprintf("The distribution mean of generation %d, validated on %d held-out games: what evotune export writes.", v.Generation, v.Games)
+	}
+	rec := recommended{What: what}
+	var weights []float64
+	if v != nil {
+		weights = v.Weights
+	} else {
+		rec.What = "Nothing validated yet, not even the starting weights: these are the starting weights from the config."
+		for _, name := range r.Features {
+			weights = append(weights, r.Config.Init[name])
+		}
+	}
+	for i, name := range r.Features {
+		if i >= len(weights) {
+			break
+		}
+		row := weightRow{Name: name, Latest: num(weights[i]), Start: "—", Change: "—"}
+		if w0, ok := r.startWeight(name); ok {
+			row.Start = num(w0)
+			row.Change = signed((weights[i] - w0) / weightScale(w0))
+		}
+		rec.Rows = append(rec.Rows, row)
+	}
+	return rec
+}
+
+func (r *Run) commands() [][2]string {
+	dir := quote(r.Dir)
+	s := r.State
+	var cmds [][2]string
+	if s.Done == "" {
+		cmds = append(cmds, [2]string{"continue the run if it was interrupted (exactly where it stopped)", "evotune resume " + dir})
+	} else {
+		more := max(2*s.Generation, s.Generation+10)
+		cmds = append(cmds, [2]string{"continue a finished run with a higher limit", fmt.Sprintf("evotune resume %s --generations %d", dir, more)})
+	}
+	cmds = append(cmds,
+		[2]string{"write the recommended weights to " + tuner.WeightsFile + " in the run directory (at any time)", "evotune export " + dir},
+		[2]string{"play them on fresh games", "evotune play --weights " + quote(filepath.Join(r.Dir, tuner.WeightsFile)) + " --games 100"},
+		[2]string{"reproduce the run from scratch (same seed, same results)", "evotune tune --config " + quote(filepath.Join(r.Dir, tuner.ConfigFile)) + " --out " + quote(filepath.Clean(r.Dir)+"-again")},
+		[2]string{"rewrite this report", "evotune report " + dir},
+	)
+	return cmds
+}
+
+// num formats a figure with at most 4 significant digits after the point
+// and none for large numbers, so tables stay readable.
+func num(x float64) string {
+	switch {
+	case math.IsNaN(x) || math.IsInf(x, 0):
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case math.Abs(x) >= 1000:
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	case x == 0:
+		return "0"
+	}
+	return strconv.FormatFloat(x, 'g', 4, 64)
+}
+
+func signed(x float64) string {
+	s := num(x)
+	if x > 0 {
+		s = "+" + s
+	}
+	return strings.Replace(s, "-", "−", 1)
+}
+
+var pageTemplate = template.Must(template.New("page").Parse(pageHTML))
