@@ -29,7 +29,7 @@ func TestReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "run")
-	r, err := tuner.Create(cfg, dir, tuner.Events{})
+	r, err := tuner.Create(cfg, dir, tuner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -163,7 +163,7 @@ func (r *Run) sigmaChart() chart {
 	}
 	c.Series = append(c.Series, r.restartMarks()...)
 	c.Caption = "σ is the search distribution's step size in normalised coordinates (each weight divided by the magnitude of its start value): 0.1 means candidates differ from the mean by about 10% of each weight. " +
-		"It should shrink slowly as the run converges. The axis ratio (CMA-ES only; absent from histories that do not record it) is the ratio of the longest to the shortest axis of the search distribution: a large one means some weight combinations matter far more than others."
+		"It should shrink slowly as the run converges. The axis ratio (absent from histories that do not record it) is the ratio of the longest to the shortest axis of the search distribution: a large one means some weight combinations matter far more than others."
 	return c
 }
 

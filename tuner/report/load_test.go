@@ -61,7 +61,7 @@ func TestInterruptedRun(t *testing.T) {
 // written during the night's first minutes would.
 func TestRunJustStarted(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
-	run, err := tuner.Create(config(t, smallYAML), dir, tuner.Events{})
+	run, err := tuner.Create(config(t, smallYAML), dir, tuner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func realRun(t *testing.T, yml string, stopAfter int) string {
 			cancel()
 		}
 	}}
-	r, err := tuner.Create(config(t, yml), dir, ev)
+	r, err := tuner.Create(config(t, yml), dir, tuner.Options{Events: ev})
 	if err != nil {
 		t.Fatal(err)
 	}
