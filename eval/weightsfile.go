@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -99,7 +97,9 @@ func (wf *WeightsFile) Compile() (*Compiled, error) {
 // Marshal returns the YAML form of wf, with golden checks computed from
 // its weights (see WeightsFile.Checks). Floats are written in the shortest
 // form that reads back bit for bit. The result is verified by reading it
-// back, so whatever Marshal returns, ParseWeights accepts.
+// back, so whatever Marshal returns, ParseWeights accepts. Writing the bytes
+// to disk is the caller's: a run directory's files all go through one
+// atomic writer (checkpoints.WriteFile), which eval does not import.
 func (wf *WeightsFile) Marshal() ([]byte, error) {
 	if wf.Format != "" && wf.Format != FormatV1 {
 		return nil, fmt.Errorf("eval: cannot write weights: unknown format %q (want %s)", wf.Format, FormatV1)
@@ -243,50 +243,4 @@ func integer(i int64) *yaml.Node {
 
 func boolean(b bool) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatBool(b)}
-}
-
-// WriteWeightsFile writes wf to path atomically: a temporary file in the
-// same directory, synced, then renamed over path, and the directory synced.
-// On failure path is untouched and the temporary file removed.
-func WriteWeightsFile(path string, wf *WeightsFile) (err error) {
-	data, err := wf.Marshal()
-	if err != nil {
-		return err
-	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	// The rename is durable once the directory is; not every platform can
-	// sync a directory, and the file is complete either way.
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
 }

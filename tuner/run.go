@@ -316,7 +316,11 @@ func (r *Run) Run(ctx context.Context) (*Outcome, error) {
 	}
 	out := r.outcome()
 	path := filepath.Join(r.dir, WeightsFile)
-	if err := eval.WriteWeightsFile(path, t.WeightsFile()); err != nil {
+	data, err := t.WeightsFile().Marshal()
+	if err != nil {
+		return out, err
+	}
+	if err := checkpoints.WriteFile(path, data); err != nil {
 		return out, err
 	}
 	out.WeightsPath = path

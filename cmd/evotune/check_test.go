@@ -43,7 +43,9 @@ func TestCheckGolden(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "tuned.yaml")
-	if err := eval.WriteWeightsFile(path, wf); err != nil {
+	if data, err := wf.Marshal(); err != nil {
+		t.Fatal(err)
+	} else if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errs := runCheck(t, path)

@@ -187,7 +187,9 @@ func TestWeightsFlag(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "w.yaml")
 	wf := eval.NewWeightsFile(set, set.Defaults)
 	wf.Search = &eval.SearchInfo{Algorithm: "expectimax", Depth: 2}
-	if err := eval.WriteWeightsFile(path, wf); err != nil {
+	if data, err := wf.Marshal(); err != nil {
+		t.Fatal(err)
+	} else if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// The default weights from a file play exactly like --eval standard,
