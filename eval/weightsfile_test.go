@@ -268,11 +268,11 @@ func TestParseErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseWeights([]byte(tc.data), "w.yaml")
-			var we *WeightsError
+			var we *FileError
 			if !errors.As(err, &we) || !errors.Is(err, ErrWeightsFile) {
-				t.Fatalf("err = %v, want a *WeightsError", err)
+				t.Fatalf("err = %v, want a *FileError", err)
 			}
-			if we.File != "w.yaml" || we.Line != tc.line || !strings.Contains(we.Msg, tc.msg) {
+			if we.File != "w.yaml" || we.Line != tc.line || !strings.Contains(err.Error(), tc.msg) {
 				t.Errorf("err = %q\nwant   w.yaml:%d: ...%s...", err, tc.line, tc.msg)
 			}
 		})
@@ -334,7 +334,7 @@ func FuzzParseWeights(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		wf, err := ParseWeights(data, "f.yaml")
 		if err != nil {
-			var we *WeightsError
+			var we *FileError
 			if !errors.As(err, &we) || we.Line < 1 || we.File != "f.yaml" || !errors.Is(err, ErrWeightsFile) {
 				t.Fatalf("error without a file and line: %v", err)
 			}

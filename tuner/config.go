@@ -177,28 +177,6 @@ func setDefault[T comparable](p *T, def T) {
 	}
 }
 
-// FieldError is a config error about one field: where it is and what is
-// allowed. Line is 0 when the value came from a flag or a default.
-type FieldError struct {
-	File  string
-	Line  int
-	Field string // dotted path, "search.depth"
-	Msg   string
-}
-
-func (e *FieldError) Error() string {
-	where := e.File
-	if e.Line > 0 {
-		where = fmt.Sprintf("%s:%d", e.File, e.Line)
-	}
-	if where != "" {
-		return fmt.Sprintf("%s: %s: %s", where, e.Field, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.Field, e.Msg)
-}
-
-func (e *FieldError) Unwrap() error { return ErrConfig }
-
 // LoadConfig reads and decodes a config file; see ParseConfig.
 func LoadConfig(path string) (*Config, *Positions, error) {
 	data, err := os.ReadFile(path)
@@ -211,34 +189,33 @@ func LoadConfig(path string) (*Config, *Positions, error) {
 // Positions remembers the line of every key of a decoded config, so that
 // errors found later (in Validate) can still name the line.
 type Positions struct {
-	file  string
+	eval.YAMLFile
 	lines map[string]int
 }
 
+// errorf returns the error about a field, at its line if the field was in
+// the file (line 0 otherwise: a default or a flag). Every config error is an
+// *eval.FileError wrapping ErrConfig.
 func (p *Positions) errorf(field, format string, args ...any) error {
-	e := &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
-	if p != nil {
-		e.File, e.Line = p.file, p.lines[field]
+	if p == nil {
+		return &eval.FileError{Field: field, Msg: fmt.Sprintf(format, args...), Kind: ErrConfig}
 	}
-	return e
+	return p.At(p.lines[field], field, format, args...)
 }
 
-// ParseConfig decodes a config strictly: unknown keys, duplicate keys and
+// ParseConfig decodes a config strictly, through eval's strict YAML layer
+// (one document of plain UTF-8 text): unknown keys, duplicate keys and
 // values of the wrong type are errors that name the file, line and field.
 // It does not fill defaults or validate; see Resolve and Validate.
 func ParseConfig(data []byte, file string) (*Config, *Positions, error) {
-	pos := &Positions{file: file, lines: map[string]int{}}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, nil, fmt.Errorf("%w: %s: %s", ErrConfig, file, strings.TrimPrefix(err.Error(), "yaml: "))
+	pos := &Positions{YAMLFile: eval.YAMLFile{File: file, Kind: ErrConfig}, lines: map[string]int{}}
+	root, err := pos.Parse(data)
+	if err != nil {
+		return nil, nil, err
 	}
 	cfg := &Config{}
-	if doc.Kind == 0 { // an empty file: every default
+	if root == nil { // an empty file: every default
 		return cfg, pos, nil
-	}
-	root := &doc
-	if root.Kind == yaml.DocumentNode {
-		root = root.Content[0]
 	}
 	if err := decodeStruct(root, reflect.ValueOf(cfg).Elem(), "", pos); err != nil {
 		return nil, nil, err
@@ -265,7 +242,7 @@ func decodeStruct(n *yaml.Node, v reflect.Value, prefix string, pos *Positions) 
 		if n.Tag == "!!null" {
 			return nil
 		}
-		return &FieldError{File: pos.file, Line: n.Line, Field: where, Msg: "want a mapping of keys to values"}
+		return pos.Errorf(n, where, "want a mapping of keys to values")
 	}
 	t := v.Type()
 	var names []string
@@ -286,10 +263,10 @@ func decodeStruct(n *yaml.Node, v reflect.Value, prefix string, pos *Positions) 
 			}
 		}
 		if idx < 0 {
-			return &FieldError{File: pos.file, Line: k.Line, Field: field, Msg: fmt.Sprintf("unknown key (allowed in %s: %s)", where, strings.Join(names, ", "))}
+			return pos.Errorf(k, field, "unknown key (allowed in %s: %s)", where, strings.Join(names, ", "))
 		}
 		if seen[k.Value] {
-			return &FieldError{File: pos.file, Line: k.Line, Field: field, Msg: "key given twice"}
+			return pos.Errorf(k, field, "key given twice")
 		}
 		seen[k.Value] = true
 		pos.lines[field] = k.Line
@@ -308,7 +285,7 @@ func decodeValue(n *yaml.Node, v reflect.Value, field string, pos *Positions) er
 		} else {
 			got = strconv.Quote(got)
 		}
-		return &FieldError{File: pos.file, Line: n.Line, Field: field, Msg: fmt.Sprintf("want %s, got %s", want, got)}
+		return pos.Errorf(n, field, "want %s, got %s", want, got)
 	}
 	switch {
 	case v.Type() == durationType:
@@ -335,7 +312,7 @@ func decodeValue(n *yaml.Node, v reflect.Value, field string, pos *Positions) er
 			k, val := n.Content[i], n.Content[i+1]
 			sub := field + "." + k.Value
 			if m.MapIndex(reflect.ValueOf(k.Value)).IsValid() {
-				return &FieldError{File: pos.file, Line: k.Line, Field: sub, Msg: "key given twice"}
+				return pos.Errorf(k, sub, "key given twice")
 			}
 			pos.lines[sub] = k.Line
 			elem := reflect.New(v.Type().Elem()).Elem()

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/configs"
+	"github.com/evotune/evotune/eval"
 )
 
 func TestConfigErrors(t *testing.T) {
@@ -59,9 +60,9 @@ func TestConfigErrors(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			var fe *FieldError
+			var fe *eval.FileError
 			if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) {
-				t.Fatalf("error %v is not a FieldError wrapping ErrConfig", err)
+				t.Fatalf("error %v is not an eval.FileError wrapping ErrConfig", err)
 			}
 			if fe.File != "c.yaml" || fe.Line != tt.line || fe.Field != tt.field || !strings.Contains(fe.Msg, tt.msg) {
 				t.Errorf("got %q (line %d, field %q); want line %d, field %q, message containing %q", err, fe.Line, fe.Field, tt.line, tt.field, tt.msg)
@@ -73,6 +74,27 @@ func TestConfigErrors(t *testing.T) {
 	}
 	if _, _, err := ParseConfig([]byte("a: [1, 2\n"), "c.yaml"); err == nil || !strings.Contains(err.Error(), "c.yaml") {
 		t.Errorf("malformed YAML: %v", err)
+	}
+}
+
+// TestConfigYAMLErrors checks that a config's YAML problems get the line
+// corrections of eval's strict layer: the YAML decoder counts the lines of
+// parser problems from 0 and names the line where a collection starts.
+func TestConfigYAMLErrors(t *testing.T) {
+	for _, tt := range []struct{ name, yaml, want string }{
+		{"open list", "name: x\nbounds:\n  empty: [0, 1\nseed: 2\n", "c.yaml:3: invalid YAML: did not find expected ',' or ']'"},
+		{"open mapping", "name: x\nsearch: {depth: 3\n", "c.yaml:2: invalid YAML: did not find expected ',' or '}'"},
+		{"open quote", "seed: 1\nname: 'x\n", "c.yaml:2: invalid YAML: found unexpected end of stream"},
+		{"two documents", "name: x\nseed: 1\n---\nseed: 2\n", "c.yaml:3: a second YAML document (want exactly one)"},
+		{"control character", "name: x\nseed: \x01\n", "c.yaml:2: control character U+0001 (not allowed in YAML)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := ParseConfig([]byte(tt.yaml), "c.yaml")
+			var fe *eval.FileError
+			if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) || err.Error() != tt.want {
+				t.Errorf("got %v, want %s (an eval.FileError wrapping ErrConfig)", err, tt.want)
+			}
+		})
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/evotune/evotune/configs"
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
 	"github.com/evotune/evotune/tuner"
 )
 
@@ -111,7 +112,7 @@ func (o *overrides) apply(cfg *tuner.Config) (map[string]string, error) {
 // flagError turns a config error about an overridden field into one naming
 // the flag.
 func flagError(err error, flags map[string]string) error {
-	var fe *tuner.FieldError
+	var fe *eval.FileError
 	if errors.As(err, &fe) {
 		if name, ok := flags[fe.Field]; ok {
 			return usagef("flag %s: %s", name, fe.Msg)
