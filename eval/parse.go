@@ -235,7 +235,10 @@ func (p *parser) featureValues(n *yaml.Node, what string) ([]float64, map[string
 	return v, m, nil
 }
 
-func (p *parser) search(n *yaml.Node) (*SearchInfo, error) {
+// search reads a weights file's search. A file without move_scores is read
+// as the default search, which adds move scores; the loss value is not
+// recorded.
+func (p *parser) search(n *yaml.Node) (*engine.SearchConfig, error) {
 	m, err := p.fields(n, "search", "algorithm", "depth", "width", "move_scores")
 	if err != nil {
 		return nil, err
@@ -243,20 +246,21 @@ func (p *parser) search(n *yaml.Node) (*SearchInfo, error) {
 	if err := p.required(m, n, "search", "algorithm", "depth"); err != nil {
 		return nil, err
 	}
-	si := &SearchInfo{}
-	if si.Algorithm, err = p.text(m["algorithm"], "search.algorithm"); err != nil {
+	si := &engine.SearchConfig{}
+	name, err := p.text(m["algorithm"], "search.algorithm")
+	if err != nil {
 		return nil, err
 	}
-	if si.Algorithm != "expectimax" && si.Algorithm != "beam" {
-		return nil, p.Errorf(m["algorithm"], "search.algorithm", "unknown algorithm %q (want expectimax or beam)", si.Algorithm)
+	if si.Algorithm, err = engine.ParseAlgorithm(name); err != nil {
+		return nil, p.Errorf(m["algorithm"], "search.algorithm", "%v", err)
 	}
-	d, err := p.integer(m["depth"], "search.depth", 1, 255)
+	d, err := p.integer(m["depth"], "search.depth", engine.MinDepth, engine.MaxDepth)
 	if err != nil {
 		return nil, err
 	}
 	si.Depth = int(d)
 	if x := m["width"]; x != nil {
-		if si.Algorithm != "beam" {
+		if si.Algorithm != engine.AlgorithmBeam {
 			return nil, p.Errorf(x, "search.width", "only beam search has a width")
 		}
 		w, err := p.integer(x, "search.width", 1, maxCount)
@@ -273,7 +277,7 @@ func (p *parser) search(n *yaml.Node) (*SearchInfo, error) {
 		if x.ShortTag() != "!!bool" || x.Decode(&b) != nil {
 			return nil, p.Errorf(x, "search.move_scores", "%q is not true or false", x.Value)
 		}
-		si.MoveScores = &b
+		si.HeuristicOnly = !b
 	}
 	return si, nil
 }

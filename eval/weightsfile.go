@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/evotune/evotune/engine"
 )
 
 // FormatV1 is the format line of version 1 weights files, the only version.
@@ -22,24 +24,12 @@ type WeightsFile struct {
 	// Weights has one weight per feature, in the set's order (the file maps
 	// feature names to weights; it is written in the set's order).
 	Weights    []float64
-	Search     *SearchInfo // optional
-	Provenance *Provenance // optional
+	Search     *engine.SearchConfig // optional; see Marshal for what is written
+	Provenance *Provenance          // optional
 	// Checks are the golden vectors. When reading, every check has been
 	// verified. When writing, the checks are computed again from the
 	// weights for the same boards, or for CheckBoards if there are none.
 	Checks []Check
-}
-
-// SearchInfo says what search the weights were tuned for. It matters to an
-// engine that loads them: tuned weights are only good for the search that
-// tuned them, and when the search adds move scores their scale matters too.
-type SearchInfo struct {
-	Algorithm string // "expectimax" or "beam"
-	Depth     int    // in plies, >= 1
-	Width     int    // beam width; beam only; 0 = not recorded
-	// MoveScores records whether the search added move scores to leaf
-	// values (DESIGN.md's default); nil = not recorded.
-	MoveScores *bool
 }
 
 // Provenance records where the weights came from. Every field is optional
@@ -117,14 +107,16 @@ func (wf *WeightsFile) Marshal() ([]byte, error) {
 	add("features", str(s.Name))
 	add("weights", featureMap(s, wf.Weights, 0))
 	if si := wf.Search; si != nil {
+		// What the weights were tuned for matters to an engine that loads
+		// them: tuned weights are only good for the search that tuned them,
+		// and when the search adds move scores their scale matters too. The
+		// file says move_scores, the positive form, for other engines.
 		n := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
-		n.Content = append(n.Content, str("algorithm"), str(si.Algorithm), str("depth"), integer(int64(si.Depth)))
-		if si.Width != 0 {
+		n.Content = append(n.Content, str("algorithm"), str(string(si.Algorithm)), str("depth"), integer(int64(si.Depth)))
+		if si.Algorithm == engine.AlgorithmBeam && si.Width != 0 {
 			n.Content = append(n.Content, str("width"), integer(int64(si.Width)))
 		}
-		if si.MoveScores != nil {
-			n.Content = append(n.Content, str("move_scores"), boolean(*si.MoveScores))
-		}
+		n.Content = append(n.Content, str("move_scores"), boolean(!si.HeuristicOnly))
 		add("search", n)
 	}
 	if p := wf.Provenance; p != nil {

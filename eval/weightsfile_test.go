@@ -20,8 +20,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // tunedFile is a weights file as the tuner would export it.
 func tunedFile() *WeightsFile {
 	wf := NewWeightsFile(standardSet, []float64{52.25, 9.5, 301.125, 87.0625, 64.5})
-	yes := true
-	wf.Search = &SearchInfo{Algorithm: "expectimax", Depth: 3, MoveScores: &yes}
+	wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3}
 	wf.Provenance = &Provenance{
 		Run: "quick", Generation: 20, Optimizer: "cmaes", Seed: 1, Evaluations: 160,
 		Fitness:  &Fitness{Metric: "mean_score", Mean: 43712.5, CI95: 2401.25, Games: 100, Seeds: &SeedRange{First: 1 << 32, Count: 100}},
@@ -254,7 +253,7 @@ func TestParseErrors(t *testing.T) {
 		{"control character", goodFile + "x: \x01\n", 11, "control character U+0001"},
 		{"invalid utf-8", "format: \xff\n", 1, "invalid UTF-8"},
 		{"search algorithm", goodFile + "search: {algorithm: minimax, depth: 3}\n", 11, `search.algorithm: unknown algorithm "minimax" (want expectimax or beam)`},
-		{"search depth", goodFile + "search: {algorithm: beam, depth: 0}\n", 11, "search.depth: 0 is out of range (want 1 to 255)"},
+		{"search depth", goodFile + "search: {algorithm: beam, depth: 0}\n", 11, "search.depth: 0 is out of range (want 1 to 20)"},
 		{"search width", goodFile + "search: {algorithm: expectimax, depth: 2, width: 8}\n", 11, "search.width: only beam search has a width"},
 		{"search missing depth", goodFile + "search: {algorithm: beam}\n", 11, `search: missing key "depth"`},
 		{"move scores", goodFile + "search: {algorithm: beam, depth: 2, move_scores: maybe}\n", 11, `search.move_scores: "maybe" is not true or false`},
@@ -293,7 +292,7 @@ func TestMarshalRejects(t *testing.T) {
 		{Features: "fancy", Weights: standardSet.Defaults},
 		{Features: "standard", Weights: standardSet.Defaults[:3]},
 		{Features: "standard", Weights: []float64{1, 2, math.Inf(1), 4, 5}},
-		{Features: "standard", Weights: standardSet.Defaults, Search: &SearchInfo{Algorithm: "dfs", Depth: 2}},
+		{Features: "standard", Weights: standardSet.Defaults, Search: &engine.SearchConfig{Algorithm: "dfs", Depth: 2}},
 		{Features: "standard", Weights: standardSet.Defaults, Provenance: &Provenance{Fitness: &Fitness{Metric: "m", Mean: math.NaN()}}},
 	} {
 		if _, err := wf.Marshal(); err == nil {

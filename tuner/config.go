@@ -52,8 +52,18 @@ type Config struct {
 	Bounds map[string][]float64 `yaml:"bounds"`
 	// Optimizer chooses and configures the optimizer.
 	Optimizer OptimizerConfig `yaml:"optimizer"`
-	// Search is the player every candidate plays with.
-	Search SearchConfig `yaml:"search"`
+	// Search is the player every candidate plays with, under the key search:
+	//   algorithm      "expectimax" (default) or "beam"
+	//   depth          plies, engine.MinDepth to engine.MaxDepth; absent: 3
+	//   width          the beam width, at least 1; absent: 8; expectimax
+	//                  ignores it
+	//   heuristic_only values positions by the evaluation alone, without
+	//                  move scores; then the weights are scale-invariant and
+	//                  one of them is held fixed (see
+	//                  eval.FeatureSet.Reference); default false
+	//   loss           the value of a lost position (engine.LossValue);
+	//                  absent: engine.DefaultLossValue
+	Search engine.SearchConfig `yaml:"search"`
 	// Fitness says how candidates are scored.
 	Fitness FitnessConfig `yaml:"fitness"`
 	// Validation says how the distribution mean is re-evaluated.
@@ -75,22 +85,6 @@ type OptimizerConfig struct {
 	// Restarts is "none" (default) or "ipop": restart with a doubled
 	// population when the optimizer converges.
 	Restarts string `yaml:"restarts"`
-}
-
-// SearchConfig is the player's search.
-type SearchConfig struct {
-	// Algorithm is "expectimax" (default) or "beam".
-	Algorithm string `yaml:"algorithm"`
-	// Depth is the search depth in plies; 0 means 3.
-	Depth int `yaml:"depth"`
-	// Width is the beam width; 0 means 8. Expectimax ignores it.
-	Width int `yaml:"width"`
-	// HeuristicOnly values positions by the evaluation alone, without move
-	// scores; then the weights are scale-invariant and one of them is held
-	// fixed (see eval.FeatureSet.Reference). Default false.
-	HeuristicOnly bool `yaml:"heuristic_only"`
-	// Loss is the value of a lost position; 0 means engine.DefaultLossValue.
-	Loss float64 `yaml:"loss"`
 }
 
 // FitnessConfig says how a candidate's games become one number.
@@ -130,7 +124,7 @@ const (
 	DefaultMethod          = "cmaes"
 	DefaultElite           = 0.25
 	DefaultRestarts        = "none"
-	DefaultAlgorithm       = "expectimax"
+	DefaultAlgorithm       = engine.AlgorithmExpectimax
 	DefaultDepth           = 3
 	DefaultWidth           = 8
 	DefaultGames           = 16
@@ -152,7 +146,7 @@ func (c *Config) Resolve() {
 	setDefault(&c.Search.Algorithm, DefaultAlgorithm)
 	setDefault(&c.Search.Depth, DefaultDepth)
 	setDefault(&c.Search.Width, DefaultWidth)
-	setDefault(&c.Search.Loss, engine.DefaultLossValue)
+	setDefault(&c.Search.LossValue, engine.DefaultLossValue)
 	setDefault(&c.Fitness.Games, DefaultGames)
 	setDefault(&c.Fitness.Metric, DefaultMetric)
 	setDefault(&c.Validation.Every, DefaultValidationEvery)
@@ -246,8 +240,14 @@ func decodeStruct(n *yaml.Node, v reflect.Value, prefix string, pos *Positions) 
 	}
 	t := v.Type()
 	var names []string
+	var fields []int
 	for i := range t.NumField() {
-		names = append(names, t.Field(i).Tag.Get("yaml"))
+		// A field tagged "-" (engine.SearchConfig's table size, say) is
+		// not in the file.
+		if name := t.Field(i).Tag.Get("yaml"); name != "-" {
+			names = append(names, name)
+			fields = append(fields, i)
+		}
 	}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -259,7 +259,7 @@ func decodeStruct(n *yaml.Node, v reflect.Value, prefix string, pos *Positions) 
 		idx := -1
 		for j, name := range names {
 			if name == k.Value {
-				idx = j
+				idx = fields[j]
 			}
 		}
 		if idx < 0 {

@@ -394,11 +394,8 @@ func (r *Run) save() error {
 func (t *Tuner) WeightsFile() *eval.WeightsFile {
 	v := t.Recommended()
 	wf := eval.NewWeightsFile(t.set, v.Weights)
-	moveScores := !t.cfg.Search.HeuristicOnly
-	wf.Search = &eval.SearchInfo{Algorithm: t.cfg.Search.Algorithm, Depth: t.cfg.Search.Depth, MoveScores: &moveScores}
-	if t.cfg.Search.Algorithm == "beam" {
-		wf.Search.Width = t.cfg.Search.Width
-	}
+	search := t.cfg.Search
+	wf.Search = &search
 	fitness := func(v *Validation) *eval.Fitness {
 		if v == nil {
 			return nil

@@ -74,8 +74,8 @@ func (o *overrides) apply(cfg *tuner.Config) (map[string]string, error) {
 	var err error
 	o.fs.Visit(func(f *flag.Flag) {
 		switch {
-		case f.Name == "depth" && o.depth < 1:
-			err = usagef("flag --depth: %d: want 1 to 20 plies", o.depth)
+		case f.Name == "depth" && engine.CheckDepth(o.depth) != nil:
+			err = usagef("flag --depth: %v", engine.CheckDepth(o.depth))
 		case f.Name == "games" && o.games < 1:
 			err = usagef("flag --games: %d: want at least 1 game per candidate", o.games)
 		}
