@@ -2,11 +2,13 @@ package tuner
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/evotune/evotune/configs"
+	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
 )
 
@@ -218,5 +220,112 @@ func TestSeedsFixed(t *testing.T) {
 		if got := ValidationSeed(tt.run, 99); got != tt.validate {
 			t.Errorf("ValidationSeed(%d, 99) = %#x, want %#x", tt.run, got, tt.validate)
 		}
+	}
+}
+
+// TestConfigExplicitZero checks that a key written as 0 (or "") where that
+// is no meaningful value is an error naming the line, the field and the
+// allowed range, while the same key left out takes its default.
+func TestConfigExplicitZero(t *testing.T) {
+	for _, tt := range []struct {
+		yaml, field, msg string
+	}{
+		{"name: \"\"\n", "name", "want 1 to 100 letters"},
+		{"features: \"\"\n", "features", `unknown feature set ""`},
+		{"sigma: 0\n", "sigma", "want a step size in (0, 10]"},
+		{"optimizer:\n  method: \"\"\n", "optimizer.method", "want cmaes or cem"},
+		{"optimizer:\n  elite: 0\n", "optimizer.elite", "want a fraction in (0, 1)"},
+		{"optimizer:\n  restarts: \"\"\n", "optimizer.restarts", "want none or ipop"},
+		{"search:\n  algorithm: \"\"\n", "search.algorithm", "want expectimax or beam"},
+		{"search:\n  depth: 0\n", "search.depth", "0: want 1 to 20 plies"},
+		{"search:\n  width: 0\n", "search.width", "0: want at least 1 board"},
+		{"fitness:\n  games: 0\n", "fitness.games", "0: want at least 1 game"},
+		{"fitness:\n  metric: \"\"\n", "fitness.metric", "want mean_score"},
+		{"validation:\n  every: 0\n", "validation.every", "0: want at least 1 generation"},
+		{"validation:\n  games: 0\n", "validation.games", "0: want at least 2 games"},
+		{"checkpoints:\n  keep: 0\n", "checkpoints.keep", "0: want at least 1"},
+	} {
+		t.Run(tt.field, func(t *testing.T) {
+			data := "seed: 1\n" + tt.yaml
+			line := strings.Count(data, "\n")
+			cfg, pos, err := ParseConfig([]byte(data), "c.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Resolve()
+			err = cfg.Validate(pos)
+			var fe *eval.FileError
+			if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) {
+				t.Fatalf("explicit zero: %v, want an eval.FileError wrapping ErrConfig", err)
+			}
+			prefix := fmt.Sprintf("c.yaml:%d: %s: ", line, tt.field)
+			if !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(fe.Msg, tt.msg) || !strings.HasSuffix(fe.Msg, "(leave the key out for the default)") {
+				t.Errorf("got %q, want %q...%s...(leave the key out for the default)", err, prefix, tt.msg)
+			}
+			// The same config without the key takes the default.
+			without := "seed: 1\n"
+			if section, _, nested := strings.Cut(tt.yaml, "\n  "); nested {
+				without += section + "\n"
+			}
+			absent, pos, err := ParseConfig([]byte(without), "c.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			absent.Resolve()
+			if err := absent.Validate(pos); err != nil {
+				t.Errorf("without the key: %v", err)
+			}
+		})
+	}
+}
+
+// TestConfigMeaningfulZero checks the keys whose 0 means something: they
+// keep it, and the config is valid.
+func TestConfigMeaningfulZero(t *testing.T) {
+	cfg, pos, err := ParseConfig([]byte("seed: 0\ngenerations: 0\nduration: 0s\nworkers: 0\n"+
+		"optimizer: {population: 0}\nsearch: {heuristic_only: false, loss: 0}\nfitness: {max_moves: 0}\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Resolve()
+	if err := cfg.Validate(pos); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		field string
+		got   any
+	}{
+		{"seed", cfg.Seed}, {"generations", cfg.Generations}, {"duration", int64(cfg.Duration)},
+		{"workers", cfg.Workers}, {"optimizer.population", cfg.Optimizer.Population},
+		{"search.loss", cfg.Search.LossValue}, {"fitness.max_moves", cfg.Fitness.MaxMoves},
+	} {
+		if fmt.Sprint(tt.got) != "0" {
+			t.Errorf("%s: 0 resolved to %v, want 0 kept", tt.field, tt.got)
+		}
+	}
+	// A meaningful zero overridden by an invalid value gets no hint about
+	// leaving the key out.
+	cfg.Generations = -1
+	if err := cfg.Validate(pos); err == nil || strings.Contains(err.Error(), "leave the key out") {
+		t.Errorf("generations -1 over an explicit 0: %v", err)
+	}
+	// Absent, the loss takes the default; a resolved config with loss 0
+	// reads back as 0, so a resumed run plays as the original.
+	absent, _, _ := ParseConfig(nil, "c.yaml")
+	absent.Resolve()
+	if absent.Search.LossValue != engine.DefaultLossValue {
+		t.Errorf("absent loss resolved to %v", absent.Search.LossValue)
+	}
+	data, err := MarshalConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := ParseConfig(data, "resolved.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	back.Resolve()
+	if back.Search.LossValue != 0 {
+		t.Errorf("resolved loss 0 reads back as %v", back.Search.LossValue)
 	}
 }
