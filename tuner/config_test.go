@@ -329,3 +329,29 @@ func TestConfigMeaningfulZero(t *testing.T) {
 		t.Errorf("resolved loss 0 reads back as %v", back.Search.LossValue)
 	}
 }
+
+// FuzzParseConfig checks that no input makes the config decoder panic and
+// that every error it returns names the file and wraps ErrConfig.
+func FuzzParseConfig(f *testing.F) {
+	for _, name := range configs.Names() {
+		data, _, _ := configs.Get(name)
+		f.Add(data)
+	}
+	f.Add([]byte("search: {depth: 0}\n"))
+	f.Add([]byte("init: {empty: .nan}\nbounds: {empty: [1, x]}\n"))
+	f.Add([]byte("a: &x [*x]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, pos, err := ParseConfig(data, "f.yaml")
+		if err == nil {
+			cfg.Resolve()
+			err = cfg.Validate(pos)
+			if err == nil {
+				return
+			}
+		}
+		var fe *eval.FileError
+		if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) || fe.File != "f.yaml" {
+			t.Fatalf("error without the file: %v", err)
+		}
+	})
+}

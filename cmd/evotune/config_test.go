@@ -52,3 +52,17 @@ func TestConfigUnknownPreset(t *testing.T) {
 		t.Errorf("--config DIR: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestConfigExplicitZeroCLI checks that tune refuses a config whose explicit
+// 0 means nothing with one line naming the file, line, field and range.
+func TestConfigExplicitZeroCLI(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(path, []byte("name: x\nsearch: {depth: 0}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "tune", "--config", path, "--out", filepath.Join(t.TempDir(), "r"))
+	want := path + ":2: search.depth: 0: want 1 to 20 plies (leave the key out for the default)"
+	if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, stderr %q; want exit 2 and one line %q", code, errs, want)
+	}
+}
