@@ -213,7 +213,7 @@ func LoadConfig(path string) (*Config, *Positions, error) {
 // Positions remembers the line of every key of a decoded config, so that
 // errors found later (in Validate) can still name the line.
 type Positions struct {
-	eval.YAMLFile
+	yf    eval.YAMLFile // the file, for errors
 	lines map[string]int
 	zeros map[string]bool // see Config.zeros
 }
@@ -229,7 +229,7 @@ func (p *Positions) errorf(field, format string, args ...any) error {
 		// The file wrote 0 where 0 is no value: say how to get the default.
 		format += " (leave the key out for the default)"
 	}
-	return p.At(p.lines[field], field, format, args...)
+	return p.yf.At(p.lines[field], field, format, args...)
 }
 
 // ParseConfig decodes a config strictly, through eval's strict YAML layer
@@ -237,8 +237,8 @@ func (p *Positions) errorf(field, format string, args ...any) error {
 // values of the wrong type are errors that name the file, line and field.
 // It does not fill defaults or validate; see Resolve and Validate.
 func ParseConfig(data []byte, file string) (*Config, *Positions, error) {
-	pos := &Positions{YAMLFile: eval.YAMLFile{File: file, Kind: ErrConfig}, lines: map[string]int{}, zeros: map[string]bool{}}
-	root, err := pos.Parse(data)
+	pos := &Positions{yf: eval.YAMLFile{File: file, Kind: ErrConfig}, lines: map[string]int{}, zeros: map[string]bool{}}
+	root, err := pos.yf.Parse(data)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -271,7 +271,7 @@ func decodeStruct(n *yaml.Node, v reflect.Value, prefix string, pos *Positions) 
 		if n.Tag == "!!null" {
 			return nil
 		}
-		return pos.Errorf(n, where, "want a mapping of keys to values")
+		return pos.yf.Errorf(n, where, "want a mapping of keys to values")
 	}
 	t := v.Type()
 	var names []string
@@ -298,10 +298,10 @@ func decodeStruct(n *yaml.Node, v reflect.Value, prefix string, pos *Positions) 
 			}
 		}
 		if idx < 0 {
-			return pos.Errorf(k, field, "unknown key (allowed in %s: %s)", where, strings.Join(names, ", "))
+			return pos.yf.Errorf(k, field, "unknown key (allowed in %s: %s)", where, strings.Join(names, ", "))
 		}
 		if seen[k.Value] {
-			return pos.Errorf(k, field, "key given twice")
+			return pos.yf.Errorf(k, field, "key given twice")
 		}
 		seen[k.Value] = true
 		pos.lines[field] = k.Line
@@ -323,7 +323,7 @@ func decodeValue(n *yaml.Node, v reflect.Value, field string, pos *Positions) er
 		} else {
 			got = strconv.Quote(got)
 		}
-		return pos.Errorf(n, field, "want %s, got %s", want, got)
+		return pos.yf.Errorf(n, field, "want %s, got %s", want, got)
 	}
 	switch {
 	case v.Type() == durationType:
@@ -350,7 +350,7 @@ func decodeValue(n *yaml.Node, v reflect.Value, field string, pos *Positions) er
 			k, val := n.Content[i], n.Content[i+1]
 			sub := field + "." + k.Value
 			if m.MapIndex(reflect.ValueOf(k.Value)).IsValid() {
-				return pos.Errorf(k, sub, "key given twice")
+				return pos.yf.Errorf(k, sub, "key given twice")
 			}
 			pos.lines[sub] = k.Line
 			elem := reflect.New(v.Type().Elem()).Elem()
