@@ -2,6 +2,7 @@ package configs
 
 import (
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -10,6 +11,9 @@ import (
 
 //go:embed *.yaml
 var files embed.FS
+
+// ErrNoPreset is returned by Get for a name that is no preset.
+var ErrNoPreset = errors.New("configs: no preset")
 
 // Default is the preset evotune tune runs without --config.
 const Default = "quick"
@@ -25,12 +29,14 @@ func Names() []string {
 	return names
 }
 
-// Get returns the YAML of the named preset and its file name.
+// Get returns the YAML of the named preset and its file name. The name may
+// end in ".yaml", so that both "overnight" and "overnight.yaml" name the
+// overnight preset.
 func Get(name string) (data []byte, file string, err error) {
-	file = name + ".yaml"
+	file = strings.TrimSuffix(name, ".yaml") + ".yaml"
 	data, err = files.ReadFile(file)
 	if err != nil {
-		return nil, "", fmt.Errorf("configs: no preset %q (presets: %s)", name, strings.Join(Names(), ", "))
+		return nil, "", fmt.Errorf("%w %q (presets: %s)", ErrNoPreset, name, strings.Join(Names(), ", "))
 	}
 	return data, file, nil
 }

@@ -11,8 +11,8 @@ import (
 type BeamOptions struct {
 	// Width is the number of boards kept per layer (K); at least 1.
 	Width int
-	// Depth is the search depth in plies, counted as for expectimax; at
-	// least 1.
+	// Depth is the search depth in plies, counted as for expectimax;
+	// MinDepth to MaxDepth.
 	Depth int
 	// LossValue is the value of a board with no legal move.
 	LossValue float64
@@ -25,10 +25,8 @@ func (o BeamOptions) Validate() error {
 	switch {
 	case o.Width < 1:
 		return fmt.Errorf("%w: width %d: want at least 1 board", ErrSearch, o.Width)
-	case o.Depth < 1:
-		return fmt.Errorf("%w: depth %d: want at least 1 ply", ErrSearch, o.Depth)
-	case o.Depth > 255:
-		return fmt.Errorf("%w: depth %d: want at most 255 plies", ErrSearch, o.Depth)
+	case CheckDepth(o.Depth) != nil:
+		return fmt.Errorf("%w: depth %w", ErrSearch, CheckDepth(o.Depth))
 	}
 	return nil
 }

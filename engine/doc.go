@@ -20,6 +20,11 @@
 //     with a fixed-size transposition table, a configurable loss value and an
 //     optional probability cutoff; with the cutoff off, the table never changes
 //     a value.
+//   - SearchConfig is the one description of a player's search (an
+//     Algorithm, a depth within MinDepth to MaxDepth, a beam width, whether
+//     move scores count, the loss value) that configs, weights files, the
+//     tuner and the commands share; NewSearcher builds the searcher and
+//     ForPlay sizes a player's table.
 //
 // Every fast path has a slow, obviously correct twin in the tests (a
 // [4][4]int board and a plain recursive expectimax) and a differential test

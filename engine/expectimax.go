@@ -12,7 +12,7 @@ var ErrSearch = errors.New("engine: bad search options")
 // Depth set, is the exact mode of DESIGN.md: no table, no cutoff, loss value 0.
 type ExpectimaxOptions struct {
 	// Depth is the search depth in plies (a move layer and a spawn layer
-	// count one each); at least 1.
+	// count one each); MinDepth to MaxDepth.
 	Depth int
 	// LossValue is the value of a board with no legal move at a max layer.
 	// 0 in the exact mode; play uses a large negative value so that the
@@ -34,10 +34,8 @@ type ExpectimaxOptions struct {
 // Validate reports the first option out of range, naming it.
 func (o ExpectimaxOptions) Validate() error {
 	switch {
-	case o.Depth < 1:
-		return fmt.Errorf("%w: depth %d: want at least 1 ply", ErrSearch, o.Depth)
-	case o.Depth > 255:
-		return fmt.Errorf("%w: depth %d: want at most 255 plies", ErrSearch, o.Depth)
+	case CheckDepth(o.Depth) != nil:
+		return fmt.Errorf("%w: depth %w", ErrSearch, CheckDepth(o.Depth))
 	case o.TableBits < 0 || o.TableBits > 30:
 		return fmt.Errorf("%w: table bits %d: want 0 (no table) to 30", ErrSearch, o.TableBits)
 	case !(o.ProbCutoff >= 0 && o.ProbCutoff < 1):

@@ -94,8 +94,16 @@ func GameSeed(base, i uint64) uint64 {
 	return splitmix64(base ^ splitmix64(i+0x9E3779B97F4A7C15))
 }
 
-func splitmix64(x uint64) uint64 {
-	x += 0x9E3779B97F4A7C15
+// splitmix64 is one step of the SplitMix64 generator: the state advanced by
+// the golden-ratio increment, then mixed.
+func splitmix64(x uint64) uint64 { return Mix64(x + 0x9E3779B97F4A7C15) }
+
+// Mix64 is the SplitMix64 finaliser (Steele, Lea and Flood 2014), a
+// bijection of uint64 whose outputs look independent for neighbouring
+// inputs: distinct inputs give distinct outputs. The tuner derives its game
+// seeds with it; population keeps its own copy because it may not import
+// engine.
+func Mix64(x uint64) uint64 {
 	x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
 	x = (x ^ x>>27) * 0x94D049BB133111EB
 	return x ^ x>>31

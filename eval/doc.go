@@ -36,8 +36,11 @@
 // feature to its weight, optionally records the search and the provenance of
 // the weights, and carries golden checks: boards with their feature vectors
 // and values. ParseWeights decodes strictly and verifies the checks; every
-// error names the file and line. WriteWeightsFile replaces the file
-// atomically and always writes checks, so a port of the features to another
+// error names the file and line. The strict YAML layer under it (YAMLFile,
+// FileError: one document, corrected line numbers, "file:line: field: what
+// is allowed") is also the one the tuner's configs are read with: eval is
+// the lowest package that reads YAML. WeightsFile.Marshal encodes it (callers
+// persist the bytes with their atomic writer) and always writes checks, so a port of the features to another
 // engine can verify itself the way "evotune check" does.
 //
 // Every fast path has a slow twin in the tests, written from the definitions

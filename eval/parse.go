@@ -1,18 +1,14 @@
 package eval
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -20,20 +16,8 @@ import (
 )
 
 // ErrWeightsFile is wrapped by every error about the content of a weights
-// file (each is a *WeightsError, which says where).
+// file (each is a *FileError, which says where).
 var ErrWeightsFile = errors.New("eval: bad weights file")
-
-// A WeightsError is a problem in a weights file, at a line.
-type WeightsError struct {
-	File string
-	Line int // 1-based
-	Msg  string
-}
-
-func (e *WeightsError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
-
-// Is makes errors.Is(err, ErrWeightsFile) hold for every WeightsError.
-func (e *WeightsError) Is(target error) bool { return target == ErrWeightsFile }
 
 // ReadWeightsFile reads and verifies the weights file at path (see
 // ParseWeights). An error reading the file is returned as "path: reason",
@@ -56,144 +40,22 @@ func ReadWeightsFile(path string) (*WeightsFile, error) {
 // implementation must reproduce exactly and whose value within
 // CheckTolerance. Unknown or repeated keys, YAML aliases and more than one
 // document are errors. name is the file name errors start with; every error
-// is a *WeightsError and wraps ErrWeightsFile.
+// is a *FileError and wraps ErrWeightsFile.
 func ParseWeights(data []byte, name string) (*WeightsFile, error) {
-	p := &parser{file: name}
-	if err := p.scanText(data); err != nil {
+	p := &parser{YAMLFile: YAMLFile{File: name, Kind: ErrWeightsFile}}
+	root, err := p.Parse(data)
+	if err != nil {
 		return nil, err
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if err == io.EOF {
-			return nil, p.at(1, "empty file (want a mapping with format, features and weights)")
-		}
-		return nil, p.yamlError(err, data)
+	if root == nil {
+		return nil, p.At(1, "", "empty file (want a mapping with format, features and weights)")
 	}
-	var extra yaml.Node
-	switch err := dec.Decode(&extra); {
-	case err == nil:
-		return nil, p.at(max(extra.Line, 1), "a second YAML document (want exactly one)")
-	case err != io.EOF:
-		return nil, p.yamlError(err, data)
-	}
-	if len(doc.Content) != 1 {
-		return nil, p.at(max(doc.Line, 1), "want a mapping with format, features and weights")
-	}
-	return p.weightsFile(doc.Content[0])
+	return p.weightsFile(root)
 }
 
 type parser struct {
-	file string
-	set  *FeatureSet
-}
-
-func (p *parser) at(line int, format string, args ...any) error {
-	return &WeightsError{File: p.file, Line: line, Msg: fmt.Sprintf(format, args...)}
-}
-
-func (p *parser) errorf(n *yaml.Node, format string, args ...any) error {
-	return p.at(max(n.Line, 1), format, args...)
-}
-
-// scanText rejects what YAML cannot carry (invalid UTF-8, control
-// characters) with the line it is on; the YAML decoder's own message would
-// not say where.
-func (p *parser) scanText(data []byte) error {
-	line := 1
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			return p.at(line, "invalid UTF-8 (a weights file is UTF-8 text)")
-		case isBreak(r):
-			if r == '\r' && i+1 < len(data) && data[i+1] == '\n' {
-				size++
-			}
-			line++
-		case r == '\t' || r == 0xFEFF:
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) && r != 0x85 || r == 0xFFFE || r == 0xFFFF:
-			return p.at(line, "control character %U (not allowed in YAML)", r)
-		}
-		i += size
-	}
-	return nil
-}
-
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-var yamlAnchor = regexp.MustCompile(`^yaml: unknown anchor '(.*)' referenced$`)
-
-// yamlParserProblems are the problems the YAML parser (as opposed to its
-// scanner) reports. For them the decoder's "line N" counts from 0 and names
-// the line where the enclosing collection starts.
-var yamlParserProblems = []string{
-	"did not find expected ',' or ']'",
-	"did not find expected ',' or '}'",
-	"did not find expected '-' indicator",
-	"did not find expected <document start>",
-	"did not find expected <stream-start>",
-	"did not find expected key",
-	"did not find expected node content",
-	"found duplicate %TAG directive",
-	"found duplicate %YAML directive",
-	"found incompatible YAML document",
-	"found undefined tag handle",
-}
-
-// yamlError turns a decoder error into a WeightsError. The decoder says
-// "line N" (from 1 for scanner problems, from 0 for parser problems) except
-// for problems on the first line, at the end of the input, and for unknown
-// aliases, whose lines are found here.
-func (p *parser) yamlError(err error, data []byte) error {
-	msg := err.Error()
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		if slices.Contains(yamlParserProblems, m[2]) {
-			line++
-		}
-		// A problem at the end of the input is on the line after the
-		// last.
-		line = min(line, lineCount(data))
-		return p.at(max(line, 1), "invalid YAML: %s", m[2])
-	}
-	line := 1
-	switch {
-	case strings.Contains(msg, "end of stream"):
-		line = lineCount(data)
-	case yamlAnchor.MatchString(msg):
-		if i := bytes.Index(data, []byte("*"+yamlAnchor.FindStringSubmatch(msg)[1])); i >= 0 {
-			line = 1 + bytes.Count(data[:i], []byte("\n"))
-		}
-	}
-	return p.at(line, "invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
-}
-
-// lineCount returns the number of the last line of data, at least 1,
-// counting line breaks as YAML does (see isBreak).
-func lineCount(data []byte) int {
-	n, last := 1, true
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		last = false
-		if isBreak(r) {
-			if r == '\r' && i+1 < len(data) && data[i+1] == '\n' {
-				size++
-			}
-			n++
-			last = true
-		}
-		i += size
-	}
-	if last && n > 1 {
-		n-- // a final line break does not start a line
-	}
-	return n
-}
-
-// isBreak reports whether YAML reads r as a line break: LF, CR (CR LF
-// counts once), NEL, LS and PS.
-func isBreak(r rune) bool {
-	return r == '\n' || r == '\r' || r == 0x85 || r == 0x2028 || r == 0x2029
+	YAMLFile
+	set *FeatureSet
 }
 
 // fields checks that n is a mapping whose keys are distinct and among
@@ -212,13 +74,13 @@ func (p *parser) fieldsOf(n *yaml.Node, what, noun, label string, allowed []stri
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
-			return nil, p.errorf(k, "%s: a %s must be a plain name (%s: %s)", what, noun, label, strings.Join(allowed, ", "))
+			return nil, p.Errorf(k, what, "a %s must be a plain name (%s: %s)", noun, label, strings.Join(allowed, ", "))
 		}
 		if !slices.Contains(allowed, k.Value) {
-			return nil, p.errorf(k, "%s: unknown %s %q (%s: %s)", what, noun, k.Value, label, strings.Join(allowed, ", "))
+			return nil, p.Errorf(k, what, "unknown %s %q (%s: %s)", noun, k.Value, label, strings.Join(allowed, ", "))
 		}
 		if _, dup := out[k.Value]; dup {
-			return nil, p.errorf(k, "%s: %s %q appears twice", what, noun, k.Value)
+			return nil, p.Errorf(k, what, "%s %q appears twice", noun, k.Value)
 		}
 		out[k.Value] = v
 	}
@@ -229,9 +91,9 @@ func (p *parser) fieldsOf(n *yaml.Node, what, noun, label string, allowed []stri
 func (p *parser) kind(n *yaml.Node, k yaml.Kind, what, want string) error {
 	switch {
 	case n.Kind == yaml.AliasNode:
-		return p.errorf(n, "%s: YAML aliases are not allowed (want %s)", what, want)
+		return p.Errorf(n, what, "YAML aliases are not allowed (want %s)", want)
 	case n.Kind != k:
-		return p.errorf(n, "%s: want %s", what, want)
+		return p.Errorf(n, what, "want %s", want)
 	}
 	return nil
 }
@@ -239,7 +101,7 @@ func (p *parser) kind(n *yaml.Node, k yaml.Kind, what, want string) error {
 func (p *parser) required(m map[string]*yaml.Node, parent *yaml.Node, what string, keys ...string) error {
 	for _, k := range keys {
 		if m[k] == nil {
-			return p.errorf(parent, "%s: missing key %q", what, k)
+			return p.Errorf(parent, what, "missing key %q", k)
 		}
 	}
 	return nil
@@ -250,7 +112,7 @@ func (p *parser) text(n *yaml.Node, what string) (string, error) {
 		return "", err
 	}
 	if n.ShortTag() != "!!str" {
-		return "", p.errorf(n, "%s: %q is not a string", what, n.Value)
+		return "", p.Errorf(n, what, "%q is not a string", n.Value)
 	}
 	return n.Value, nil
 }
@@ -264,16 +126,16 @@ func (p *parser) number(n *yaml.Node, what string) (float64, error) {
 		return 0, err
 	}
 	if tag := n.ShortTag(); tag != "!!int" && tag != "!!float" {
-		return 0, p.errorf(n, "%s: %q is not a number", what, n.Value)
+		return 0, p.Errorf(n, what, "%q is not a number", n.Value)
 	}
 	x, err := strconv.ParseFloat(n.Value, 64)
 	if err != nil {
 		if derr := n.Decode(&x); derr != nil {
-			return 0, p.errorf(n, "%s: %q is not a number", what, n.Value)
+			return 0, p.Errorf(n, what, "%q is not a number", n.Value)
 		}
 	}
 	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0, p.errorf(n, "%s: %s is not finite (want a finite number)", what, n.Value)
+		return 0, p.Errorf(n, what, "%s is not finite (want a finite number)", n.Value)
 	}
 	return x, nil
 }
@@ -285,10 +147,10 @@ func (p *parser) integer(n *yaml.Node, what string, lo, hi int64) (int64, error)
 	}
 	var i int64
 	if n.ShortTag() != "!!int" || n.Decode(&i) != nil {
-		return 0, p.errorf(n, "%s: %q is not an integer (want %d to %d)", what, n.Value, lo, hi)
+		return 0, p.Errorf(n, what, "%q is not an integer (want %d to %d)", n.Value, lo, hi)
 	}
 	if i < lo || i > hi {
-		return 0, p.errorf(n, "%s: %d is out of range (want %d to %d)", what, i, lo, hi)
+		return 0, p.Errorf(n, what, "%d is out of range (want %d to %d)", i, lo, hi)
 	}
 	return i, nil
 }
@@ -299,7 +161,7 @@ func (p *parser) unsigned(n *yaml.Node, what string) (uint64, error) {
 	}
 	var u uint64
 	if n.ShortTag() != "!!int" || n.Decode(&u) != nil {
-		return 0, p.errorf(n, "%s: %q is not an integer (want 0 to %d)", what, n.Value, uint64(math.MaxUint64))
+		return 0, p.Errorf(n, what, "%q is not an integer (want 0 to %d)", n.Value, uint64(math.MaxUint64))
 	}
 	return u, nil
 }
@@ -320,13 +182,13 @@ func (p *parser) weightsFile(root *yaml.Node) (*WeightsFile, error) {
 		return nil, err
 	}
 	if wf.Format != FormatV1 {
-		return nil, p.errorf(m["format"], "format: unknown format %q (want %s)", wf.Format, FormatV1)
+		return nil, p.Errorf(m["format"], "format", "unknown format %q (want %s)", wf.Format, FormatV1)
 	}
 	if wf.Features, err = p.text(m["features"], "features"); err != nil {
 		return nil, err
 	}
 	if p.set, err = Set(wf.Features); err != nil {
-		return nil, p.errorf(m["features"], "features: unknown feature set %q (known: %s)", wf.Features, strings.Join(Names(), ", "))
+		return nil, p.Errorf(m["features"], "features", "unknown feature set %q (known: %s)", wf.Features, strings.Join(Names(), ", "))
 	}
 	if wf.Weights, _, err = p.featureValues(m["weights"], "weights"); err != nil {
 		return nil, err
@@ -364,7 +226,7 @@ func (p *parser) featureValues(n *yaml.Node, what string) ([]float64, map[string
 	for i, name := range names {
 		x := m[name]
 		if x == nil {
-			return nil, nil, p.errorf(n, "%s: missing feature %q (%s needs %s)", what, name, p.set.Name, strings.Join(names, ", "))
+			return nil, nil, p.Errorf(n, what, "missing feature %q (%s needs %s)", name, p.set.Name, strings.Join(names, ", "))
 		}
 		if v[i], err = p.number(x, what+"."+name); err != nil {
 			return nil, nil, err
@@ -373,7 +235,10 @@ func (p *parser) featureValues(n *yaml.Node, what string) ([]float64, map[string
 	return v, m, nil
 }
 
-func (p *parser) search(n *yaml.Node) (*SearchInfo, error) {
+// search reads a weights file's search. A file without move_scores is read
+// as the default search, which adds move scores; the loss value is not
+// recorded.
+func (p *parser) search(n *yaml.Node) (*engine.SearchConfig, error) {
 	m, err := p.fields(n, "search", "algorithm", "depth", "width", "move_scores")
 	if err != nil {
 		return nil, err
@@ -381,21 +246,22 @@ func (p *parser) search(n *yaml.Node) (*SearchInfo, error) {
 	if err := p.required(m, n, "search", "algorithm", "depth"); err != nil {
 		return nil, err
 	}
-	si := &SearchInfo{}
-	if si.Algorithm, err = p.text(m["algorithm"], "search.algorithm"); err != nil {
+	si := &engine.SearchConfig{}
+	name, err := p.text(m["algorithm"], "search.algorithm")
+	if err != nil {
 		return nil, err
 	}
-	if si.Algorithm != "expectimax" && si.Algorithm != "beam" {
-		return nil, p.errorf(m["algorithm"], "search.algorithm: unknown algorithm %q (want expectimax or beam)", si.Algorithm)
+	if si.Algorithm, err = engine.ParseAlgorithm(name); err != nil {
+		return nil, p.Errorf(m["algorithm"], "search.algorithm", "%v", err)
 	}
-	d, err := p.integer(m["depth"], "search.depth", 1, 255)
+	d, err := p.integer(m["depth"], "search.depth", engine.MinDepth, engine.MaxDepth)
 	if err != nil {
 		return nil, err
 	}
 	si.Depth = int(d)
 	if x := m["width"]; x != nil {
-		if si.Algorithm != "beam" {
-			return nil, p.errorf(x, "search.width: only beam search has a width")
+		if si.Algorithm != engine.AlgorithmBeam {
+			return nil, p.Errorf(x, "search.width", "only beam search has a width")
 		}
 		w, err := p.integer(x, "search.width", 1, maxCount)
 		if err != nil {
@@ -409,9 +275,9 @@ func (p *parser) search(n *yaml.Node) (*SearchInfo, error) {
 			return nil, err
 		}
 		if x.ShortTag() != "!!bool" || x.Decode(&b) != nil {
-			return nil, p.errorf(x, "search.move_scores: %q is not true or false", x.Value)
+			return nil, p.Errorf(x, "search.move_scores", "%q is not true or false", x.Value)
 		}
-		si.MoveScores = &b
+		si.HeuristicOnly = !b
 	}
 	return si, nil
 }
@@ -477,7 +343,7 @@ func (p *parser) fitness(n *yaml.Node, what string) (*Fitness, error) {
 		return nil, err
 	}
 	if f.Metric == "" {
-		return nil, p.errorf(m["metric"], "%s.metric: empty (want e.g. mean_score)", what)
+		return nil, p.Errorf(m["metric"], what+".metric", "empty (want e.g. mean_score)")
 	}
 	if f.Mean, err = p.number(m["mean"], what+".mean"); err != nil {
 		return nil, err
@@ -487,7 +353,7 @@ func (p *parser) fitness(n *yaml.Node, what string) (*Fitness, error) {
 			return nil, err
 		}
 		if f.CI95 < 0 {
-			return nil, p.errorf(x, "%s.ci95: %v is negative (want a half-width >= 0)", what, f.CI95)
+			return nil, p.Errorf(x, what+".ci95", "%v is negative (want a half-width >= 0)", f.CI95)
 		}
 	}
 	if x := m["games"]; x != nil {
@@ -540,7 +406,7 @@ func (p *parser) checks(n *yaml.Node, w []float64) ([]Check, error) {
 			return nil, err
 		}
 		if c.Board, err = engine.ParseBoard(bn.Value); err != nil {
-			return nil, p.errorf(bn, "%s.board: %v", what, strings.TrimPrefix(err.Error(), engine.ErrBoard.Error()+": "))
+			return nil, p.Errorf(bn, what+".board", "%v", strings.TrimPrefix(err.Error(), engine.ErrBoard.Error()+": "))
 		}
 		var fm map[string]*yaml.Node
 		if c.Features, fm, err = p.featureValues(m["features"], what+".features"); err != nil {
@@ -553,13 +419,13 @@ func (p *parser) checks(n *yaml.Node, w []float64) ([]Check, error) {
 		got := p.set.Vector(c.Board, nil)
 		for j, f := range p.set.Features {
 			if got[j] != c.Features[j] {
-				return nil, p.errorf(fm[f.Name], "%s.features.%s: the file says %v, this implementation computes %v for board %s (%s)",
-					what, f.Name, c.Features[j], got[j], c.Board.Hex(), c.Board)
+				return nil, p.Errorf(fm[f.Name], what+".features."+f.Name, "the file says %v, this implementation computes %v for board %s (%s)",
+					c.Features[j], got[j], c.Board.Hex(), c.Board)
 			}
 		}
 		if !valueAgrees(c.Value, w, got) {
-			return nil, p.errorf(m["value"], "%s.value: the file says %v, this implementation computes %v for board %s with these weights (tolerance %g relative)",
-				what, c.Value, Value(w, got), c.Board.Hex(), CheckTolerance)
+			return nil, p.Errorf(m["value"], what+".value", "the file says %v, this implementation computes %v for board %s with these weights (tolerance %g relative)",
+				c.Value, Value(w, got), c.Board.Hex(), CheckTolerance)
 		}
 		out = append(out, c)
 	}

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/evotune/evotune/engine"
 )
 
 // FormatV1 is the format line of version 1 weights files, the only version.
@@ -24,24 +24,12 @@ type WeightsFile struct {
 	// Weights has one weight per feature, in the set's order (the file maps
 	// feature names to weights; it is written in the set's order).
 	Weights    []float64
-	Search     *SearchInfo // optional
-	Provenance *Provenance // optional
+	Search     *engine.SearchConfig // optional; see Marshal for what is written
+	Provenance *Provenance          // optional
 	// Checks are the golden vectors. When reading, every check has been
 	// verified. When writing, the checks are computed again from the
 	// weights for the same boards, or for CheckBoards if there are none.
 	Checks []Check
-}
-
-// SearchInfo says what search the weights were tuned for. It matters to an
-// engine that loads them: tuned weights are only good for the search that
-// tuned them, and when the search adds move scores their scale matters too.
-type SearchInfo struct {
-	Algorithm string // "expectimax" or "beam"
-	Depth     int    // in plies, >= 1
-	Width     int    // beam width; beam only; 0 = not recorded
-	// MoveScores records whether the search added move scores to leaf
-	// values (DESIGN.md's default); nil = not recorded.
-	MoveScores *bool
 }
 
 // Provenance records where the weights came from. Every field is optional
@@ -99,7 +87,9 @@ func (wf *WeightsFile) Compile() (*Compiled, error) {
 // Marshal returns the YAML form of wf, with golden checks computed from
 // its weights (see WeightsFile.Checks). Floats are written in the shortest
 // form that reads back bit for bit. The result is verified by reading it
-// back, so whatever Marshal returns, ParseWeights accepts.
+// back, so whatever Marshal returns, ParseWeights accepts. Writing the bytes
+// to disk is the caller's: a run directory's files all go through one
+// atomic writer (checkpoints.WriteFile), which eval does not import.
 func (wf *WeightsFile) Marshal() ([]byte, error) {
 	if wf.Format != "" && wf.Format != FormatV1 {
 		return nil, fmt.Errorf("eval: cannot write weights: unknown format %q (want %s)", wf.Format, FormatV1)
@@ -117,14 +107,16 @@ func (wf *WeightsFile) Marshal() ([]byte, error) {
 	add("features", str(s.Name))
 	add("weights", featureMap(s, wf.Weights, 0))
 	if si := wf.Search; si != nil {
+		// What the weights were tuned for matters to an engine that loads
+		// them: tuned weights are only good for the search that tuned them,
+		// and when the search adds move scores their scale matters too. The
+		// file says move_scores, the positive form, for other engines.
 		n := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
-		n.Content = append(n.Content, str("algorithm"), str(si.Algorithm), str("depth"), integer(int64(si.Depth)))
-		if si.Width != 0 {
+		n.Content = append(n.Content, str("algorithm"), str(string(si.Algorithm)), str("depth"), integer(int64(si.Depth)))
+		if si.Algorithm == engine.AlgorithmBeam && si.Width != 0 {
 			n.Content = append(n.Content, str("width"), integer(int64(si.Width)))
 		}
-		if si.MoveScores != nil {
-			n.Content = append(n.Content, str("move_scores"), boolean(*si.MoveScores))
-		}
+		n.Content = append(n.Content, str("move_scores"), boolean(!si.HeuristicOnly))
 		add("search", n)
 	}
 	if p := wf.Provenance; p != nil {
@@ -243,50 +235,4 @@ func integer(i int64) *yaml.Node {
 
 func boolean(b bool) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatBool(b)}
-}
-
-// WriteWeightsFile writes wf to path atomically: a temporary file in the
-// same directory, synced, then renamed over path, and the directory synced.
-// On failure path is untouched and the temporary file removed.
-func WriteWeightsFile(path string, wf *WeightsFile) (err error) {
-	data, err := wf.Marshal()
-	if err != nil {
-		return err
-	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	// The rename is durable once the directory is; not every platform can
-	// sync a directory, and the file is complete either way.
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
 }

@@ -19,26 +19,33 @@ import (
 // ErrConfig is wrapped by every error about a config file or its values.
 var ErrConfig = errors.New("tuner: bad config")
 
-// Config is a tuning run, as written in a YAML preset. Every field is
-// optional: the zero value of each means the default its comment gives, and
-// Resolve fills the defaults in.
+// Config is a tuning run, as written in a YAML preset. Every key is
+// optional: a key left out takes the default its field's comment gives, and
+// Resolve fills the defaults in. Where 0 (or "") is a meaningful value the
+// comment says what it means (generations: 0 is no limit); elsewhere an
+// explicit 0 in a file is an error naming the line and the allowed range,
+// not a silent default: "depth: 0" is more likely a slip than a wish for 3
+// plies. In a Config built in Go, which has no absent keys, the zero value
+// of every field means its default.
 type Config struct {
 	// Name names the run; its files go to runs/<name> unless --out says
-	// otherwise. Default "run". Letters, digits, '.', '_' and '-' only.
+	// otherwise. Absent: "run". Letters, digits, '.', '_' and '-' only.
 	Name string `yaml:"name"`
-	// Seed is the run seed every game seed derives from. Default 0.
+	// Seed is the run seed every game seed derives from. Default 0, a seed
+	// like any other.
 	Seed uint64 `yaml:"seed"`
-	// Generations stops the run after this many generations; 0 means no
-	// limit (the run stops when it converges, runs out of time or is
-	// stopped).
+	// Generations stops the run after this many generations; 0 (the
+	// default) means no limit (the run stops when it converges, runs out of
+	// time or is stopped).
 	Generations int `yaml:"generations"`
-	// Duration is a wall-clock budget in Go syntax ("8h", "90m"); 0 means
-	// none. The generation in progress when it runs out is finished.
+	// Duration is a wall-clock budget in Go syntax ("8h", "90m"); 0 (the
+	// default) means none. The generation in progress when it runs out is
+	// finished.
 	Duration Duration `yaml:"duration"`
-	// Workers is the number of games played at once; 0 means one per core.
-	// It does not change any result.
+	// Workers is the number of games played at once; 0 (the default) means
+	// one per core. It does not change any result.
 	Workers int `yaml:"workers"`
-	// Features names the feature set whose weights are tuned. Default
+	// Features names the feature set whose weights are tuned. Absent:
 	// "standard".
 	Features string `yaml:"features"`
 	// Init is the starting mean, by feature name; features left out start
@@ -46,63 +53,65 @@ type Config struct {
 	Init map[string]float64 `yaml:"init"`
 	// Sigma is the initial step size relative to each weight's scale: the
 	// optimizer works in coordinates where each weight is divided by the
-	// magnitude of its starting value (1 where that is 0). Default 0.3.
+	// magnitude of its starting value (1 where that is 0). In (0, 10];
+	// absent: 0.3.
 	Sigma float64 `yaml:"sigma"`
 	// Bounds limits weights, by feature name: [lower, upper].
 	Bounds map[string][]float64 `yaml:"bounds"`
 	// Optimizer chooses and configures the optimizer.
 	Optimizer OptimizerConfig `yaml:"optimizer"`
-	// Search is the player every candidate plays with.
-	Search SearchConfig `yaml:"search"`
+	// Search is the player every candidate plays with, under the key search:
+	//   algorithm      "expectimax" or "beam"; absent: "expectimax"
+	//   depth          plies, engine.MinDepth to engine.MaxDepth; absent: 3
+	//   width          the beam width, at least 1; absent: 8; expectimax
+	//                  ignores it
+	//   heuristic_only values positions by the evaluation alone, without
+	//                  move scores; then the weights are scale-invariant and
+	//                  one of them is held fixed (see
+	//                  eval.FeatureSet.Reference); default false
+	//   loss           the value of a lost position; absent:
+	//                  engine.DefaultLossValue; 0 is meaningful (the exact
+	//                  mode's value: losing is worth nothing)
+	Search engine.SearchConfig `yaml:"search"`
 	// Fitness says how candidates are scored.
 	Fitness FitnessConfig `yaml:"fitness"`
 	// Validation says how the distribution mean is re-evaluated.
 	Validation ValidationConfig `yaml:"validation"`
 	// Checkpoints configures the run's checkpoints.
 	Checkpoints CheckpointConfig `yaml:"checkpoints"`
+
+	// zeros holds the fields (dotted paths) a file set to their zero value
+	// explicitly: Resolve leaves them alone, so that Validate rejects a
+	// zero that is out of range, or keeps one that means something.
+	zeros map[string]bool
 }
 
 // OptimizerConfig chooses the optimizer.
 type OptimizerConfig struct {
-	// Method is "cmaes" (default) or "cem".
+	// Method is "cmaes" or "cem"; absent: "cmaes".
 	Method string `yaml:"method"`
-	// Population is the number of candidates per generation; 0 means the
-	// method's default (CMA-ES: 4 + floor(3 ln n)).
+	// Population is the number of candidates per generation, at least 2;
+	// 0 (the default) means the method's default (CMA-ES: 4 + floor(3 ln n)).
 	Population int `yaml:"population"`
-	// Elite is the fraction of candidates CEM refits to, in (0, 1); 0 means
+	// Elite is the fraction of candidates CEM refits to, in (0, 1); absent:
 	// 0.25. CMA-ES ignores it.
 	Elite float64 `yaml:"elite"`
-	// Restarts is "none" (default) or "ipop": restart with a doubled
-	// population when the optimizer converges.
+	// Restarts is "none" or "ipop" (restart with a doubled population when
+	// the optimizer converges); absent: "none".
 	Restarts string `yaml:"restarts"`
-}
-
-// SearchConfig is the player's search.
-type SearchConfig struct {
-	// Algorithm is "expectimax" (default) or "beam".
-	Algorithm string `yaml:"algorithm"`
-	// Depth is the search depth in plies; 0 means 3.
-	Depth int `yaml:"depth"`
-	// Width is the beam width; 0 means 8. Expectimax ignores it.
-	Width int `yaml:"width"`
-	// HeuristicOnly values positions by the evaluation alone, without move
-	// scores; then the weights are scale-invariant and one of them is held
-	// fixed (see eval.FeatureSet.Reference). Default false.
-	HeuristicOnly bool `yaml:"heuristic_only"`
-	// Loss is the value of a lost position; 0 means engine.DefaultLossValue.
-	Loss float64 `yaml:"loss"`
 }
 
 // FitnessConfig says how a candidate's games become one number.
 type FitnessConfig struct {
 	// Games is the number of games every candidate plays per generation,
-	// the same seeds for every candidate; 0 means 16.
+	// the same seeds for every candidate, at least 1; absent: 16.
 	Games int `yaml:"games"`
-	// Metric is mean_score (default), median_score, mean_log_score (the
-	// mean of ln(1 + score)) or reach:TILE (the share of games reaching
-	// TILE, a power of two from 4 to 32768).
+	// Metric is mean_score, median_score, mean_log_score (the mean of
+	// ln(1 + score)) or reach:TILE (the share of games reaching TILE, a
+	// power of two from 4 to 32768); absent: mean_score.
 	Metric string `yaml:"metric"`
-	// MaxMoves stops each game after this many moves; 0 means no limit.
+	// MaxMoves stops each game after this many moves; 0 (the default)
+	// means no limit.
 	MaxMoves int `yaml:"max_moves"`
 }
 
@@ -110,15 +119,15 @@ type FitnessConfig struct {
 // disjoint from every tuning seed.
 type ValidationConfig struct {
 	// Every validates after every this many generations (and always at the
-	// end); 0 means 5.
+	// end), at least 1; absent: 5.
 	Every int `yaml:"every"`
-	// Games is the number of validation games; 0 means 100.
+	// Games is the number of validation games, at least 2; absent: 100.
 	Games int `yaml:"games"`
 }
 
 // CheckpointConfig configures checkpoints.
 type CheckpointConfig struct {
-	// Keep is the number of newest checkpoints kept; 0 means 3.
+	// Keep is the number of newest checkpoints kept, at least 1; absent: 3.
 	Keep int `yaml:"keep"`
 }
 
@@ -130,7 +139,7 @@ const (
 	DefaultMethod          = "cmaes"
 	DefaultElite           = 0.25
 	DefaultRestarts        = "none"
-	DefaultAlgorithm       = "expectimax"
+	DefaultAlgorithm       = engine.AlgorithmExpectimax
 	DefaultDepth           = 3
 	DefaultWidth           = 8
 	DefaultGames           = 16
@@ -140,24 +149,26 @@ const (
 	DefaultKeep            = 3
 )
 
-// Resolve fills every default in, so the config can be written out as the
-// run's resolved config and read back unchanged.
+// Resolve fills in the default of every field a file left out (or that is
+// zero in a Config built in Go), so the config can be written out as the
+// run's resolved config and read back unchanged. A zero the file gave
+// explicitly stays, for Validate to judge.
 func (c *Config) Resolve() {
-	setDefault(&c.Name, DefaultName)
-	setDefault(&c.Features, DefaultFeatures)
-	setDefault(&c.Sigma, DefaultSigma)
-	setDefault(&c.Optimizer.Method, DefaultMethod)
-	setDefault(&c.Optimizer.Elite, DefaultElite)
-	setDefault(&c.Optimizer.Restarts, DefaultRestarts)
-	setDefault(&c.Search.Algorithm, DefaultAlgorithm)
-	setDefault(&c.Search.Depth, DefaultDepth)
-	setDefault(&c.Search.Width, DefaultWidth)
-	setDefault(&c.Search.Loss, engine.DefaultLossValue)
-	setDefault(&c.Fitness.Games, DefaultGames)
-	setDefault(&c.Fitness.Metric, DefaultMetric)
-	setDefault(&c.Validation.Every, DefaultValidationEvery)
-	setDefault(&c.Validation.Games, DefaultValidationGames)
-	setDefault(&c.Checkpoints.Keep, DefaultKeep)
+	setDefault(c, "name", &c.Name, DefaultName)
+	setDefault(c, "features", &c.Features, DefaultFeatures)
+	setDefault(c, "sigma", &c.Sigma, DefaultSigma)
+	setDefault(c, "optimizer.method", &c.Optimizer.Method, DefaultMethod)
+	setDefault(c, "optimizer.elite", &c.Optimizer.Elite, DefaultElite)
+	setDefault(c, "optimizer.restarts", &c.Optimizer.Restarts, DefaultRestarts)
+	setDefault(c, "search.algorithm", &c.Search.Algorithm, DefaultAlgorithm)
+	setDefault(c, "search.depth", &c.Search.Depth, DefaultDepth)
+	setDefault(c, "search.width", &c.Search.Width, DefaultWidth)
+	setDefault(c, "search.loss", &c.Search.LossValue, engine.DefaultLossValue)
+	setDefault(c, "fitness.games", &c.Fitness.Games, DefaultGames)
+	setDefault(c, "fitness.metric", &c.Fitness.Metric, DefaultMetric)
+	setDefault(c, "validation.every", &c.Validation.Every, DefaultValidationEvery)
+	setDefault(c, "validation.games", &c.Validation.Games, DefaultValidationGames)
+	setDefault(c, "checkpoints.keep", &c.Checkpoints.Keep, DefaultKeep)
 	if set, err := eval.Set(c.Features); err == nil {
 		init := make(map[string]float64, len(set.Features))
 		for i, f := range set.Features {
@@ -170,34 +181,25 @@ func (c *Config) Resolve() {
 	}
 }
 
-func setDefault[T comparable](p *T, def T) {
+// zeroIsNoValue lists the fields whose zero is no meaningful value (Resolve
+// gives them a default when absent, Validate rejects an explicit zero). The
+// zeros of the other fields mean something, as their comments say.
+var zeroIsNoValue = map[string]bool{
+	"name": true, "features": true, "sigma": true,
+	"optimizer.method": true, "optimizer.elite": true, "optimizer.restarts": true,
+	"search.algorithm": true, "search.depth": true, "search.width": true,
+	"fitness.games": true, "fitness.metric": true,
+	"validation.every": true, "validation.games": true, "checkpoints.keep": true,
+}
+
+// setDefault sets *p, the field at path field, to def if it is zero and
+// was not written as zero in the file.
+func setDefault[T comparable](c *Config, field string, p *T, def T) {
 	var zero T
-	if *p == zero {
+	if *p == zero && !c.zeros[field] {
 		*p = def
 	}
 }
-
-// FieldError is a config error about one field: where it is and what is
-// allowed. Line is 0 when the value came from a flag or a default.
-type FieldError struct {
-	File  string
-	Line  int
-	Field string // dotted path, "search.depth"
-	Msg   string
-}
-
-func (e *FieldError) Error() string {
-	where := e.File
-	if e.Line > 0 {
-		where = fmt.Sprintf("%s:%d", e.File, e.Line)
-	}
-	if where != "" {
-		return fmt.Sprintf("%s: %s: %s", where, e.Field, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.Field, e.Msg)
-}
-
-func (e *FieldError) Unwrap() error { return ErrConfig }
 
 // LoadConfig reads and decodes a config file; see ParseConfig.
 func LoadConfig(path string) (*Config, *Positions, error) {
@@ -211,34 +213,38 @@ func LoadConfig(path string) (*Config, *Positions, error) {
 // Positions remembers the line of every key of a decoded config, so that
 // errors found later (in Validate) can still name the line.
 type Positions struct {
-	file  string
+	yf    eval.YAMLFile // the file, for errors
 	lines map[string]int
+	zeros map[string]bool // see Config.zeros
 }
 
+// errorf returns the error about a field, at its line if the field was in
+// the file (line 0 otherwise: a default or a flag). Every config error is an
+// *eval.FileError wrapping ErrConfig.
 func (p *Positions) errorf(field, format string, args ...any) error {
-	e := &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
-	if p != nil {
-		e.File, e.Line = p.file, p.lines[field]
+	if p == nil {
+		return &eval.FileError{Field: field, Msg: fmt.Sprintf(format, args...), Kind: ErrConfig}
 	}
-	return e
+	if p.zeros[field] && zeroIsNoValue[field] {
+		// The file wrote 0 where 0 is no value: say how to get the default.
+		format += " (leave the key out for the default)"
+	}
+	return p.yf.At(p.lines[field], field, format, args...)
 }
 
-// ParseConfig decodes a config strictly: unknown keys, duplicate keys and
+// ParseConfig decodes a config strictly, through eval's strict YAML layer
+// (one document of plain UTF-8 text): unknown keys, duplicate keys and
 // values of the wrong type are errors that name the file, line and field.
 // It does not fill defaults or validate; see Resolve and Validate.
 func ParseConfig(data []byte, file string) (*Config, *Positions, error) {
-	pos := &Positions{file: file, lines: map[string]int{}}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, nil, fmt.Errorf("%w: %s: %s", ErrConfig, file, strings.TrimPrefix(err.Error(), "yaml: "))
+	pos := &Positions{yf: eval.YAMLFile{File: file, Kind: ErrConfig}, lines: map[string]int{}, zeros: map[string]bool{}}
+	root, err := pos.yf.Parse(data)
+	if err != nil {
+		return nil, nil, err
 	}
-	cfg := &Config{}
-	if doc.Kind == 0 { // an empty file: every default
+	cfg := &Config{zeros: pos.zeros}
+	if root == nil { // an empty file: every default
 		return cfg, pos, nil
-	}
-	root := &doc
-	if root.Kind == yaml.DocumentNode {
-		root = root.Content[0]
 	}
 	if err := decodeStruct(root, reflect.ValueOf(cfg).Elem(), "", pos); err != nil {
 		return nil, nil, err
@@ -265,12 +271,18 @@ func decodeStruct(n *yaml.Node, v reflect.Value, prefix string, pos *Positions) 
 		if n.Tag == "!!null" {
 			return nil
 		}
-		return &FieldError{File: pos.file, Line: n.Line, Field: where, Msg: "want a mapping of keys to values"}
+		return pos.yf.Errorf(n, where, "want a mapping of keys to values")
 	}
 	t := v.Type()
 	var names []string
+	var fields []int
 	for i := range t.NumField() {
-		names = append(names, t.Field(i).Tag.Get("yaml"))
+		// A field tagged "-" (engine.SearchConfig's table size, say) is
+		// not in the file.
+		if name := t.Field(i).Tag.Get("yaml"); name != "-" {
+			names = append(names, name)
+			fields = append(fields, i)
+		}
 	}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -282,19 +294,22 @@ func decodeStruct(n *yaml.Node, v reflect.Value, prefix string, pos *Positions) 
 		idx := -1
 		for j, name := range names {
 			if name == k.Value {
-				idx = j
+				idx = fields[j]
 			}
 		}
 		if idx < 0 {
-			return &FieldError{File: pos.file, Line: k.Line, Field: field, Msg: fmt.Sprintf("unknown key (allowed in %s: %s)", where, strings.Join(names, ", "))}
+			return pos.yf.Errorf(k, field, "unknown key (allowed in %s: %s)", where, strings.Join(names, ", "))
 		}
 		if seen[k.Value] {
-			return &FieldError{File: pos.file, Line: k.Line, Field: field, Msg: "key given twice"}
+			return pos.yf.Errorf(k, field, "key given twice")
 		}
 		seen[k.Value] = true
 		pos.lines[field] = k.Line
 		if err := decodeValue(val, v.Field(idx), field, pos); err != nil {
 			return err
+		}
+		if v.Field(idx).IsZero() {
+			pos.zeros[field] = true
 		}
 	}
 	return nil
@@ -308,7 +323,7 @@ func decodeValue(n *yaml.Node, v reflect.Value, field string, pos *Positions) er
 		} else {
 			got = strconv.Quote(got)
 		}
-		return &FieldError{File: pos.file, Line: n.Line, Field: field, Msg: fmt.Sprintf("want %s, got %s", want, got)}
+		return pos.yf.Errorf(n, field, "want %s, got %s", want, got)
 	}
 	switch {
 	case v.Type() == durationType:
@@ -335,7 +350,7 @@ func decodeValue(n *yaml.Node, v reflect.Value, field string, pos *Positions) er
 			k, val := n.Content[i], n.Content[i+1]
 			sub := field + "." + k.Value
 			if m.MapIndex(reflect.ValueOf(k.Value)).IsValid() {
-				return &FieldError{File: pos.file, Line: k.Line, Field: sub, Msg: "key given twice"}
+				return pos.yf.Errorf(k, sub, "key given twice")
 			}
 			pos.lines[sub] = k.Line
 			elem := reflect.New(v.Type().Elem()).Elem()

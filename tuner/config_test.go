@@ -2,11 +2,14 @@ package tuner
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/evotune/evotune/configs"
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
 )
 
 func TestConfigErrors(t *testing.T) {
@@ -59,9 +62,9 @@ func TestConfigErrors(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			var fe *FieldError
+			var fe *eval.FileError
 			if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) {
-				t.Fatalf("error %v is not a FieldError wrapping ErrConfig", err)
+				t.Fatalf("error %v is not an eval.FileError wrapping ErrConfig", err)
 			}
 			if fe.File != "c.yaml" || fe.Line != tt.line || fe.Field != tt.field || !strings.Contains(fe.Msg, tt.msg) {
 				t.Errorf("got %q (line %d, field %q); want line %d, field %q, message containing %q", err, fe.Line, fe.Field, tt.line, tt.field, tt.msg)
@@ -73,6 +76,27 @@ func TestConfigErrors(t *testing.T) {
 	}
 	if _, _, err := ParseConfig([]byte("a: [1, 2\n"), "c.yaml"); err == nil || !strings.Contains(err.Error(), "c.yaml") {
 		t.Errorf("malformed YAML: %v", err)
+	}
+}
+
+// TestConfigYAMLErrors checks that a config's YAML problems get the line
+// corrections of eval's strict layer: the YAML decoder counts the lines of
+// parser problems from 0 and names the line where a collection starts.
+func TestConfigYAMLErrors(t *testing.T) {
+	for _, tt := range []struct{ name, yaml, want string }{
+		{"open list", "name: x\nbounds:\n  empty: [0, 1\nseed: 2\n", "c.yaml:3: invalid YAML: did not find expected ',' or ']'"},
+		{"open mapping", "name: x\nsearch: {depth: 3\n", "c.yaml:2: invalid YAML: did not find expected ',' or '}'"},
+		{"open quote", "seed: 1\nname: 'x\n", "c.yaml:2: invalid YAML: found unexpected end of stream"},
+		{"two documents", "name: x\nseed: 1\n---\nseed: 2\n", "c.yaml:3: a second YAML document (want exactly one)"},
+		{"control character", "name: x\nseed: \x01\n", "c.yaml:2: control character U+0001 (not allowed in YAML)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := ParseConfig([]byte(tt.yaml), "c.yaml")
+			var fe *eval.FileError
+			if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) || err.Error() != tt.want {
+				t.Errorf("got %v, want %s (an eval.FileError wrapping ErrConfig)", err, tt.want)
+			}
+		})
 	}
 }
 
@@ -173,4 +197,161 @@ func TestPresets(t *testing.T) {
 	if _, _, err := configs.Get("nope"); err == nil {
 		t.Error("configs.Get(nope) succeeded")
 	}
+}
+
+// TestSeedsFixed pins game seeds: they decide every game of every run, so a
+// change here changes every result and breaks resuming older runs.
+func TestSeedsFixed(t *testing.T) {
+	for _, tt := range []struct {
+		run                    uint64
+		tune0, tune3, validate uint64
+	}{
+		{0, 0x48218226ff3cd4bf, 0xd071792323d2e084, 0x919f26f6b3fbc2ca},
+		{1, 0xdce423fc82c0d5b8, 0xf58962e0f120f8fe, 0x84205ecbee4e8746},
+		{7, 0x74b5abcc66b8bdc1, 0xb05833297d10c3ba, 0xed3260657dc81e96},
+		{1 << 63, 0x9e6265a28e5c1035, 0x4fea084d8c2e495c, 0x2503d705999fd8e7},
+	} {
+		if got := TuningSeed(tt.run, 16, 0, 0); got != tt.tune0 {
+			t.Errorf("TuningSeed(%d, 16, 0, 0) = %#x, want %#x", tt.run, got, tt.tune0)
+		}
+		if got := TuningSeed(tt.run, 24, 3, 5); got != tt.tune3 {
+			t.Errorf("TuningSeed(%d, 24, 3, 5) = %#x, want %#x", tt.run, got, tt.tune3)
+		}
+		if got := ValidationSeed(tt.run, 99); got != tt.validate {
+			t.Errorf("ValidationSeed(%d, 99) = %#x, want %#x", tt.run, got, tt.validate)
+		}
+	}
+}
+
+// TestConfigExplicitZero checks that a key written as 0 (or "") where that
+// is no meaningful value is an error naming the line, the field and the
+// allowed range, while the same key left out takes its default.
+func TestConfigExplicitZero(t *testing.T) {
+	for _, tt := range []struct {
+		yaml, field, msg string
+	}{
+		{"name: \"\"\n", "name", "want 1 to 100 letters"},
+		{"features: \"\"\n", "features", `unknown feature set ""`},
+		{"sigma: 0\n", "sigma", "want a step size in (0, 10]"},
+		{"optimizer:\n  method: \"\"\n", "optimizer.method", "want cmaes or cem"},
+		{"optimizer:\n  elite: 0\n", "optimizer.elite", "want a fraction in (0, 1)"},
+		{"optimizer:\n  restarts: \"\"\n", "optimizer.restarts", "want none or ipop"},
+		{"search:\n  algorithm: \"\"\n", "search.algorithm", "want expectimax or beam"},
+		{"search:\n  depth: 0\n", "search.depth", "0: want 1 to 20 plies"},
+		{"search:\n  width: 0\n", "search.width", "0: want at least 1 board"},
+		{"fitness:\n  games: 0\n", "fitness.games", "0: want at least 1 game"},
+		{"fitness:\n  metric: \"\"\n", "fitness.metric", "want mean_score"},
+		{"validation:\n  every: 0\n", "validation.every", "0: want at least 1 generation"},
+		{"validation:\n  games: 0\n", "validation.games", "0: want at least 2 games"},
+		{"checkpoints:\n  keep: 0\n", "checkpoints.keep", "0: want at least 1"},
+	} {
+		t.Run(tt.field, func(t *testing.T) {
+			data := "seed: 1\n" + tt.yaml
+			line := strings.Count(data, "\n")
+			cfg, pos, err := ParseConfig([]byte(data), "c.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Resolve()
+			err = cfg.Validate(pos)
+			var fe *eval.FileError
+			if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) {
+				t.Fatalf("explicit zero: %v, want an eval.FileError wrapping ErrConfig", err)
+			}
+			prefix := fmt.Sprintf("c.yaml:%d: %s: ", line, tt.field)
+			if !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(fe.Msg, tt.msg) || !strings.HasSuffix(fe.Msg, "(leave the key out for the default)") {
+				t.Errorf("got %q, want %q...%s...(leave the key out for the default)", err, prefix, tt.msg)
+			}
+			// The same config without the key takes the default.
+			without := "seed: 1\n"
+			if section, _, nested := strings.Cut(tt.yaml, "\n  "); nested {
+				without += section + "\n"
+			}
+			absent, pos, err := ParseConfig([]byte(without), "c.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			absent.Resolve()
+			if err := absent.Validate(pos); err != nil {
+				t.Errorf("without the key: %v", err)
+			}
+		})
+	}
+}
+
+// TestConfigMeaningfulZero checks the keys whose 0 means something: they
+// keep it, and the config is valid.
+func TestConfigMeaningfulZero(t *testing.T) {
+	cfg, pos, err := ParseConfig([]byte("seed: 0\ngenerations: 0\nduration: 0s\nworkers: 0\n"+
+		"optimizer: {population: 0}\nsearch: {heuristic_only: false, loss: 0}\nfitness: {max_moves: 0}\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Resolve()
+	if err := cfg.Validate(pos); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		field string
+		got   any
+	}{
+		{"seed", cfg.Seed}, {"generations", cfg.Generations}, {"duration", int64(cfg.Duration)},
+		{"workers", cfg.Workers}, {"optimizer.population", cfg.Optimizer.Population},
+		{"search.loss", cfg.Search.LossValue}, {"fitness.max_moves", cfg.Fitness.MaxMoves},
+	} {
+		if fmt.Sprint(tt.got) != "0" {
+			t.Errorf("%s: 0 resolved to %v, want 0 kept", tt.field, tt.got)
+		}
+	}
+	// A meaningful zero overridden by an invalid value gets no hint about
+	// leaving the key out.
+	cfg.Generations = -1
+	if err := cfg.Validate(pos); err == nil || strings.Contains(err.Error(), "leave the key out") {
+		t.Errorf("generations -1 over an explicit 0: %v", err)
+	}
+	// Absent, the loss takes the default; a resolved config with loss 0
+	// reads back as 0, so a resumed run plays as the original.
+	absent, _, _ := ParseConfig(nil, "c.yaml")
+	absent.Resolve()
+	if absent.Search.LossValue != engine.DefaultLossValue {
+		t.Errorf("absent loss resolved to %v", absent.Search.LossValue)
+	}
+	data, err := MarshalConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := ParseConfig(data, "resolved.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	back.Resolve()
+	if back.Search.LossValue != 0 {
+		t.Errorf("resolved loss 0 reads back as %v", back.Search.LossValue)
+	}
+}
+
+// FuzzParseConfig checks that no input makes the config decoder panic and
+// that every error it returns names the file and wraps ErrConfig.
+func FuzzParseConfig(f *testing.F) {
+	for _, name := range configs.Names() {
+		data, _, _ := configs.Get(name)
+		f.Add(data)
+	}
+	f.Add([]byte("search: {depth: 0}\n"))
+	f.Add([]byte("init: {empty: .nan}\nbounds: {empty: [1, x]}\n"))
+	f.Add([]byte("a: &x [*x]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, pos, err := ParseConfig(data, "f.yaml")
+		if err == nil {
+			cfg.Resolve()
+			err = cfg.Validate(pos)
+			if err == nil {
+				return
+			}
+		}
+		var fe *eval.FileError
+		if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) || fe.File != "f.yaml" {
+			t.Fatalf("error without the file: %v", err)
+		}
+	})
 }

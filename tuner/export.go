@@ -1,6 +1,8 @@
 package tuner
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -41,17 +43,21 @@ func LoadCheckpoint(path string) (*Tuner, string, []string, error) {
 	return t, path, notices, nil
 }
 
+// ErrNotValidated is returned by WeightsFile for a run stopped before its
+// starting weights were validated: there is nothing measured to export.
+var ErrNotValidated = errors.New("tuner: nothing validated yet")
+
 // WeightsFile returns the recommended weights as a weights file with
 // provenance: the run, the generation, the seeds, the validated figure and
 // the starting weights' figure on the same games.
-func (t *Tuner) WeightsFile() *eval.WeightsFile {
+func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
 	v := t.Recommended()
-	wf := eval.NewWeightsFile(t.set, v.Weights)
-	moveScores := !t.cfg.Search.HeuristicOnly
-	wf.Search = &eval.SearchInfo{Algorithm: t.cfg.Search.Algorithm, Depth: t.cfg.Search.Depth, MoveScores: &moveScores}
-	if t.cfg.Search.Algorithm == "beam" {
-		wf.Search.Width = t.cfg.Search.Width
+	if v == nil {
+		return nil, fmt.Errorf("%w: the run %s stopped before its starting weights were validated; continue it with evotune resume", ErrNotValidated, t.cfg.Name)
 	}
+	wf := eval.NewWeightsFile(t.set, v.Weights)
+	search := t.cfg.Search
+	wf.Search = &search
 	fitness := func(v *Validation) *eval.Fitness {
 		if v == nil {
 			return nil
@@ -68,5 +74,5 @@ func (t *Tuner) WeightsFile() *eval.WeightsFile {
 		Fitness:     fitness(v),
 		Baseline:    fitness(t.state.Start),
 	}
-	return wf
+	return wf, nil
 }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/eval"
 )
 
 // Files of a run directory.
@@ -327,7 +326,15 @@ func (r *Run) Run(ctx context.Context) (*Outcome, error) {
 	}
 	out := r.outcome()
 	path := filepath.Join(r.dir, WeightsFile)
-	if err := eval.WriteWeightsFile(path, t.WeightsFile()); err != nil {
+	wf, err := t.WeightsFile()
+	if err != nil {
+		return out, err
+	}
+	data, err := wf.Marshal()
+	if err != nil {
+		return out, err
+	}
+	if err := checkpoints.WriteFile(path, data); err != nil {
 		return out, err
 	}
 	out.WeightsPath = path

@@ -319,3 +319,27 @@ func TestHistoryAxisRatio(t *testing.T) {
 		t.Errorf("history axis ratios %v, want %v", got, want)
 	}
 }
+
+// TestExportBeforeStartValidation checks that a run stopped before its
+// starting weights were validated exports nothing, with an error saying
+// why, rather than failing on the missing validation.
+func TestExportBeforeStartValidation(t *testing.T) {
+	dir := t.TempDir()
+	r, err := Create(smallConfig(t), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.Run(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run: err = %v", err)
+	}
+	r.Close()
+	tu, _, _, err := LoadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tu.WeightsFile(); !errors.Is(err, ErrNotValidated) || !strings.Contains(err.Error(), "evotune resume") {
+		t.Errorf("WeightsFile before any validation: err = %v, want ErrNotValidated naming resume", err)
+	}
+}

@@ -1,18 +1,17 @@
 package tuner
 
+import "github.com/evotune/evotune/engine"
+
 // Game seeds. Every seed is mix(base + k) for a counter k, where base derives
-// from the run seed and mix is the splitmix64 finaliser, a bijection of
-// uint64: distinct counters give distinct seeds. Tuning games use counters
-// below 2^63 (generation g, game j: k = g*games + j) and validation games
-// counters from 2^63 up, so no validation seed is ever a tuning seed.
+// from the run seed and mix is engine.Mix64, the splitmix64 finaliser, a
+// bijection of uint64: distinct counters give distinct seeds. Tuning games
+// use counters below 2^63 (generation g, game j: k = g*games + j) and
+// validation games counters from 2^63 up, so no validation seed is ever a
+// tuning seed.
 
 const validationOffset = 1 << 63
 
-func mix(x uint64) uint64 {
-	x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
-	x = (x ^ x>>27) * 0x94D049BB133111EB
-	return x ^ x>>31
-}
+func mix(x uint64) uint64 { return engine.Mix64(x) }
 
 func seedBase(runSeed uint64) uint64 { return mix(runSeed + 0x9E3779B97F4A7C15) }
 

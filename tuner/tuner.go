@@ -96,16 +96,7 @@ func New(cfg *Config, opts Options) (*Tuner, error) {
 	if t.pool == nil {
 		t.pool = NewLocalPool(cfg.Workers)
 	}
-	t.search = engine.SearchConfig{
-		Algorithm:     cfg.Search.Algorithm,
-		Depth:         cfg.Search.Depth,
-		Width:         cfg.Search.Width,
-		LossValue:     cfg.Search.Loss,
-		HeuristicOnly: cfg.Search.HeuristicOnly,
-	}
-	if t.search.Algorithm == "expectimax" {
-		t.search.TableBits = engine.PlayTableBits(t.search.Depth)
-	}
+	t.search = cfg.Search.ForPlay()
 	t.base = make([]float64, len(set.Features))
 	for i, f := range set.Features {
 		t.base[i] = cfg.Init[f.Name]

@@ -55,9 +55,10 @@ func (c *Config) Validate(pos *Positions) error {
 		}
 	}
 	o := c.Optimizer
+	if err := checkMethod(o.Method); err != nil {
+		return pos.errorf("optimizer.method", "%v", err)
+	}
 	switch {
-	case o.Method != "cmaes" && o.Method != "cem":
-		return pos.errorf("optimizer.method", "%q: want cmaes or cem", o.Method)
 	case o.Population < 0 || o.Population == 1:
 		return pos.errorf("optimizer.population", "%d: want 0 (the method's default) or at least 2 candidates", o.Population)
 	case !(o.Elite > 0 && o.Elite < 1):
@@ -66,11 +67,13 @@ func (c *Config) Validate(pos *Positions) error {
 		return pos.errorf("optimizer.restarts", "%q: want none or ipop", o.Restarts)
 	}
 	s := c.Search
+	if _, err := engine.ParseAlgorithm(string(s.Algorithm)); err != nil {
+		return pos.errorf("search.algorithm", "%v", err)
+	}
+	if err := engine.CheckDepth(s.Depth); err != nil {
+		return pos.errorf("search.depth", "%v", err)
+	}
 	switch {
-	case s.Algorithm != "expectimax" && s.Algorithm != "beam":
-		return pos.errorf("search.algorithm", "%q: want expectimax or beam", s.Algorithm)
-	case s.Depth < 1 || s.Depth > 20:
-		return pos.errorf("search.depth", "%d: want 1 to 20 plies", s.Depth)
 	case s.Width < 1:
 		return pos.errorf("search.width", "%d: want at least 1 board", s.Width)
 	}
@@ -92,6 +95,15 @@ func (c *Config) Validate(pos *Positions) error {
 	}
 	if c.Checkpoints.Keep < 1 {
 		return pos.errorf("checkpoints.keep", "%d: want at least 1", c.Checkpoints.Keep)
+	}
+	return nil
+}
+
+// checkMethod is the one place the tuner knows the optimizer methods by
+// name; population's constructor by name is to take its place.
+func checkMethod(method string) error {
+	if method != "cmaes" && method != "cem" {
+		return fmt.Errorf("%q: want cmaes or cem", method)
 	}
 	return nil
 }

@@ -52,12 +52,10 @@ func printWeightsFile(w io.Writer, path string, wf *eval.WeightsFile) error {
 		if s.Width != 0 {
 			line += fmt.Sprintf(", width %d", s.Width)
 		}
-		if s.MoveScores != nil {
-			if *s.MoveScores {
-				line += ", move scores added"
-			} else {
-				line += ", heuristic only (no move scores)"
-			}
+		if s.HeuristicOnly {
+			line += ", heuristic only (no move scores)"
+		} else {
+			line += ", move scores added"
 		}
 		fmt.Fprintf(&b, "search:      %s\n", line)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
 )
 
@@ -25,8 +26,7 @@ func TestCheckGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	wf := eval.NewWeightsFile(set, []float64{52.25, 9.5, 301.125, 87.0625, 64.5})
-	yes := true
-	wf.Search = &eval.SearchInfo{Algorithm: "expectimax", Depth: 3, MoveScores: &yes}
+	wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3}
 	wf.Provenance = &eval.Provenance{
 		Run: "quick", Generation: 20, Optimizer: "cmaes", Seed: 1, Evaluations: 160,
 		Fitness:  &eval.Fitness{Metric: "mean_score", Mean: 43712.5, CI95: 2401.25, Games: 100, Seeds: &eval.SeedRange{First: 1000, Count: 100}},
@@ -34,7 +34,9 @@ func TestCheckGolden(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "tuned.yaml")
-	if err := eval.WriteWeightsFile(path, wf); err != nil {
+	if data, err := wf.Marshal(); err != nil {
+		t.Fatal(err)
+	} else if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errs := runCLI(t, "check", path)

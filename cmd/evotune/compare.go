@@ -53,9 +53,11 @@ func setupCompare(fs *flag.FlagSet) func(context.Context, []string, io.Writer, i
 		}
 		given := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+		algorithm, err := engine.ParseAlgorithm(*algo)
+		if err != nil {
+			return usagef("flag --search: %v", err)
+		}
 		switch {
-		case *algo != "expectimax" && *algo != "beam":
-			return usagef("flag --search: unknown algorithm %q (want expectimax or beam)", *algo)
 		case *width < 1:
 			return usagef("flag --width: %d boards: want at least 1", *width)
 		case *games < 0 || *games == 1:
@@ -86,14 +88,12 @@ func setupCompare(fs *flag.FlagSet) func(context.Context, []string, io.Writer, i
 				s.cfg.Depth = *depth
 			}
 			if given["search"] {
-				s.cfg.Algorithm = *algo
+				s.cfg.Algorithm = algorithm
 			}
 			if given["width"] {
 				s.cfg.Width = *width
 			}
-			if s.cfg.Algorithm == "expectimax" {
-				s.cfg.TableBits = engine.PlayTableBits(s.cfg.Depth)
-			}
+			s.cfg = s.cfg.ForPlay()
 			sides[i] = s
 		}
 		n := *games
@@ -175,9 +175,7 @@ func loadSide(arg, label string) (*compareSide, error) {
 		if f.Width > 0 {
 			s.cfg.Width = f.Width
 		}
-		if f.MoveScores != nil {
-			s.cfg.HeuristicOnly = !*f.MoveScores
-		}
+		s.cfg.HeuristicOnly = f.HeuristicOnly
 	}
 	return s, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
 )
 
@@ -68,8 +69,12 @@ func TestCompareAVersusA(t *testing.T) {
 	set, _ := eval.Set("standard")
 	path := filepath.Join(t.TempDir(), "w.yaml")
 	wf := eval.NewWeightsFile(set, set.Defaults)
-	wf.Search = &eval.SearchInfo{Algorithm: "expectimax", Depth: 1}
-	if err := eval.WriteWeightsFile(path, wf); err != nil {
+	wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 1}
+	data, err := wf.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errs := runCLI(t, "compare", path, "eval:standard", "--depth", "1", "--games", "12", "--json")
@@ -134,8 +139,12 @@ func TestCompareSearchFromFile(t *testing.T) {
 	dir := t.TempDir()
 	for name, depth := range map[string]int{"d1.yaml": 1, "d2.yaml": 2} {
 		wf := eval.NewWeightsFile(set, set.Defaults)
-		wf.Search = &eval.SearchInfo{Algorithm: "expectimax", Depth: depth}
-		if err := eval.WriteWeightsFile(filepath.Join(dir, name), wf); err != nil {
+		wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: depth}
+		data, err := wf.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

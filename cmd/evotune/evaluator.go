@@ -66,27 +66,26 @@ func (f *evalFlags) searchDefaults(depth *int, algo *string, width *int, heurist
 		*depth = s.Depth
 	}
 	if !f.given("search") && s.Algorithm != "" {
-		*algo = s.Algorithm
+		*algo = string(s.Algorithm)
 	}
 	if !f.given("width") && s.Width > 0 {
 		*width = s.Width
 	}
-	if s.MoveScores != nil {
-		*heuristicOnly = !*s.MoveScores
-	}
+	*heuristicOnly = s.HeuristicOnly
 }
 
-// checkDepth validates a --depth flag value.
+// checkDepth validates a --depth flag value against the one depth range
+// (engine.MinDepth to engine.MaxDepth).
 func checkDepth(depth int) error {
-	if depth < 1 || depth > 255 {
-		return usagef("flag --depth: %d plies: want 1 to 255", depth)
+	if err := engine.CheckDepth(depth); err != nil {
+		return usagef("flag --depth: %v", err)
 	}
 	return nil
 }
 
 func describeSearch(cfg engine.SearchConfig) string {
 	s := fmt.Sprintf("expectimax, %d plies", cfg.Depth)
-	if cfg.Algorithm == "beam" {
+	if cfg.Algorithm == engine.AlgorithmBeam {
 		s = fmt.Sprintf("beam, width %d, %d plies", cfg.Width, cfg.Depth)
 	}
 	if cfg.HeuristicOnly {

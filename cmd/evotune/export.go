@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/tuner"
 )
 
@@ -46,16 +46,19 @@ func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 			}
 			dst = filepath.Join(runDir, tuner.WeightsFile)
 		}
-		wf := t.WeightsFile()
+		wf, err := t.WeightsFile()
+		if err != nil {
+			return err
+		}
+		data, err := wf.Marshal()
+		if err != nil {
+			return err
+		}
 		if dst == "-" {
-			data, err := wf.Marshal()
-			if err != nil {
-				return err
-			}
 			_, err = stdout.Write(data)
 			return err
 		}
-		if err := eval.WriteWeightsFile(dst, wf); err != nil {
+		if err := checkpoints.WriteFile(dst, data); err != nil {
 			return err
 		}
 		v := t.Recommended()

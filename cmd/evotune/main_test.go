@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
 )
 
@@ -158,8 +159,10 @@ func TestWeightsFlag(t *testing.T) {
 	set, _ := eval.Set("standard")
 	path := filepath.Join(t.TempDir(), "w.yaml")
 	wf := eval.NewWeightsFile(set, set.Defaults)
-	wf.Search = &eval.SearchInfo{Algorithm: "expectimax", Depth: 2}
-	if err := eval.WriteWeightsFile(path, wf); err != nil {
+	wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 2}
+	if data, err := wf.Marshal(); err != nil {
+		t.Fatal(err)
+	} else if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// The default weights from a file play exactly like --eval standard,

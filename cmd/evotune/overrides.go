@@ -5,6 +5,8 @@ import (
 	"flag"
 	"time"
 
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
 	"github.com/evotune/evotune/tuner"
 )
 
@@ -56,8 +58,8 @@ func (o *overrides) apply(cfg *tuner.Config) (map[string]string, error) {
 	var err error
 	o.fs.Visit(func(f *flag.Flag) {
 		switch {
-		case f.Name == "depth" && o.depth < 1:
-			err = usagef("flag --depth: %d: want 1 to 20 plies", o.depth)
+		case f.Name == "depth" && engine.CheckDepth(o.depth) != nil:
+			err = usagef("flag --depth: %v", engine.CheckDepth(o.depth))
 		case f.Name == "games" && o.games < 1:
 			err = usagef("flag --games: %d: want at least 1 game per candidate", o.games)
 		}
@@ -95,7 +97,7 @@ func (o *overrides) apply(cfg *tuner.Config) (map[string]string, error) {
 // flagError turns a config error about an overridden field into one naming
 // the flag.
 func flagError(err error, flags map[string]string) error {
-	var fe *tuner.FieldError
+	var fe *eval.FileError
 	if errors.As(err, &fe) {
 		if name, ok := flags[fe.Field]; ok {
 			return usagef("flag %s: %s", name, fe.Msg)

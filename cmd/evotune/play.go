@@ -21,7 +21,7 @@ var playCommand = &command{
 }
 
 func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
-	algo := fs.String("search", "expectimax", "search algorithm: expectimax or beam (with --weights: the file's)")
+	algo := fs.String("search", string(engine.AlgorithmExpectimax), "search algorithm: expectimax or beam (with --weights: the file's)")
 	depth := fs.Int("depth", 3, "search depth in plies, a move and a spawn layer counting one each (with --weights: the file's)")
 	width := fs.Int("width", 8, "beam width: boards kept per ply, beam only (with --weights: the file's)")
 	games := fs.Int("games", 20, "number of games")
@@ -41,10 +41,11 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		}
 		heuristicOnly := false
 		ef.searchDefaults(depth, algo, width, &heuristicOnly)
-		cfg := engine.SearchConfig{Algorithm: *algo, Depth: *depth, Width: *width, LossValue: *loss, HeuristicOnly: heuristicOnly}
+		algorithm, err := engine.ParseAlgorithm(*algo)
+		if err != nil {
+			return usagef("flag --search: %v", err)
+		}
 		switch {
-		case *algo != "expectimax" && *algo != "beam":
-			return usagef("flag --search: unknown algorithm %q (want expectimax or beam)", *algo)
 		case *width < 1:
 			return usagef("flag --width: %d boards: want at least 1", *width)
 		case *games < 1:
@@ -57,9 +58,7 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		if err := checkDepth(*depth); err != nil {
 			return err
 		}
-		if *algo == "expectimax" {
-			cfg.TableBits = engine.PlayTableBits(*depth)
-		}
+		cfg := engine.SearchConfig{Algorithm: algorithm, Depth: *depth, Width: *width, LossValue: *loss, HeuristicOnly: heuristicOnly}.ForPlay()
 		w := engine.Workers(*workers)
 		var pb *bar
 		if !*asJSON {

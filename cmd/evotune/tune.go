@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/evotune/evotune/configs"
 	"github.com/evotune/evotune/tuner"
@@ -15,30 +16,22 @@ import (
 
 var tuneCommand = &command{
 	name:     "tune",
-	synopsis: "[--config FILE] [--out DIR] [--seed N] [--generations N] [--duration 8h] [--workers N] [--games N] [--population N] [--depth N]",
+	synopsis: "[--config FILE|PRESET] [--out DIR] [--seed N] [--generations N] [--duration 8h] [--workers N] [--games N] [--population N] [--depth N]",
 	summary:  "tune evaluation weights by playing seeded games (the main job)",
 	setup:    setupTune,
 }
 
 func setupTune(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
-	config := fs.String("config", "", "YAML config file (default: the embedded "+configs.Default+" preset)")
+	config := fs.String("config", "", "YAML config file, or the name of a preset built in: "+strings.Join(configs.Names(), ", ")+" (default: "+configs.Default+")")
 	out := fs.String("out", "", "run directory (default: runs/NAME, NAME from the config; a fresh runs/NAME.2 etc. if that exists)")
 	o := addOverrides(fs, "seed", "generations", "duration", "workers", "games", "population", "depth")
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q (a config goes in --config)", args[0])
 		}
-		var cfg *tuner.Config
-		var pos *tuner.Positions
-		var err error
-		if *config == "" {
-			data, file, _ := configs.Get(configs.Default)
-			cfg, pos, err = tuner.ParseConfig(data, "preset "+file)
-		} else {
-			cfg, pos, err = tuner.LoadConfig(*config)
-		}
+		cfg, pos, err := loadConfig(*config)
 		if err != nil {
-			return badInput(err)
+			return err
 		}
 		flags, err := o.apply(cfg)
 		if err != nil {

@@ -1,0 +1,30 @@
+package main
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/evotune/evotune/configs"
+	"github.com/evotune/evotune/tuner"
+)
+
+// loadConfig reads the config a --config value names: the file at that path
+// if there is one, else the embedded preset of that name ("overnight" or
+// "overnight.yaml"); "" is the default preset. A file wins over a preset of
+// the same name, so a user's own quick.yaml is never shadowed.
+func loadConfig(arg string) (*tuner.Config, *tuner.Positions, error) {
+	if arg == "" {
+		arg = configs.Default
+	} else if _, err := os.Stat(arg); !errors.Is(err, fs.ErrNotExist) {
+		cfg, pos, err := tuner.LoadConfig(arg)
+		return cfg, pos, badInput(err)
+	}
+	data, file, err := configs.Get(arg)
+	if err != nil {
+		return nil, nil, usagef("flag --config: no file or preset %q (presets: %s)", arg, strings.Join(configs.Names(), ", "))
+	}
+	cfg, pos, err := tuner.ParseConfig(data, "preset "+file)
+	return cfg, pos, badInput(err)
+}
