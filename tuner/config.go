@@ -36,7 +36,8 @@ type Config struct {
 	Seed uint64 `yaml:"seed"`
 	// Generations stops the run after this many generations; 0 (the
 	// default) means no limit (the run stops when it converges, runs out of
-	// time or is stopped).
+	// time or is stopped). With neither Generations nor Duration a run goes
+	// on until interrupted, and says so on its first line.
 	Generations int `yaml:"generations"`
 	// Duration is a wall-clock budget in Go syntax ("8h", "90m"); 0 (the
 	// default) means none. The generation in progress when it runs out is
