@@ -11,6 +11,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/tuner"
+	"github.com/evotune/evotune/tuner/report"
 )
 
 // poolKey is the context key of a pool maker; see withPool.
@@ -59,9 +60,13 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, open func(tuner.Ev
 	fmt.Fprintf(stdout, "run       %s\n", r.Dir())
 	fmt.Fprintf(stdout, "config    %s\n", describeConfig(cfg, t))
 	fmt.Fprintf(stdout, "resume    evotune resume %s   (after Ctrl-C or a crash; progress is saved every generation)\n", r.Dir())
+	p.reportPath = filepath.Join(r.Dir(), report.DefaultFile)
+	fmt.Fprintf(stdout, "report    %s   (rewritten after every validation; open it in a browser)\n", p.reportPath)
 	start := time.Now()
 	res, err := r.Run(ctx)
 	p.finish()
+	// The page then shows how the run ended: finished or interrupted.
+	p.writeReport()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintf(stdout, "\ninterrupted after %d completed generations; everything finished is saved\n", res.Generations)
@@ -83,6 +88,7 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, open func(tuner.Ev
 		fmt.Fprintf(stdout, "weights   %s\n", fmtWeights(t, res.Final.Weights))
 	}
 	fmt.Fprintf(stdout, "written   %s\n", res.WeightsPath)
+	fmt.Fprintf(stdout, "report    %s\n", p.reportPath)
 	fmt.Fprintf(stdout, "next      evotune play --weights %s --depth %d --games 100\n", res.WeightsPath, cfg.Search.Depth)
 	return nil
 }
@@ -127,6 +133,29 @@ type tuneProgress struct {
 	bar      *bar
 	start    time.Time
 	played   atomic.Int64 // games played by this process, not replayed
+	// reportPath is the run report, rewritten after each generation that
+	// validated (once that generation is saved, so the page shows it).
+	reportPath   string
+	reportFailed bool // a failure to write it was reported once
+}
+
+// writeReport rewrites the run report. A failure does not stop the run:
+// it is reported once, and the next validation tries again.
+func (p *tuneProgress) writeReport() {
+	if p.reportPath == "" {
+		return
+	}
+	err := report.Write(p.run.Dir(), p.reportPath)
+	if err == nil || p.reportFailed {
+		return
+	}
+	p.reportFailed = true
+	msg := fmt.Sprintf("notice    report not written (the run goes on): %v", err)
+	if p.terminal {
+		p.bar.println(msg)
+		return
+	}
+	fmt.Fprintln(p.w, msg)
 }
 
 func (p *tuneProgress) events() tuner.Events {
@@ -143,6 +172,9 @@ func (p *tuneProgress) events() tuner.Events {
 }
 
 func (p *tuneProgress) generation(rec tuner.Record) {
+	if rec.Validation != nil {
+		p.writeReport()
+	}
 	cfg := p.run.Tuner().Config()
 	of := ""
 	if cfg.Generations > 0 {
@@ -156,7 +188,7 @@ func (p *tuneProgress) generation(rec tuner.Record) {
 		rec.Generation, of, fmtFitness(rec.Best), fmtFitness(rec.Median), rec.Sigma, rec.Games,
 		float64(p.played.Load())/max(time.Since(p.start).Seconds(), 1e-9), p.run.Elapsed().Round(time.Second))
 	if v := rec.Validation; v != nil {
-		line += fmt.Sprintf("  validated %s (mean score %.0f ± %.0f)", fmtFitness(v.Fitness), v.Mean, v.CI95)
+		line += fmt.Sprintf("  validated %s (mean score %.0f ± %.0f)  report updated", fmtFitness(v.Fitness), v.Mean, v.CI95)
 	}
 	fmt.Fprintln(p.w, line)
 }

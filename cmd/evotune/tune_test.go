@@ -48,7 +48,7 @@ func tuneRun(t *testing.T, config string, extra ...string) string {
 
 func TestTuneSmallRun(t *testing.T) {
 	dir := tuneRun(t, smallConfig)
-	for _, f := range []string{"config.yaml", "history.jsonl", "weights.yaml"} {
+	for _, f := range []string{"config.yaml", "history.jsonl", "weights.yaml", "report.html"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("run directory lacks %s: %v", f, err)
 		}
@@ -266,6 +266,9 @@ func TestTuneNoStoppingCondition(t *testing.T) {
 	if code != exitInterrupted {
 		t.Fatalf("exit %d, want %d (interrupted)\n%s\n%s", code, exitInterrupted, stdout.String(), stderr.String())
 	}
+	if !strings.Contains(stdout.String(), "report    ") {
+		t.Errorf("the run does not say where its report is:\n%s", stdout.String())
+	}
 	first, _, _ := strings.Cut(stdout.String(), "\n")
 	if !strings.HasPrefix(first, "note      no stopping condition: runs until interrupted") {
 		t.Errorf("first line = %q, want the no-stopping-condition note", first)
@@ -274,5 +277,44 @@ func TestTuneNoStoppingCondition(t *testing.T) {
 	dir := tuneRun(t, smallConfig)
 	if _, out, _ := runCLI(t, "resume", dir); strings.Contains(out, "no stopping condition") {
 		t.Errorf("a run with generations: 3 printed the note:\n%s", out)
+	}
+}
+
+// reportWatcher notes, as each batch starts, whether the run's report
+// exists yet.
+type reportWatcher struct {
+	p      tuner.Pool
+	path   string
+	exists map[int]bool // by the batch's generation
+}
+
+func (rw *reportWatcher) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.Done) error {
+	_, err := os.Stat(rw.path)
+	rw.exists[b.Generation] = err == nil
+	return rw.p.Play(ctx, b, results, done)
+}
+
+// TestTuneRewritesReport checks that the report appears once a generation
+// that validated is saved, while the run goes on.
+func TestTuneRewritesReport(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	rw := &reportWatcher{path: filepath.Join(dir, "report.html"), exists: map[int]bool{}}
+	ctx := withPool(context.Background(), func(workers int) tuner.Pool {
+		rw.p = tuner.NewLocalPool(workers)
+		return rw
+	})
+	var stdout, stderr bytes.Buffer
+	// smallConfig validates every 2 generations and runs 3.
+	if code := run(ctx, []string{"tune", "--config", writeConfig(t, smallConfig), "--out", dir}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	if rw.exists[0] || rw.exists[1] {
+		t.Errorf("report existed before any validated generation was saved: %v", rw.exists)
+	}
+	if !rw.exists[2] {
+		t.Errorf("report missing while generation 3 played, after generation 2 validated: %v", rw.exists)
+	}
+	if !strings.Contains(stdout.String(), "report    "+rw.path) {
+		t.Errorf("summary does not name the report:\n%s", stdout.String())
 	}
 }
