@@ -20,6 +20,10 @@
 //     with a fixed-size transposition table, a configurable loss value and an
 //     optional probability cutoff; with the cutoff off, the table never changes
 //     a value.
+//   - NNCompat reproduces the search of nneonneo/2048-ai node for node and
+//     in its float32 arithmetic (heuristic only, its depth cap and adaptive
+//     limit, probability cutoff and per-root-move table), so that weights
+//     tuned with it mean the same thing in that program.
 //
 // Every fast path has a slow, obviously correct twin in the tests (a
 // [4][4]int board and a plain recursive expectimax) and a differential test
