@@ -63,8 +63,8 @@ func (o NNCompatOptions) Validate() error {
 //     nothing; Move plays the first move of largest value. (The program
 //     plays only a move worth more than 0 and gives up otherwise.)
 //
-// One rule differs from the program's, and only at rank 15: it merges two
-// 32768 tiles into one 32768, these rules do not merge them.
+// One rule differs from the program's, and only at rank 15: the program
+// merges two 32768 tiles into one 32768, these rules do not merge them.
 //
 // The table grows as a search needs it and is kept, so a player stops
 // allocating once it has met its deepest position. A searcher is not safe
