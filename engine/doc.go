@@ -20,6 +20,10 @@
 //     with a fixed-size transposition table, a configurable loss value and an
 //     optional probability cutoff; with the cutoff off, the table never changes
 //     a value.
+//   - NNCompat reproduces the search of nneonneo/2048-ai node for node and
+//     in its float32 arithmetic (heuristic only, its depth cap and adaptive
+//     limit, probability cutoff and per-root-move table), so that weights
+//     tuned with it mean the same thing in that program.
 //   - SearchConfig is the one description of a player's search (an
 //     Algorithm, a depth within MinDepth to MaxDepth, a beam width, whether
 //     move scores count, the loss value) that configs, weights files, the

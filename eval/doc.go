@@ -14,6 +14,16 @@
 //     exported too; with its default weights 27, 10, 3 it evaluates every
 //     board exactly as Classic does.
 //
+// A set may declare shape parameters (FeatureSet.Params: name, default,
+// bounds), numbers that change the features themselves; a candidate is then
+// a weight vector and a parameter vector, compiled together by
+// CompileParams, and a tuner tunes both. The nneonneo set (the heuristic of
+// nneonneo/2048-ai, with its two exponents as parameters; nneonneo.go)
+// compiles into a float32 line table built operation for operation as that
+// program builds its own, so its values equal the program's bit for bit.
+// It is not yet in the registry: it joins it with the weights file that
+// records parameters.
+//
 // An evaluation is Σ w[i]·feature[i](board), and it runs at every leaf of
 // every search, so FeatureSet.Compile folds a weight vector into tables once
 // per candidate: for standard, every feature but corner is a sum over the 8

@@ -15,6 +15,9 @@ var (
 	// ErrWeights is wrapped by errors about a weight vector that does not fit
 	// its feature set: wrong length, or a weight that is not finite.
 	ErrWeights = errors.New("eval: bad weights")
+	// ErrParams is wrapped by errors about a parameter vector that does not
+	// fit its feature set: wrong length, or a value outside its bounds.
+	ErrParams = errors.New("eval: bad parameters")
 )
 
 // registry lists every feature set, in the order Names reports them. Adding

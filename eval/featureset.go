@@ -16,9 +16,22 @@ type Feature struct {
 	Definition string
 }
 
+// A Param is a shape parameter of a feature set: a number that changes the
+// features themselves (an exponent, say) rather than weighting them. A tuner
+// tunes parameters together with the weights, within their bounds.
+type Param struct {
+	Name       string
+	Definition string  // what it changes, for the README and listings
+	Default    float64 // the hand-set value
+	Min, Max   float64 // inclusive bounds; Min <= Default <= Max
+}
+
 // A FeatureSet is a name and an ordered list of features. A weight vector
 // for the set has one weight per feature, in the same order, and its
-// evaluation of a board is Σ w[i]·feature[i](board).
+// evaluation of a board is Σ w[i]·feature[i](board). A set may also declare
+// shape parameters (Params): then the features depend on a parameter vector
+// p, one value per Param in order, and a candidate is the pair (w, p),
+// compiled together by CompileParams.
 //
 // A FeatureSet is immutable and safe for concurrent use; get one from Set.
 type FeatureSet struct {
@@ -28,6 +41,8 @@ type FeatureSet struct {
 	// Defaults is the hand-set starting weight vector: the baseline a tuned
 	// vector has to beat. Do not modify it.
 	Defaults []float64
+	// Params lists the shape parameters, usually none. Do not modify it.
+	Params []Param
 	// Symmetric says every feature, hence every evaluation, is invariant
 	// under the 8 symmetries of the board (the tests check it).
 	Symmetric bool
@@ -50,11 +65,23 @@ type FeatureSet struct {
 // Neither method is on the hot path: compile runs once per weight vector and
 // features is for the tuner, the tests and the golden checks.
 type setImpl interface {
-	// compile fills c's fast-path fields for the (validated) weights c.w.
+	// compile fills c's fast-path fields for the (validated) weights c.w
+	// and parameters c.p.
 	compile(c *Compiled)
 	// features stores the feature vector of b in dst, len(dst) == number of
-	// features.
+	// features, under the default parameters.
 	features(b engine.Board, dst []float64)
+}
+
+// shapedImpl is implemented by sets with shape parameters, whose features
+// depend on the parameters a Compiled was built with.
+type shapedImpl interface {
+	setImpl
+	// compiledFeatures is features under c's parameters.
+	compiledFeatures(c *Compiled, b engine.Board, dst []float64)
+	// check rejects validated weights and parameters that the set cannot
+	// compile (outside the range of its arithmetic, say).
+	check(w, p []float64) error
 }
 
 // Index returns the position of the named feature, or -1.
@@ -121,9 +148,53 @@ func (s *FeatureSet) Validate(w []float64) error {
 	return nil
 }
 
+// ParamNames returns the names of the shape parameters, in order.
+func (s *FeatureSet) ParamNames() []string {
+	names := make([]string, len(s.Params))
+	for i, p := range s.Params {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// ParamIndex returns the position of the named parameter, or -1.
+func (s *FeatureSet) ParamIndex(name string) int {
+	for i, p := range s.Params {
+		if p.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// DefaultParams returns a new vector of the parameters' defaults (empty for
+// a set without parameters).
+func (s *FeatureSet) DefaultParams() []float64 {
+	p := make([]float64, len(s.Params))
+	for i, x := range s.Params {
+		p[i] = x.Default
+	}
+	return p
+}
+
+// ValidateParams reports whether p is a parameter vector for s: one finite
+// value per parameter, within its bounds.
+func (s *FeatureSet) ValidateParams(p []float64) error {
+	if len(p) != len(s.Params) {
+		return fmt.Errorf("%w: %s has %d parameters, got %d values", ErrParams, s.Name, len(s.Params), len(p))
+	}
+	for i, x := range p {
+		if q := s.Params[i]; !(x >= q.Min && x <= q.Max) { // NaN fails too
+			return fmt.Errorf("%w: %s: parameter %s is %g, want a number in [%g, %g]", ErrParams, s.Name, q.Name, x, q.Min, q.Max)
+		}
+	}
+	return nil
+}
+
 // Vector stores the feature vector of b in dst, reusing dst's storage when
 // it is large enough, and returns it. The values do not depend on the
-// weights, and are integers for the built-in sets.
+// weights; for a set with parameters they are those of the default
+// parameters (Compiled.Features gives them under other parameters).
 func (s *FeatureSet) Vector(b engine.Board, dst []float64) []float64 {
 	n := len(s.Features)
 	if cap(dst) < n {
@@ -146,12 +217,30 @@ func Value(w, f []float64) float64 {
 
 // Compile turns a weight vector into an evaluator: the weights folded into
 // row tables, built once (about a millisecond). The Compiled keeps its own
-// copy of w.
+// copy of w. A set with parameters gets its default parameters.
 func (s *FeatureSet) Compile(w []float64) (*Compiled, error) {
+	return s.CompileParams(w, nil)
+}
+
+// CompileParams is Compile with the shape parameters p (nil means the
+// defaults): what a tuner calls for a candidate (w, p) of a set with
+// parameters. The Compiled keeps its own copies of w and p.
+func (s *FeatureSet) CompileParams(w, p []float64) (*Compiled, error) {
 	if err := s.Validate(w); err != nil {
 		return nil, err
 	}
-	c := &Compiled{set: s, w: append([]float64(nil), w...)}
+	if p == nil {
+		p = s.DefaultParams()
+	}
+	if err := s.ValidateParams(p); err != nil {
+		return nil, err
+	}
+	if sh, ok := s.impl.(shapedImpl); ok {
+		if err := sh.check(w, p); err != nil {
+			return nil, err
+		}
+	}
+	c := &Compiled{set: s, w: append([]float64(nil), w...), p: append([]float64{}, p...)}
 	s.impl.compile(c)
 	return c, nil
 }
@@ -165,6 +254,10 @@ const (
 	kindLines evalKind = iota
 	// kindClassic: the classic terms from the shared classic row table.
 	kindClassic
+	// kindLines32: Σ over the 4 rows, then the 4 columns, of table32[line],
+	// in float32 and in that order: the arithmetic of the engine the
+	// nneonneo set reproduces.
+	kindLines32
 )
 
 // A Compiled is a feature set with its weights folded into tables. It is
@@ -173,6 +266,7 @@ const (
 type Compiled struct {
 	set  *FeatureSet
 	w    []float64
+	p    []float64
 	kind evalKind
 
 	// kindLines: a line's weighted terms, indexed by the line's 16 bits,
@@ -182,6 +276,11 @@ type Compiled struct {
 
 	// kindClassic: weights of empty, mono and smooth.
 	classic [3]float64
+
+	// kindLines32: a line's value in float32; powers holds r^p for the
+	// ranks r under each power parameter p, for Features.
+	table32 *[1 << 16]float32
+	powers  [][16]float64
 }
 
 var _ engine.Evaluator = (*Compiled)(nil)
@@ -190,20 +289,28 @@ var _ engine.Evaluator = (*Compiled)(nil)
 func (c *Compiled) Evaluate(b engine.Board) float64 {
 	x := uint64(b)
 	y := uint64(b.Transpose()) // its rows are b's columns read top to bottom
-	if c.kind != kindLines {
-		// Written out here rather than called, which keeps Evaluate a leaf
-		// function: no stack check, no frame.
-		rows := classicRows[uint16(x)] + classicRows[uint16(x>>16)] + classicRows[uint16(x>>32)] + classicRows[uint16(x>>48)]
-		cols := classicRows[uint16(y)] + classicRows[uint16(y>>16)] + classicRows[uint16(y>>32)] + classicRows[uint16(y>>48)]
-		empty, mono, smooth := classicSums(rows, cols)
-		return c.classic[0]*float64(empty) + c.classic[1]*float64(mono) + c.classic[2]*float64(smooth)
+	switch c.kind {
+	case kindLines:
+		t := c.table
+		// A balanced sum: a chain of 8 dependent additions would cost more
+		// than the look-ups.
+		rows := (t[uint16(x)] + t[uint16(x>>16)]) + (t[uint16(x>>32)] + t[uint16(x>>48)])
+		cols := (t[uint16(y)] + t[uint16(y>>16)]) + (t[uint16(y>>32)] + t[uint16(y>>48)])
+		return (rows + cols) + c.cornerTab[cornerKey(x)&31]
+	case kindLines32:
+		// Left to right, each sum rounded to float32: rows, columns, then
+		// the two, as the reproduced engine adds them.
+		t := c.table32
+		rows := t[uint16(x)] + t[uint16(x>>16)] + t[uint16(x>>32)] + t[uint16(x>>48)]
+		cols := t[uint16(y)] + t[uint16(y>>16)] + t[uint16(y>>32)] + t[uint16(y>>48)]
+		return float64(rows + cols)
 	}
-	t := c.table
-	// A balanced sum: a chain of 8 dependent additions would cost more than
-	// the look-ups.
-	rows := (t[uint16(x)] + t[uint16(x>>16)]) + (t[uint16(x>>32)] + t[uint16(x>>48)])
-	cols := (t[uint16(y)] + t[uint16(y>>16)]) + (t[uint16(y>>32)] + t[uint16(y>>48)])
-	return (rows + cols) + c.cornerTab[cornerKey(x)&31]
+	// Written out here rather than called, which keeps Evaluate a leaf
+	// function: no stack check, no frame.
+	rows := classicRows[uint16(x)] + classicRows[uint16(x>>16)] + classicRows[uint16(x>>32)] + classicRows[uint16(x>>48)]
+	cols := classicRows[uint16(y)] + classicRows[uint16(y>>16)] + classicRows[uint16(y>>32)] + classicRows[uint16(y>>48)]
+	empty, mono, smooth := classicSums(rows, cols)
+	return c.classic[0]*float64(empty) + c.classic[1]*float64(mono) + c.classic[2]*float64(smooth)
 }
 
 // Set returns the feature set c was compiled from.
@@ -212,10 +319,25 @@ func (c *Compiled) Set() *FeatureSet { return c.set }
 // Weights returns a copy of the weights c was compiled from.
 func (c *Compiled) Weights() []float64 { return append([]float64(nil), c.w...) }
 
-// Features stores the feature vector of b in dst, reusing dst's storage
-// when it is large enough, and returns it (see FeatureSet.Vector).
+// Params returns a copy of the shape parameters c was compiled with (empty
+// for a set without parameters).
+func (c *Compiled) Params() []float64 { return append([]float64{}, c.p...) }
+
+// Features stores the feature vector of b under c's parameters in dst,
+// reusing dst's storage when it is large enough, and returns it (see
+// FeatureSet.Vector).
 func (c *Compiled) Features(b engine.Board, dst []float64) []float64 {
-	return c.set.Vector(b, dst)
+	sh, ok := c.set.impl.(shapedImpl)
+	if !ok {
+		return c.set.Vector(b, dst)
+	}
+	n := len(c.set.Features)
+	if cap(dst) < n {
+		dst = make([]float64, n)
+	}
+	dst = dst[:n]
+	sh.compiledFeatures(c, b, dst)
+	return dst
 }
 
 // The corner feature (the largest rank m if a corner cell holds it, else 0)
