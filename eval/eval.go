@@ -26,6 +26,7 @@ var (
 var registry = []*FeatureSet{
 	classicSet,
 	standardSet,
+	nneonneoSet,
 }
 
 // Names lists the evaluators Lookup knows (the feature sets), in a fixed
