@@ -16,6 +16,7 @@ type Searcher interface {
 var (
 	_ Searcher = (*Expectimax)(nil)
 	_ Searcher = (*Beam)(nil)
+	_ Searcher = (*NNCompat)(nil)
 	_ Resetter = (*Expectimax)(nil)
 )
 
@@ -27,10 +28,13 @@ type Algorithm string
 const (
 	AlgorithmExpectimax Algorithm = "expectimax"
 	AlgorithmBeam       Algorithm = "beam"
+	// AlgorithmNNCompat is the search of nneonneo/2048-ai (NNCompat):
+	// heuristic only, an odd depth 2c+1 plies for the program's cap c.
+	AlgorithmNNCompat Algorithm = "nneonneo"
 )
 
 // Algorithms lists the search algorithms, the default first.
-var Algorithms = []Algorithm{AlgorithmExpectimax, AlgorithmBeam}
+var Algorithms = []Algorithm{AlgorithmExpectimax, AlgorithmBeam, AlgorithmNNCompat}
 
 // ParseAlgorithm returns the algorithm named s, or an error wrapping
 // ErrSearch whose text, `unknown algorithm "s" (want expectimax or beam)`,
@@ -45,7 +49,28 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 	for i, a := range Algorithms {
 		names[i] = string(a)
 	}
-	return "", &optionError{fmt.Sprintf("unknown algorithm %q (want %s)", s, strings.Join(names, " or "))}
+	return "", &optionError{fmt.Sprintf("unknown algorithm %q (want %s or %s)", s, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])}
+}
+
+// CheckDepth is the package's CheckDepth with a's own rule on top: the
+// nneonneo search counts depth as the program's cap c, the root move plus
+// c more moves, so its depth in plies is odd, 2c+1, and at least 3.
+func (a Algorithm) CheckDepth(depth int) error {
+	if err := CheckDepth(depth); err != nil {
+		return err
+	}
+	if a == AlgorithmNNCompat && (depth < 3 || depth%2 == 0) {
+		return &optionError{fmt.Sprintf("%d: the nneonneo search wants an odd depth of at least 3 plies (2c+1 for the program's cap c: 3, 5, 7, ...)", depth)}
+	}
+	return nil
+}
+
+// CheckCutoff returns nil if a probability cutoff is 0 (off) or in (0, 1).
+func CheckCutoff(p float64) error {
+	if !(p >= 0 && p < 1) {
+		return &optionError{fmt.Sprintf("%v: want 0 (off) or a probability in (0, 1)", p)}
+	}
+	return nil
 }
 
 // The depth range of every search, in plies, wherever a depth is read (a
@@ -104,11 +129,20 @@ type SearchConfig struct {
 	// scores; then the weights of a linear evaluator are scale-invariant.
 	HeuristicOnly bool    `yaml:"heuristic_only"`
 	LossValue     float64 `yaml:"loss"` // value of a lost position
+	// ProbCutoff makes a spawn layer a leaf once the probability of
+	// reaching it falls below this value; 0 turns pruning off (for the
+	// nneonneo search, 0 means the program's own 1e-4, NNCompatCutoff).
+	ProbCutoff float64 `yaml:"cutoff,omitempty"`
 	// TableBits is the expectimax transposition table's size, log2 entries
-	// (0 = none); ProbCutoff the expectimax probability cutoff (0 = off).
-	// Neither is written anywhere: players derive them (see ForPlay).
-	TableBits  int     `yaml:"-"`
-	ProbCutoff float64 `yaml:"-"`
+	// (0 = none). It is written nowhere: players derive it (see ForPlay).
+	TableBits int `yaml:"-"`
+}
+
+// ScoresMoves reports whether the search adds move scores to positions'
+// values. When it does not, multiplying every weight of a linear evaluator
+// by a positive constant changes no decision.
+func (cfg SearchConfig) ScoresMoves() bool {
+	return !cfg.HeuristicOnly && cfg.Algorithm != AlgorithmNNCompat
 }
 
 // ForPlay returns cfg with the transposition table a player uses at its
@@ -129,6 +163,11 @@ func NewSearcher(e Evaluator, cfg SearchConfig) (Searcher, error) {
 		return NewExpectimax(e, ExpectimaxOptions{Depth: cfg.Depth, LossValue: cfg.LossValue, TableBits: cfg.TableBits, ProbCutoff: cfg.ProbCutoff, HeuristicOnly: cfg.HeuristicOnly})
 	case AlgorithmBeam:
 		return NewBeam(e, BeamOptions{Width: cfg.Width, Depth: cfg.Depth, LossValue: cfg.LossValue, HeuristicOnly: cfg.HeuristicOnly})
+	case AlgorithmNNCompat:
+		if err := cfg.Algorithm.CheckDepth(cfg.Depth); err != nil {
+			return nil, fmt.Errorf("%w: depth %w", ErrSearch, err)
+		}
+		return NewNNCompat(e, NNCompatOptions{Cap: (cfg.Depth - 1) / 2, ProbCutoff: cfg.ProbCutoff})
 	}
 	_, err := ParseAlgorithm(string(cfg.Algorithm))
 	return nil, fmt.Errorf("%w: %w", ErrSearch, err)
