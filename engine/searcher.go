@@ -37,7 +37,7 @@ const (
 var Algorithms = []Algorithm{AlgorithmExpectimax, AlgorithmBeam, AlgorithmNNCompat}
 
 // ParseAlgorithm returns the algorithm named s, or an error wrapping
-// ErrSearch whose text, `unknown algorithm "s" (want expectimax or beam)`,
+// ErrSearch whose text, `unknown algorithm "s" (want expectimax, beam or nneonneo)`,
 // lists the allowed names.
 func ParseAlgorithm(s string) (Algorithm, error) {
 	for _, a := range Algorithms {

@@ -255,7 +255,7 @@ func TestParseErrors(t *testing.T) {
 		{"two documents", goodFile + "---\nformat: x\n", 11, "a second YAML document"},
 		{"control character", goodFile + "x: \x01\n", 11, "control character U+0001"},
 		{"invalid utf-8", "format: \xff\n", 1, "invalid UTF-8"},
-		{"search algorithm", goodFile + "search: {algorithm: minimax, depth: 3}\n", 11, `search.algorithm: unknown algorithm "minimax" (want expectimax or beam)`},
+		{"search algorithm", goodFile + "search: {algorithm: minimax, depth: 3}\n", 11, `search.algorithm: unknown algorithm "minimax" (want expectimax, beam or nneonneo)`},
 		{"search depth", goodFile + "search: {algorithm: beam, depth: 0}\n", 11, "search.depth: 0 is out of range (want 1 to 20)"},
 		{"search width", goodFile + "search: {algorithm: expectimax, depth: 2, width: 8}\n", 11, "search.width: only beam search has a width"},
 		{"search missing depth", goodFile + "search: {algorithm: beam}\n", 11, `search: missing key "depth"`},
