@@ -36,6 +36,7 @@ var commands = []*command{
 	searchCommand,
 	checkCommand,
 	optbenchCommand,
+	workerCommand,
 }
 
 func lookup(name string) *command {

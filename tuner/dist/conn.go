@@ -17,6 +17,9 @@ var (
 	// ErrInsecure is wrapped by the error of StartServer asked to listen
 	// beyond this machine without credentials.
 	ErrInsecure = errors.New("tuner/dist: refusing to serve other machines without credentials")
+	// ErrAddress is wrapped by errors about a listen address that is not
+	// host:port.
+	ErrAddress = errors.New("tuner/dist: bad listen address")
 	// ErrCredentials is wrapped by errors about a credentials file.
 	ErrCredentials = errors.New("tuner/dist: bad credentials file")
 )
@@ -79,15 +82,27 @@ func Redact(u string) string {
 
 // Connect dials the server at serverURL (credentials may be in the URL, or
 // in c) under the connection name name. Once connected, the connection
-// reconnects for ever when the server goes away; the first dial does not
-// retry, so that a wrong address or bad credentials fail at once. A
-// refused login wraps ErrAuth.
-func Connect(serverURL string, c Credentials, name string, extra ...nats.Option) (*nats.Conn, error) {
+// reconnects for ever when the server goes away, telling logf (if not nil)
+// when it loses and regains the server; the first dial does not retry, so
+// that a wrong address or bad credentials fail at once. A refused login
+// wraps ErrAuth.
+func Connect(serverURL string, c Credentials, name string, logf func(format string, args ...any)) (*nats.Conn, error) {
 	opts := []nats.Option{
 		nats.Name(name),
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(time.Second),
 		nats.Timeout(5 * time.Second),
+	}
+	if logf != nil {
+		opts = append(opts,
+			nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+				if err != nil {
+					logf("lost the NATS server (%v); reconnecting", err)
+				}
+			}),
+			nats.ReconnectHandler(func(nc *nats.Conn) {
+				logf("reconnected to %s", nc.ConnectedUrlRedacted())
+			}))
 	}
 	switch {
 	case c.File != "":
@@ -97,7 +112,7 @@ func Connect(serverURL string, c Credentials, name string, extra ...nats.Option)
 	case c.User != "":
 		opts = append(opts, nats.UserInfo(c.User, c.Password))
 	}
-	nc, err := nats.Connect(serverURL, append(opts, extra...)...)
+	nc, err := nats.Connect(serverURL, opts...)
 	if err != nil {
 		if errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) || errors.Is(err, nats.ErrAuthRevoked) {
 			return nil, fmt.Errorf("%w at %s (check --nats-creds or the URL's user:password@): %w", ErrAuth, Redact(serverURL), err)

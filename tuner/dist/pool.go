@@ -46,6 +46,9 @@ type Options struct {
 	// Notify, if not nil, receives one-line notices for the user: no
 	// worker is taking jobs, workers are back, a worker refuses jobs.
 	Notify func(msg string)
+	// Hint, if not empty, ends the notice that no worker takes jobs: how
+	// to start one.
+	Hint string
 	// LocalSlots, if positive, plays that many games at once in this
 	// process too, as a worker of the same queue named LocalName.
 	LocalSlots int
@@ -322,7 +325,11 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 			case info.NumPending > 0 && stalledSince.IsZero():
 				stalledSince = time.Now()
 			case info.NumPending > 0 && !warned && time.Since(stalledSince) >= idle:
-				p.notify("no worker has taken a job for %v; %d games are waiting", time.Since(stalledSince).Round(time.Second), st.pending)
+				msg := fmt.Sprintf("no worker has taken a job for %v; %d games are waiting", time.Since(stalledSince).Round(time.Second), st.pending)
+				if p.o.Hint != "" {
+					msg += " (" + p.o.Hint + ")"
+				}
+				p.notify("%s", msg)
 				warned = true
 			}
 		}

@@ -30,11 +30,11 @@ type Server struct {
 func StartServer(addr string, auth Credentials) (*Server, error) {
 	host, portText, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, fmt.Errorf("tuner/dist: listen address %q: want host:port, as in %s", addr, DefaultListen)
+		return nil, fmt.Errorf("%w %q: want host:port, as in %s", ErrAddress, addr, DefaultListen)
 	}
 	port, err := strconv.Atoi(portText)
 	if err != nil || port < 0 || port > 65535 {
-		return nil, fmt.Errorf("tuner/dist: listen address %q: port %q: want 0 (any free port) to 65535", addr, portText)
+		return nil, fmt.Errorf("%w %q: port %q: want 0 (any free port) to 65535", ErrAddress, addr, portText)
 	}
 	if !isLoopback(host) && auth.User == "" && auth.Token == "" {
 		return nil, fmt.Errorf("%w: %s is reachable from other machines: give credentials (--nats-creds) or listen on 127.0.0.1", ErrInsecure, addr)
