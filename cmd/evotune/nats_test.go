@@ -151,3 +151,47 @@ func TestNATSBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestNATSCoordinatorKill9 kills the coordinator of a distributed run with
+// SIGKILL and resumes it with the same workers: the resumed coordinator
+// discards the jobs its predecessor left and the run ends as a local one.
+func TestNATSCoordinatorKill9(t *testing.T) {
+	cfg := writeConfig(t, natsConfig)
+	tmp := t.TempDir()
+	ref := filepath.Join(tmp, "ref")
+	if code, _, errs := runCLI(t, "tune", "--config", cfg, "--out", ref); code != 0 {
+		t.Fatalf("local run: exit %d\n%s", code, errs)
+	}
+	want := readFinished(t, ref)
+
+	s := startNATS(t, dist.Credentials{})
+	w := startChild(t, "", "worker", "--nats", s.URL(), "--slots", "2", "--name", "w")
+	t.Cleanup(func() {
+		w.cmd.Process.Kill()
+		w.cmd.Wait()
+	})
+	dir := filepath.Join(tmp, "dist")
+	c := startChild(t, "", "tune", "--config", cfg, "--out", dir, "--nats", s.URL())
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		data, _ := os.ReadFile(filepath.Join(dir, "history.jsonl"))
+		if n := bytes.Count(data, []byte("\n")); n >= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the run made no progress in 2 minutes")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.cmd.Process.Kill()
+	if code := c.exitCode(); code != -1 {
+		t.Fatalf("coordinator: exit %d before the kill\n%s", code, c.stderr.String())
+	}
+	if code, _, errs := runCLI(t, "resume", dir, "--nats", s.URL()); code != 0 {
+		t.Fatalf("resume: exit %d\n%s", code, errs)
+	}
+	got := readFinished(t, dir)
+	if got.weights != want.weights || got.history != want.history || got.checkpoint != want.checkpoint {
+		t.Errorf("the resumed distributed run differs from the local run:\n%s\n%s", got.history, want.history)
+	}
+}

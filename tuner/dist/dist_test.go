@@ -19,7 +19,7 @@ import (
 	"github.com/evotune/evotune/tuner"
 )
 
-func startServer(t *testing.T, auth Credentials) *Server {
+func startServer(t testing.TB, auth Credentials) *Server {
 	t.Helper()
 	s, err := StartServer("127.0.0.1:0", auth)
 	if err != nil {
@@ -29,7 +29,7 @@ func startServer(t *testing.T, auth Credentials) *Server {
 	return s
 }
 
-func connect(t *testing.T, s *Server, name string) *nats.Conn {
+func connect(t testing.TB, s *Server, name string) *nats.Conn {
 	t.Helper()
 	nc, err := Connect(s.URL(), s.auth, name, nil)
 	if err != nil {
@@ -39,7 +39,7 @@ func connect(t *testing.T, s *Server, name string) *nats.Conn {
 	return nc
 }
 
-func newPool(t *testing.T, nc *nats.Conn, o Options) *Pool {
+func newPool(t testing.TB, nc *nats.Conn, o Options) *Pool {
 	t.Helper()
 	if o.Run == "" {
 		o.Run = "test"
@@ -53,7 +53,7 @@ func newPool(t *testing.T, nc *nats.Conn, o Options) *Pool {
 }
 
 // startWorker runs w until the test ends.
-func startWorker(t *testing.T, w *Worker) {
+func startWorker(t testing.TB, w *Worker) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -67,7 +67,7 @@ func startWorker(t *testing.T, w *Worker) {
 	})
 }
 
-func newWorker(t *testing.T, nc *nats.Conn, name string, slots int) *Worker {
+func newWorker(t testing.TB, nc *nats.Conn, name string, slots int) *Worker {
 	t.Helper()
 	w, err := NewWorker(nc, WorkerOptions{Name: name, Slots: slots, Logf: t.Logf})
 	if err != nil {
@@ -438,5 +438,42 @@ func TestFeatureVersionStable(t *testing.T) {
 	versionMu.Unlock()
 	if FeatureVersion(std) != v || FeatureVersion(classic) == v {
 		t.Errorf("standard %s then %s, classic %s", v, FeatureVersion(std), FeatureVersion(classic))
+	}
+}
+
+// TestWorkerOutlivesServer stops the server under a running worker and
+// starts a new one (an empty queue) on the same port: the worker
+// reconnects, binds to the new queue and plays the next coordinator's batch.
+func TestWorkerOutlivesServer(t *testing.T) {
+	s, err := StartServer("127.0.0.1:0", Credentials{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := strings.TrimPrefix(s.URL(), "nats://")
+	rng := rand.New(rand.NewPCG(15, 16))
+	p := newPool(t, connect(t, s, "c1"), Options{})
+	w := newWorker(t, connect(t, s, "w"), "w", 1)
+	startWorker(t, w)
+	b := testBatch(rng, 0, 2, 2, false)
+	if _, err := playDist(t, p, b); err != nil {
+		t.Fatal(err)
+	}
+	s.Shutdown()
+	start := time.Now()
+
+	s2, err := StartServer(addr, Credentials{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s2.Shutdown)
+	b = testBatch(rng, 1, 2, 3, false)
+	got, err := playDist(t, newPool(t, connect(t, s2, "c2"), Options{}), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("second batch done %v after the restart", time.Since(start))
+	sameResults(t, got, playLocal(t, b))
+	if _, games := w.Played(); games != 4+6 {
+		t.Errorf("worker played %d games, want 10", games)
 	}
 }

@@ -82,7 +82,8 @@ func (w *Worker) Name() string { return w.name }
 // Slots returns the number of jobs the worker plays at once.
 func (w *Worker) Slots() int { return w.slots }
 
-// Played returns the jobs and games the worker has finished.
+// Played returns the jobs and games the worker has played to the end
+// (counted before their results are sent).
 func (w *Worker) Played() (jobs, games int64) { return w.jobs.Load(), w.games.Load() }
 
 // Run plays jobs until ctx is done, then hands the jobs in flight back to
@@ -225,13 +226,13 @@ func (w *Worker) handle(ctx context.Context, st *slotState, cons jetstream.Consu
 		msg.Nak() // stopping: another worker takes the job now
 		return
 	}
+	w.jobs.Add(1)
+	w.games.Add(int64(len(res)))
 	if err := w.answer(ctx, msg, subject, &result{Run: j.Run, Batch: j.Batch, Candidate: j.Candidate, Games: j.Games, Results: res, Worker: w.name}); err != nil {
 		w.logf("cannot deliver the results of a job (it will be played again): %v", err)
 		return
 	}
 	msg.Ack()
-	w.jobs.Add(1)
-	w.games.Add(int64(len(res)))
 }
 
 // prepare readies st's searcher for j and returns the evaluator of j's
