@@ -311,6 +311,7 @@ func TestOlderRulesRefused(t *testing.T) {
 	}})
 	w := newWorker(t, connect(t, s, "old"), "old", 1)
 	w.rules = engine.RulesVersion - 1
+	w.backoff = 0
 	startWorker(t, w)
 	_, err := playDist(t, p, testBatch(rand.New(rand.NewPCG(9, 10)), 0, 2, 2, false))
 	if !errors.Is(err, ErrMaxDeliver) || !strings.Contains(err.Error(), "worker old: job wants rules version") {
@@ -475,5 +476,27 @@ func TestWorkerOutlivesServer(t *testing.T) {
 	sameResults(t, got, playLocal(t, b))
 	if _, games := w.Played(); games != 4+6 {
 		t.Errorf("worker played %d games, want 10", games)
+	}
+}
+
+// TestMixedFleet has a worker of an older rules version next to a current
+// one: the old one refuses what it takes and steps back, the current one
+// plays everything, and the batch ends with the local results.
+func TestMixedFleet(t *testing.T) {
+	s := startServer(t, Credentials{})
+	p := newPool(t, connect(t, s, "c"), Options{GamesPerJob: 1})
+	old := newWorker(t, connect(t, s, "old"), "old", 1)
+	old.rules = engine.RulesVersion - 1
+	startWorker(t, old)
+	current := newWorker(t, connect(t, s, "current"), "current", 1)
+	startWorker(t, current)
+	b := testBatch(rand.New(rand.NewPCG(17, 18)), 0, 2, 4, false)
+	got, err := playDist(t, p, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameResults(t, got, playLocal(t, b))
+	if jobs, _ := old.Played(); jobs != 0 {
+		t.Errorf("the old worker played %d jobs", jobs)
 	}
 }

@@ -31,9 +31,14 @@ type WorkerOptions struct {
 }
 
 // refuseDelay is how long a refused job waits before it is handed out
-// again, so that a worker that cannot play it does not take it back at
-// once while others could.
+// again.
 const refuseDelay = time.Second
+
+// refuseBackoff is how long a slot that refused a job waits before it asks
+// for another: every delivery counts towards MaxDeliver, so a worker that
+// cannot play a run's jobs must leave them to the workers that can rather
+// than take each one back as soon as it is free.
+const refuseBackoff = 10 * time.Second
 
 // A Worker plays jobs from the queue of a server until stopped. Each of
 // its slots pulls one job at a time, plays its games one after another on
@@ -46,6 +51,7 @@ type Worker struct {
 	logf  func(format string, args ...any)
 
 	rules      int              // the rules version this worker plays; tests fake others
+	backoff    time.Duration    // refuseBackoff; tests shorten it
 	beforePlay func(*job) error // test hook: an error drops the job unanswered
 
 	cacheMu sync.Mutex
@@ -73,7 +79,7 @@ func NewWorker(nc *nats.Conn, o WorkerOptions) (*Worker, error) {
 		logf = func(string, ...any) {}
 	}
 	return &Worker{js: js, name: name, slots: engine.Workers(o.Slots), logf: logf,
-		rules: engine.RulesVersion, cache: map[string]*eval.Compiled{}, logged: map[string]bool{}}, nil
+		rules: engine.RulesVersion, backoff: refuseBackoff, cache: map[string]*eval.Compiled{}, logged: map[string]bool{}}, nil
 }
 
 // Name returns the worker's name.
@@ -294,12 +300,14 @@ func (w *Worker) compile(set *eval.FeatureSet, weights []float64) (*eval.Compile
 	return e, nil
 }
 
-// refuse tells the coordinator and the log why j cannot be played here and
-// hands the job back, after a pause, for another worker.
+// refuse tells the coordinator and the log why j cannot be played here,
+// hands the job back for another worker and keeps the slot away from the
+// queue for a while.
 func (w *Worker) refuse(ctx context.Context, msg jetstream.Msg, subject string, j *job, reason string) {
 	w.once("refusing jobs: %s", reason)
 	w.answer(ctx, msg, subject, &result{Run: j.Run, Batch: j.Batch, Candidate: j.Candidate, Games: j.Games, Worker: w.name, Refused: reason})
 	msg.NakWithDelay(refuseDelay)
+	sleep(ctx, w.backoff)
 }
 
 // answer publishes r for the job msg, with a message id naming this
