@@ -500,3 +500,40 @@ func TestMixedFleet(t *testing.T) {
 		t.Errorf("the old worker played %d jobs", jobs)
 	}
 }
+
+// TestNoWorkerNotice plays a batch with no worker: after IdleWarning the
+// pool says so, once, and says so again when a worker comes.
+func TestNoWorkerNotice(t *testing.T) {
+	s := startServer(t, Credentials{})
+	notices := make(chan string, 10)
+	p := newPool(t, connect(t, s, "c"), Options{IdleWarning: 300 * time.Millisecond, Hint: "start one",
+		Notify: func(m string) { notices <- m }})
+	b := testBatch(rand.New(rand.NewPCG(19, 20)), 0, 1, 2, false)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := playDist(t, p, b)
+		errc <- err
+	}()
+	select {
+	case m := <-notices:
+		if !strings.HasPrefix(m, "no worker has taken a job for ") || !strings.HasSuffix(m, "; 2 games are waiting (start one)") {
+			t.Errorf("notice %q", m)
+		}
+	case err := <-errc:
+		t.Fatalf("the batch ended without workers: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("no notice within 30 s")
+	}
+	startWorker(t, newWorker(t, connect(t, s, "w"), "w", 1))
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	close(notices)
+	var rest []string
+	for m := range notices {
+		rest = append(rest, m)
+	}
+	if len(rest) > 1 || len(rest) == 1 && rest[0] != "workers are taking jobs again" {
+		t.Errorf("later notices %q, want at most one saying workers are back", rest)
+	}
+}
