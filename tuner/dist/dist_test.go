@@ -537,3 +537,50 @@ func TestNoWorkerNotice(t *testing.T) {
 		t.Errorf("later notices %q, want at most one saying workers are back", rest)
 	}
 }
+
+// TestLateAnswerIgnored sends, while a journal-like subset of a batch is
+// in play, a result for a game of the same batch that the subset leaves
+// out (as a worker still playing for a killed coordinator would): it is
+// not asked for, so it is ignored and the batch ends normally.
+func TestLateAnswerIgnored(t *testing.T) {
+	s := startServer(t, Credentials{})
+	nc := connect(t, s, "c")
+	p := newPool(t, nc, Options{})
+	b := testBatch(rand.New(rand.NewPCG(21, 22)), 2, 2, 3, false)
+	b.Jobs = []tuner.Job{{Candidate: 0, Game: 1}, {Candidate: 1, Game: 2}}
+	key, err := batchKey(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	var got [][]engine.Result
+	go func() {
+		var err error
+		got, err = playDist(t, p, b)
+		errc <- err
+	}()
+	// Wait until the batch is published, then answer a game it left out.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		info, err := p.consumer.Info(context.Background())
+		if err == nil && info.NumPending == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the batch was not published within 30 s")
+		}
+	}
+	late := &result{Run: "test", Batch: key, Candidate: 0, Games: []int{0}, Worker: "late",
+		Results: []engine.Result{{Seed: b.Seeds[0], Score: 4}}}
+	data, _ := json.Marshal(late)
+	if _, err := nc.Request(resultSubject("test", key), data, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	startWorker(t, newWorker(t, connect(t, s, "w"), "w", 1))
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	want := playLocal(t, b)
+	if got[0][1] != want[0][1] || got[1][2] != want[1][2] || got[0][0] != (engine.Result{}) {
+		t.Errorf("got %+v, want the two asked-for games and nothing else", got)
+	}
+}

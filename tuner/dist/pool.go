@@ -64,8 +64,9 @@ type Pool struct {
 	results   jetstream.Stream
 	consumer  jetstream.Consumer
 	o         Options
-	mu        sync.Mutex // one batch at a time
-	local     *Worker    // the LocalSlots, or nil
+	mu        sync.Mutex      // one batch at a time
+	told      map[string]bool // refusals already noticed, once per worker and reason
+	local     *Worker         // the LocalSlots, or nil
 	stopLocal context.CancelFunc
 	localDone chan struct{}
 }
@@ -83,7 +84,7 @@ func NewPool(ctx context.Context, nc *nats.Conn, o Options) (*Pool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tuner/dist: %w", err)
 	}
-	p := &Pool{nc: nc, js: js, o: o}
+	p := &Pool{nc: nc, js: js, o: o, told: map[string]bool{}}
 	if p.jobs, p.results, err = ensureQueue(ctx, js, o.QueueOptions); err != nil {
 		return nil, err
 	}
@@ -147,7 +148,7 @@ type block struct {
 // block by block across the candidates so that no candidate waits for
 // another.
 func blocks(b *tuner.Batch, n int) []block {
-	var perCand = make([][]int, len(b.Weights))
+	perCand := make([][]int, len(b.Weights))
 	add := func(c, g int) { perCand[c] = append(perCand[c], g) }
 	if b.Jobs == nil {
 		for g := range b.Seeds {
@@ -186,7 +187,6 @@ type batchState struct {
 	blocks  []block
 	index   map[[2]int]int // (candidate, first game) -> block
 	refusal map[int]string // block -> the last refusal of it
-	told    map[string]bool
 }
 
 // Play implements tuner.Pool: it publishes b's games as jobs, waits for
@@ -205,7 +205,7 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 	if err := p.purge(ctx); err != nil {
 		return err
 	}
-	st := &batchState{b: b, results: results, done: done, index: map[[2]int]int{}, refusal: map[int]string{}, told: map[string]bool{}}
+	st := &batchState{b: b, results: results, done: done, index: map[[2]int]int{}, refusal: map[int]string{}}
 	st.want = make([][]bool, len(b.Weights))
 	st.by = make([][]string, len(b.Weights))
 	for c := range b.Weights {
@@ -418,8 +418,8 @@ func (p *Pool) take(st *batchState, m jetstream.Msg) error {
 				st.refusal[i] = fmt.Sprintf("worker %s: %s", r.Worker, r.Refused)
 			}
 		}
-		if key := r.Worker + "\x00" + r.Refused; !st.told[key] {
-			st.told[key] = true
+		if key := r.Worker + "\x00" + r.Refused; !p.told[key] {
+			p.told[key] = true
 			p.notify("worker %s refuses jobs: %s", r.Worker, r.Refused)
 		}
 		return nil
@@ -429,8 +429,14 @@ func (p *Pool) take(st *batchState, m jetstream.Msg) error {
 	}
 	c := r.Candidate
 	for i, g := range r.Games {
-		if c < 0 || c >= len(st.want) || g < 0 || g >= len(b.Seeds) || !st.want[c][g] {
-			return fmt.Errorf("%w: worker %s sent candidate %d, game %d, which generation %d did not ask for", ErrBadResult, r.Worker, c, g, b.Generation)
+		if c < 0 || c >= len(st.want) || g < 0 || g >= len(b.Seeds) {
+			return fmt.Errorf("%w: worker %s sent candidate %d, game %d, which generation %d does not have", ErrBadResult, r.Worker, c, g, b.Generation)
+		}
+		if !st.want[c][g] {
+			// A late answer to an earlier publication of this batch (by a
+			// coordinator since killed) for a game the journal had: the
+			// same game, not asked for now.
+			continue
 		}
 		res := r.Results[i]
 		if res.Seed != b.Seeds[g] {
