@@ -60,6 +60,7 @@ func (f *natsFlags) pool(ctx context.Context, dir string, stderr io.Writer, fall
 	host, _ := os.Hostname()
 	release := func() {}
 	url, flagName := f.url, "--nats"
+	hint := "evotune worker --nats " + dist.Redact(f.url)
 	if f.listen != "" {
 		flagName = "--nats-listen"
 		srv, err := dist.StartServer(f.listen, creds)
@@ -75,7 +76,7 @@ func (f *natsFlags) pool(ctx context.Context, dir string, stderr io.Writer, fall
 		if ip := net.ParseIP(workerHost); workerHost == "" || ip != nil && ip.IsUnspecified() {
 			workerHost = host
 		}
-		hint := fmt.Sprintf("evotune worker --nats nats://%s", net.JoinHostPort(workerHost, fmt.Sprint(srv.Port())))
+		hint = fmt.Sprintf("evotune worker --nats nats://%s", net.JoinHostPort(workerHost, fmt.Sprint(srv.Port())))
 		if f.creds != "" {
 			hint += " --nats-creds " + f.creds
 		}
@@ -101,7 +102,7 @@ func (f *natsFlags) pool(ctx context.Context, dir string, stderr io.Writer, fall
 		LocalSlots:   f.localSlots,
 		LocalName:    host + "-coordinator",
 		Notify:       func(msg string) { fmt.Fprintf(stderr, "nats      %s\n", msg) },
-		Hint:         "start one with: evotune worker --nats URL",
+		Hint:         "start one with: " + hint,
 	})
 	if err != nil {
 		nc.Close()

@@ -106,7 +106,7 @@ func TestNATSWorkerKill9(t *testing.T) {
 	if got.checkpoint != want.checkpoint {
 		t.Errorf("final checkpoint differs from the local run's")
 	}
-	if !strings.Contains(workers[0].stderr.String(), "victim plays 1 games at once") {
+	if !strings.Contains(workers[0].stderr.String(), "victim ready: slots 1") {
 		t.Errorf("victim never started:\n%s", workers[0].stderr.String())
 	}
 }

@@ -51,7 +51,7 @@ func setupWorker(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 		if err != nil {
 			return err
 		}
-		logf("%s plays %d games at once for runs on %s; Ctrl-C stops it", w.Name(), w.Slots(), dist.Redact(*url))
+		logf("%s ready: slots %d, jobs from %s; Ctrl-C stops it", w.Name(), w.Slots(), dist.Redact(*url))
 		w.Run(ctx)
 		jobs, games := w.Played()
 		fmt.Fprintf(stdout, "worker    %s stopped after %d jobs, %d games\n", w.Name(), jobs, games)

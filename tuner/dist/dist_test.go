@@ -452,13 +452,15 @@ func TestWorkerOutlivesServer(t *testing.T) {
 	}
 	addr := strings.TrimPrefix(s.URL(), "nats://")
 	rng := rand.New(rand.NewPCG(15, 16))
-	p := newPool(t, connect(t, s, "c1"), Options{})
+	c1 := connect(t, s, "c1")
+	p := newPool(t, c1, Options{})
 	w := newWorker(t, connect(t, s, "w"), "w", 1)
 	startWorker(t, w)
 	b := testBatch(rng, 0, 2, 2, false)
 	if _, err := playDist(t, p, b); err != nil {
 		t.Fatal(err)
 	}
+	c1.Close() // the first coordinator ends with its server
 	s.Shutdown()
 	start := time.Now()
 
