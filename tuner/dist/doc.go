@@ -30,18 +30,25 @@
 // results; workers serve all of them. A coordinator starting a batch first
 // purges its run's subjects, so the jobs of a coordinator killed earlier
 // are not played again, and reads only results of the current batch: a
-// late result of an earlier batch is never put into the current one, and a
+// late result of an earlier batch is never put into the current one, a
 // result of the same batch from before a restart is, correctly, the same
-// game. Message ids (Nats-Msg-Id) let the server drop the duplicates a
+// game, and one for a game the journal already had is not asked for and
+// is ignored. Message ids (Nats-Msg-Id) let the server drop the duplicates a
 // publish retried after a lost acknowledgement would make.
 //
 // A worker refuses, with a one-line reason it logs and publishes to the
 // coordinator, a job it cannot replay exactly: another rules version
 // (engine.RulesVersion), a feature set it does not know or that computes
 // differently here (FeatureVersion), or a job with fields it does not know.
-// It does not ack such a job but hands it back for another worker, so a
-// mixed fleet keeps going; if no worker can play it, MaxDeliver ends the
-// run with the refusal as the reason.
+// It does not ack such a job but hands it back for another worker and
+// keeps away from the queue for a while, so a mixed fleet keeps going; if
+// no worker can play it, MaxDeliver ends the run with the refusal as the
+// reason.
+//
+// The defaults: 4 games per job, AckWait 30 s, MaxDeliver 5, a notice
+// after 30 s without any worker taking a job. The run id is a digest of
+// the coordinator's host name and the run directory (RunID), the same for
+// a resumed run.
 //
 // StartServer runs an embedded NATS server with JetStream inside the
 // tuning process: loopback unless told otherwise, and never reachable from
