@@ -38,6 +38,7 @@ var commands = []*command{
 	compareCommand,
 	optbenchCommand,
 	reportCommand,
+	workerCommand,
 }
 
 func lookup(name string) *command {

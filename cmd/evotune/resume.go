@@ -14,13 +14,14 @@ import (
 
 var resumeCommand = &command{
 	name:     "resume",
-	synopsis: "DIR [--generations N] [--duration D] [--workers N]",
+	synopsis: "DIR [--generations N] [--duration D] [--workers N] [--nats URL | --nats-listen ADDR] [--local-slots N] [--nats-creds FILE]",
 	summary:  "continue an interrupted run from its newest good checkpoint, exactly as if it had not stopped",
 	setup:    setupResume,
 }
 
 func setupResume(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
 	o := addOverrides(fs, "generations", "duration", "workers")
+	nf := addNATSFlags(fs)
 	// Checkpoints leave the worker count out (it changes no result), so a
 	// resumed run uses every core unless told otherwise.
 	fs.Lookup("workers").Usage = "games played at once, 0 = one per core; changes no result (default: one per core)"
@@ -60,8 +61,13 @@ func setupResume(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 		if ro.Workers != nil {
 			workers = *ro.Workers
 		}
+		pool, release, err := nf.pool(ctx, dir, stderr, poolFor(ctx, workers))
+		if err != nil {
+			return err
+		}
+		defer release()
 		return runTuning(ctx, stdout, stderr, func(ev tuner.Events) (*tuner.Run, error) {
-			r, err := tuner.Resume(dir, ro, tuner.Options{Pool: poolFor(ctx, workers), Events: ev})
+			r, err := tuner.Resume(dir, ro, tuner.Options{Pool: pool, Events: ev})
 			switch {
 			case errors.Is(err, checkpoints.ErrNoCheckpoint):
 				return nil, fmt.Errorf("cannot resume %s: %w", dir, err)

@@ -16,7 +16,7 @@ import (
 
 var tuneCommand = &command{
 	name:     "tune",
-	synopsis: "[--config FILE|PRESET] [--out DIR] [--seed N] [--generations N] [--duration 8h] [--workers N] [--games N] [--population N] [--depth N]",
+	synopsis: "[--config FILE|PRESET] [--out DIR] [--seed N] [--generations N] [--duration 8h] [--workers N] [--games N] [--population N] [--depth N] [--nats URL | --nats-listen ADDR] [--local-slots N] [--nats-creds FILE]",
 	summary:  "tune evaluation weights by playing seeded games (the main job)",
 	setup:    setupTune,
 }
@@ -25,6 +25,7 @@ func setupTune(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 	config := fs.String("config", "", "YAML config file, or the name of a preset built in: "+strings.Join(configs.Names(), ", ")+" (default: "+configs.Default+")")
 	out := fs.String("out", "", "run directory (default: runs/NAME, NAME from the config; a fresh runs/NAME.2 etc. if that exists)")
 	o := addOverrides(fs, "seed", "generations", "duration", "workers", "games", "population", "depth")
+	nf := addNATSFlags(fs)
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q (a config goes in --config)", args[0])
@@ -45,8 +46,13 @@ func setupTune(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		if dir == "" {
 			dir = freshDir(filepath.Join("runs", cfg.Name))
 		}
+		pool, release, err := nf.pool(ctx, dir, stderr, poolFor(ctx, cfg.Workers))
+		if err != nil {
+			return err
+		}
+		defer release()
 		return runTuning(ctx, stdout, stderr, func(ev tuner.Events) (*tuner.Run, error) {
-			r, err := tuner.Create(cfg, dir, tuner.Options{Pool: poolFor(ctx, cfg.Workers), Events: ev})
+			r, err := tuner.Create(cfg, dir, tuner.Options{Pool: pool, Events: ev})
 			if errors.Is(err, tuner.ErrRunDir) {
 				return nil, badInput(err)
 			}

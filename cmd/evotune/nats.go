@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+
+	"github.com/evotune/evotune/tuner"
+	"github.com/evotune/evotune/tuner/dist"
+)
+
+// natsQueue shapes the job queue a coordinator creates; its zero value
+// means dist's defaults. Tests shorten AckWait so that a killed worker's
+// job moves on within seconds.
+var natsQueue dist.QueueOptions
+
+// natsFlags are the flags with which tune and resume hand their games to
+// workers on other machines.
+type natsFlags struct {
+	url, listen, creds string
+	localSlots         int
+}
+
+func addNATSFlags(fs *flag.FlagSet) *natsFlags {
+	f := &natsFlags{}
+	fs.StringVar(&f.url, "nats", "", "hand the games to workers (evotune worker) through the NATS server at `URL`, as in nats://[user:password@]host:4222")
+	fs.StringVar(&f.listen, "nats-listen", "", "hand the games to workers through a NATS server started in this process, listening on `ADDR` (host:port; "+dist.DefaultListen+" serves this machine only, other addresses need --nats-creds)")
+	fs.StringVar(&f.creds, "nats-creds", "", "NATS credentials `FILE`: one line user:password or a token (with --nats also a NATS .creds file)")
+	fs.IntVar(&f.localSlots, "local-slots", 0, "with --nats or --nats-listen, also play this many games at once in this process (default 0: workers play them all)")
+	return f
+}
+
+// pool returns the pool a run in dir plays on, and what releases it: a
+// pool of NATS workers when the flags ask for one, else fallback. Notices
+// (the server's address, no worker taking jobs, refusals) go to stderr.
+func (f *natsFlags) pool(ctx context.Context, dir string, stderr io.Writer, fallback tuner.Pool) (tuner.Pool, func(), error) {
+	switch {
+	case f.url != "" && f.listen != "":
+		return nil, nil, usagef("flags --nats and --nats-listen: give one (a server to connect to, or the address of one to start)")
+	case f.url == "" && f.listen == "":
+		if f.creds != "" || f.localSlots != 0 {
+			return nil, nil, usagef("flags --nats-creds and --local-slots need --nats URL or --nats-listen ADDR")
+		}
+		return fallback, func() {}, nil
+	case f.localSlots < 0:
+		return nil, nil, usagef("flag --local-slots: %d: want 0 or more", f.localSlots)
+	}
+	var creds dist.Credentials
+	if f.creds != "" {
+		var err error
+		if creds, err = dist.ReadCredentials(f.creds); err != nil {
+			return nil, nil, badInput(fmt.Errorf("flag --nats-creds: %w", err))
+		}
+	}
+	host, _ := os.Hostname()
+	release := func() {}
+	url, flagName := f.url, "--nats"
+	hint := "evotune worker --nats " + dist.Redact(f.url)
+	if f.listen != "" {
+		flagName = "--nats-listen"
+		srv, err := dist.StartServer(f.listen, creds)
+		if errors.Is(err, dist.ErrInsecure) || errors.Is(err, dist.ErrCredentials) || errors.Is(err, dist.ErrAddress) {
+			return nil, nil, badInput(fmt.Errorf("flag --nats-listen: %w", err))
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		release = srv.Shutdown
+		url = srv.URL()
+		workerHost, _, _ := net.SplitHostPort(f.listen)
+		if ip := net.ParseIP(workerHost); workerHost == "" || ip != nil && ip.IsUnspecified() {
+			workerHost = host
+		}
+		hint = fmt.Sprintf("evotune worker --nats nats://%s", net.JoinHostPort(workerHost, fmt.Sprint(srv.Port())))
+		if f.creds != "" {
+			hint += " --nats-creds " + f.creds
+		}
+		fmt.Fprintf(stderr, "nats      serving jobs on %s; start workers with: %s\n", url, hint)
+	}
+	nc, err := dist.Connect(url, creds, "evotune coordinator", func(format string, args ...any) {
+		fmt.Fprintf(stderr, "nats      "+format+"\n", args...)
+	})
+	if err != nil {
+		release()
+		if errors.Is(err, dist.ErrAuth) {
+			return nil, nil, badInput(fmt.Errorf("flag %s: %w", flagName, err))
+		}
+		return nil, nil, fmt.Errorf("flag %s: %w", flagName, err)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	p, err := dist.NewPool(ctx, nc, dist.Options{
+		QueueOptions: natsQueue,
+		Run:          dist.RunID(host, abs),
+		LocalSlots:   f.localSlots,
+		LocalName:    host + "-coordinator",
+		Notify:       func(msg string) { fmt.Fprintf(stderr, "nats      %s\n", msg) },
+		Hint:         "start one with: " + hint,
+	})
+	if err != nil {
+		nc.Close()
+		release()
+		return nil, nil, err
+	}
+	return p, func() {
+		p.Close()
+		nc.Close()
+		release()
+	}, nil
+}

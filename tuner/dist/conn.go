@@ -1,0 +1,123 @@
+package dist
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+var (
+	// ErrAuth is wrapped by errors about credentials a server refused.
+	ErrAuth = errors.New("tuner/dist: the NATS server refused the credentials")
+	// ErrInsecure is wrapped by the error of StartServer asked to listen
+	// beyond this machine without credentials.
+	ErrInsecure = errors.New("tuner/dist: refusing to serve other machines without credentials")
+	// ErrAddress is wrapped by errors about a listen address that is not
+	// host:port.
+	ErrAddress = errors.New("tuner/dist: bad listen address")
+	// ErrCredentials is wrapped by errors about a credentials file.
+	ErrCredentials = errors.New("tuner/dist: bad credentials file")
+)
+
+// Credentials authenticate a client to a server, or a server's one user.
+// The zero value means none.
+type Credentials struct {
+	User, Password string
+	Token          string
+	// File is a NATS user credentials file (a JWT and an NKey seed, as
+	// nsc writes them): for servers run with NATS accounts. An embedded
+	// server cannot use it.
+	File string
+}
+
+// IsZero reports whether c holds no credentials.
+func (c Credentials) IsZero() bool { return c == Credentials{} }
+
+// ReadCredentials reads a credentials file: a NATS user credentials file,
+// or a file whose first line that is neither empty nor a # comment is
+// "user:password" (split at the first colon) or else a token.
+func ReadCredentials(path string) (Credentials, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Credentials{}, fmt.Errorf("%w: %w", ErrCredentials, err)
+	}
+	if strings.Contains(string(data), "-----BEGIN NATS USER JWT-----") {
+		return Credentials{File: path}, nil
+	}
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if user, pass, ok := strings.Cut(line, ":"); ok {
+			if user == "" || pass == "" {
+				return Credentials{}, fmt.Errorf("%w: %s:%d: want user:password with neither empty", ErrCredentials, path, i+1)
+			}
+			return Credentials{User: user, Password: pass}, nil
+		}
+		return Credentials{Token: line}, nil
+	}
+	return Credentials{}, fmt.Errorf("%w: %s: empty; want user:password or a token on one line", ErrCredentials, path)
+}
+
+// Redact returns a server URL with any password or token in it replaced,
+// for messages.
+func Redact(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || p.User == nil {
+		return u
+	}
+	if _, ok := p.User.Password(); ok {
+		p.User = url.UserPassword(p.User.Username(), "xxxxx")
+	} else {
+		p.User = url.User("xxxxx")
+	}
+	return p.String()
+}
+
+// Connect dials the server at serverURL (credentials may be in the URL, or
+// in c) under the connection name name. Once connected, the connection
+// reconnects for ever when the server goes away, telling logf (if not nil)
+// when it loses and regains the server; the first dial does not retry, so
+// that a wrong address or bad credentials fail at once. A refused login
+// wraps ErrAuth.
+func Connect(serverURL string, c Credentials, name string, logf func(format string, args ...any)) (*nats.Conn, error) {
+	opts := []nats.Option{
+		nats.Name(name),
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(time.Second),
+		nats.Timeout(5 * time.Second),
+	}
+	if logf != nil {
+		opts = append(opts,
+			nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+				if err != nil {
+					logf("lost the NATS server (%v); reconnecting", err)
+				}
+			}),
+			nats.ReconnectHandler(func(nc *nats.Conn) {
+				logf("reconnected to %s", nc.ConnectedUrlRedacted())
+			}))
+	}
+	switch {
+	case c.File != "":
+		opts = append(opts, nats.UserCredentials(c.File))
+	case c.Token != "":
+		opts = append(opts, nats.Token(c.Token))
+	case c.User != "":
+		opts = append(opts, nats.UserInfo(c.User, c.Password))
+	}
+	nc, err := nats.Connect(serverURL, opts...)
+	if err != nil {
+		if errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) || errors.Is(err, nats.ErrAuthRevoked) {
+			return nil, fmt.Errorf("%w at %s (check --nats-creds or the URL's user:password@): %w", ErrAuth, Redact(serverURL), err)
+		}
+		return nil, fmt.Errorf("tuner/dist: cannot connect to the NATS server at %s: %w", Redact(serverURL), err)
+	}
+	return nc, nil
+}

@@ -1,0 +1,58 @@
+// Package dist implements a tuner.Pool whose games are played by worker
+// processes on any number of machines, connected through NATS JetStream.
+//
+// The coordinator (the tuning process) cuts each batch into jobs: one
+// candidate and a block of its seeds, carrying everything a worker needs to
+// replay those games exactly (feature set and its version, weights, the
+// full search description, the rules version, seeds, max moves, run,
+// batch, generation and candidate). Jobs go to a work-queue stream
+// (JobsStream) that every worker pulls from through one shared durable
+// consumer with explicit acks, so each job goes to one worker at a time; a
+// job not acked within AckWait (a worker died, or lost the server) is
+// handed to another worker, and one handed out MaxDeliver times without a
+// result stops the run with ErrMaxDeliver. A worker playing a long job
+// tells the server it is still at it, so a slow game is not mistaken for a
+// dead worker.
+//
+// Workers publish results (per game: score, max tile, moves, final board,
+// and the worker's name) to a second stream (ResultsStream) before acking
+// the job, so a result is never lost between the two: at worst a job is
+// played twice. The coordinator puts every game into its slot by
+// (candidate, game), never by arrival order, which makes a distributed run
+// write the same bytes as a local one. A game whose two results differ
+// stops the run with ErrConflict naming both workers.
+//
+// Subjects carry the run and the batch: jobs are published on
+// evotune.jobs.RUN.BATCH and results on evotune.results.RUN.BATCH, where
+// RUN identifies the run (RunID: its machine and directory) and BATCH is a
+// digest of the batch's contents (generation, weights, seeds, search).
+// Several runs therefore share a server without seeing each other's jobs or
+// results; workers serve all of them. A coordinator starting a batch first
+// purges its run's subjects, so the jobs of a coordinator killed earlier
+// are not played again, and reads only results of the current batch: a
+// late result of an earlier batch is never put into the current one, a
+// result of the same batch from before a restart is, correctly, the same
+// game, and one for a game the journal already had is not asked for and
+// is ignored. Message ids (Nats-Msg-Id) let the server drop the duplicates a
+// publish retried after a lost acknowledgement would make.
+//
+// A worker refuses, with a one-line reason it logs and publishes to the
+// coordinator, a job it cannot replay exactly: another rules version
+// (engine.RulesVersion), a feature set it does not know or that computes
+// differently here (FeatureVersion), or a job with fields it does not know.
+// It does not ack such a job but hands it back for another worker and
+// keeps away from the queue for a while, so a mixed fleet keeps going; if
+// no worker can play it, MaxDeliver ends the run with the refusal as the
+// reason.
+//
+// The defaults: 4 games per job, AckWait 30 s, MaxDeliver 5, a notice
+// after 30 s without any worker taking a job. The run id is a digest of
+// the coordinator's host name and the run directory (RunID), the same for
+// a resumed run.
+//
+// StartServer runs an embedded NATS server with JetStream inside the
+// tuning process: loopback unless told otherwise, and never reachable from
+// other machines without credentials. Connect dials a server with the
+// credentials of a Credentials value (user and password, a token, or a NATS
+// credentials file) and reports bad credentials as ErrAuth.
+package dist

@@ -1,0 +1,183 @@
+package dist
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"sync"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/tuner"
+)
+
+// Streams, the workers' consumer and the subject prefixes. They are shared
+// by every run on a server; runs are told apart by the subjects' tokens.
+const (
+	JobsStream      = "EVOTUNE_JOBS"
+	ResultsStream   = "EVOTUNE_RESULTS"
+	WorkersConsumer = "workers"
+	jobsPrefix      = "evotune.jobs"
+	resultsPrefix   = "evotune.results"
+)
+
+// JobFormat is the version of the job message. A worker refuses a job of
+// a format it does not read.
+const JobFormat = 1
+
+// A job is the message a worker plays: candidate Candidate's games Games
+// (indices into the batch's seeds) with seeds Seeds. It carries everything
+// the games depend on, so that any worker replays them exactly.
+type job struct {
+	Format          int                 `json:"format"`
+	Run             string              `json:"run"`
+	Batch           string              `json:"batch"`
+	Generation      int                 `json:"generation"`
+	Rules           int                 `json:"rules"`
+	Features        string              `json:"features"`
+	FeaturesVersion string              `json:"features_version"`
+	Candidate       int                 `json:"candidate"`
+	Weights         []float64           `json:"weights"`
+	Search          engine.SearchConfig `json:"search"`
+	MaxMoves        int                 `json:"max_moves"`
+	Games           []int               `json:"games"`
+	Seeds           []uint64            `json:"seeds"`
+}
+
+// A result is a worker's answer to a job: a result per game, in the job's
+// order, or the reason it refuses the job.
+type result struct {
+	Run       string          `json:"run"`
+	Batch     string          `json:"batch"`
+	Candidate int             `json:"candidate"`
+	Games     []int           `json:"games"`
+	Results   []engine.Result `json:"results,omitempty"`
+	Worker    string          `json:"worker"`
+	Refused   string          `json:"refused,omitempty"`
+}
+
+// decodeJob reads a job strictly: a field this worker does not know (a
+// search option added by a newer version, say) could change the games, so
+// it is an error rather than silently ignored.
+func decodeJob(data []byte) (*job, error) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.DisallowUnknownFields()
+	var j job
+	if err := d.Decode(&j); err != nil {
+		return nil, err
+	}
+	if len(j.Games) != len(j.Seeds) {
+		return nil, fmt.Errorf("%d games but %d seeds", len(j.Games), len(j.Seeds))
+	}
+	return &j, nil
+}
+
+func jobSubject(run, batch string) string    { return jobsPrefix + "." + run + "." + batch }
+func resultSubject(run, batch string) string { return resultsPrefix + "." + run + "." + batch }
+
+// resultSubjectFor returns the subject for the answer to a job published on
+// subject, read from the subject alone so that even a job that cannot be
+// decoded can be refused to its coordinator.
+func resultSubjectFor(subject string) (string, bool) {
+	rest, ok := strings.CutPrefix(subject, jobsPrefix+".")
+	if !ok || strings.Count(rest, ".") != 1 {
+		return "", false
+	}
+	return resultsPrefix + "." + rest, true
+}
+
+// RunID returns the identifier of a run on a server: a digest of the
+// coordinator's host name and the run directory's absolute path, so that a
+// resumed run gets the same identifier (and finds its earlier jobs to
+// discard) while runs elsewhere get others.
+func RunID(host, absDir string) string {
+	h := sha256.Sum256([]byte(host + "\x00" + absDir))
+	return hex.EncodeToString(h[:8])
+}
+
+// validToken reports whether s can be a subject token: NATS reserves '.',
+// '*', '>' and white space.
+func validToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// batchKey is a digest of everything a batch's games depend on. A batch
+// made again after a restart has the same key, so results of it from
+// before the restart are recognised (and are the same games); results of
+// any other batch are not.
+func batchKey(b *tuner.Batch) (string, error) {
+	data, err := json.Marshal(struct {
+		Generation int
+		Features   string
+		Weights    [][]float64
+		Seeds      []uint64
+		Search     engine.SearchConfig
+		MaxMoves   int
+	}{b.Generation, b.Features, b.Weights, b.Seeds, b.Search, b.MaxMoves})
+	if err != nil {
+		return "", fmt.Errorf("tuner/dist: batch of generation %d: %w", b.Generation, err)
+	}
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:8]), nil
+}
+
+var (
+	versionMu sync.Mutex
+	versions  = map[string]string{}
+)
+
+// FeatureVersion identifies what a feature set computes here: a digest of
+// its feature names and of its feature vectors and default evaluation on
+// fixed pseudo-random boards. Two builds whose set of that name would
+// evaluate some board differently get different versions, so a worker
+// built from other sources refuses jobs rather than play other games.
+func FeatureVersion(set *eval.FeatureSet) string {
+	versionMu.Lock()
+	defer versionMu.Unlock()
+	if v, ok := versions[set.Name]; ok {
+		return v
+	}
+	h := sha256.New()
+	h.Write([]byte(set.Name))
+	for _, n := range set.FeatureNames() {
+		h.Write([]byte{0})
+		h.Write([]byte(n))
+	}
+	rng := rand.New(rand.NewPCG(2048, 13))
+	var buf [8]byte
+	var vec []float64
+	put := func(x float64) {
+		binary.LittleEndian.PutUint64(buf[:], math.Float64bits(x))
+		h.Write(buf[:])
+	}
+	for range 256 {
+		var b engine.Board
+		for cell := range 16 {
+			if rng.IntN(3) > 0 {
+				b |= engine.Board(1+rng.IntN(13)) << (4 * cell)
+			}
+		}
+		vec = set.Vector(b, vec)
+		for _, x := range vec {
+			put(x)
+		}
+		put(set.Default().Evaluate(b))
+	}
+	v := hex.EncodeToString(h.Sum(nil)[:6])
+	versions[set.Name] = v
+	return v
+}

@@ -1,0 +1,464 @@
+package dist
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/tuner"
+)
+
+var (
+	// ErrConflict is wrapped by the error of a game with two different
+	// results: some worker plays differently from the others.
+	ErrConflict = errors.New("tuner/dist: two different results for one game")
+	// ErrMaxDeliver is wrapped by the error of a job handed out
+	// MaxDeliver times without a result.
+	ErrMaxDeliver = errors.New("tuner/dist: a job was handed out too often without a result")
+	// ErrBadResult is wrapped by errors about a result that does not fit
+	// its batch (another seed, a game not asked for).
+	ErrBadResult = errors.New("tuner/dist: a result that does not fit its job")
+)
+
+// Options configure a Pool. Only Run is required; every other zero value
+// means the documented default.
+type Options struct {
+	QueueOptions
+	// Run identifies the run on the server (see RunID): letters, digits,
+	// '-' and '_'.
+	Run string
+	// GamesPerJob is the number of a candidate's games in one job; 0
+	// means 4. Larger jobs cost less per game in messages, smaller ones
+	// spread a batch more evenly and lose less when a worker dies.
+	GamesPerJob int
+	// IdleWarning is how long jobs may wait with no worker taking any
+	// before Notify is told; 0 means 30 s.
+	IdleWarning time.Duration
+	// Notify, if not nil, receives one-line notices for the user: no
+	// worker is taking jobs, workers are back, a worker refuses jobs.
+	Notify func(msg string)
+	// Hint, if not empty, ends the notice that no worker takes jobs: how
+	// to start one.
+	Hint string
+	// LocalSlots, if positive, plays that many games at once in this
+	// process too, as a worker of the same queue named LocalName.
+	LocalSlots int
+	LocalName  string
+}
+
+// Pool is a tuner.Pool whose games are played by workers through a NATS
+// JetStream job queue. It plays one batch at a time.
+type Pool struct {
+	nc        *nats.Conn
+	js        jetstream.JetStream
+	jobs      jetstream.Stream
+	results   jetstream.Stream
+	consumer  jetstream.Consumer
+	o         Options
+	mu        sync.Mutex      // one batch at a time
+	told      map[string]bool // refusals already noticed, once per worker and reason
+	local     *Worker         // the LocalSlots, or nil
+	stopLocal context.CancelFunc
+	localDone chan struct{}
+}
+
+var _ tuner.Pool = (*Pool)(nil)
+
+// NewPool returns a pool publishing jobs on nc's server, creating (or
+// updating) the streams and the workers' consumer there. The caller keeps
+// nc and closes it after Close.
+func NewPool(ctx context.Context, nc *nats.Conn, o Options) (*Pool, error) {
+	if !validToken(o.Run) {
+		return nil, fmt.Errorf("tuner/dist: run id %q: want letters, digits, '-' or '_'", o.Run)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("tuner/dist: %w", err)
+	}
+	p := &Pool{nc: nc, js: js, o: o, told: map[string]bool{}}
+	if p.jobs, p.results, err = ensureQueue(ctx, js, o.QueueOptions); err != nil {
+		return nil, err
+	}
+	if p.consumer, err = js.Consumer(ctx, JobsStream, WorkersConsumer); err != nil {
+		return nil, fmt.Errorf("tuner/dist: consumer %s: %w", WorkersConsumer, err)
+	}
+	if o.LocalSlots > 0 {
+		w, err := NewWorker(nc, WorkerOptions{Name: o.LocalName, Slots: o.LocalSlots})
+		if err != nil {
+			return nil, err
+		}
+		p.local = w
+		lctx, cancel := context.WithCancel(context.Background())
+		p.stopLocal, p.localDone = cancel, make(chan struct{})
+		go func() {
+			defer close(p.localDone)
+			w.Run(lctx)
+		}()
+	}
+	return p, nil
+}
+
+// Close stops the local slots and removes the run's jobs and results from
+// the server.
+func (p *Pool) Close() error {
+	if p.stopLocal != nil {
+		p.stopLocal()
+		<-p.localDone
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return p.purge(ctx)
+}
+
+// purge removes the run's waiting jobs and stored results: whatever an
+// earlier batch, or an earlier coordinator of the run, left behind.
+func (p *Pool) purge(ctx context.Context) error {
+	if err := p.jobs.Purge(ctx, jetstream.WithPurgeSubject(jobsPrefix+"."+p.o.Run+".>")); err != nil {
+		return fmt.Errorf("tuner/dist: purging the run's jobs: %w", err)
+	}
+	if err := p.results.Purge(ctx, jetstream.WithPurgeSubject(resultsPrefix+"."+p.o.Run+".>")); err != nil {
+		return fmt.Errorf("tuner/dist: purging the run's results: %w", err)
+	}
+	return nil
+}
+
+func (p *Pool) notify(format string, args ...any) {
+	if p.o.Notify != nil {
+		p.o.Notify(fmt.Sprintf(format, args...))
+	}
+}
+
+// A block is one job's games: candidate cand on games (seed indices).
+type block struct {
+	cand  int
+	games []int
+}
+
+// blocks cuts a batch's games into jobs of at most n games of one
+// candidate each, in the order the batch lists them, and orders the jobs
+// block by block across the candidates so that no candidate waits for
+// another.
+func blocks(b *tuner.Batch, n int) []block {
+	perCand := make([][]int, len(b.Weights))
+	add := func(c, g int) { perCand[c] = append(perCand[c], g) }
+	if b.Jobs == nil {
+		for g := range b.Seeds {
+			for c := range b.Weights {
+				add(c, g)
+			}
+		}
+	} else {
+		for _, j := range b.Jobs {
+			add(j.Candidate, j.Game)
+		}
+	}
+	var out []block
+	for k := 0; ; k++ {
+		more := false
+		for c, games := range perCand {
+			if k*n < len(games) {
+				out = append(out, block{cand: c, games: games[k*n : min((k+1)*n, len(games))]})
+				more = true
+			}
+		}
+		if !more {
+			return out
+		}
+	}
+}
+
+// batchState is what Play knows about the batch in flight.
+type batchState struct {
+	b       *tuner.Batch
+	results [][]engine.Result
+	done    tuner.Done
+	want    [][]bool   // the games asked for
+	by      [][]string // the worker whose result fills a slot, "" while empty
+	pending int
+	blocks  []block
+	index   map[[2]int]int // (candidate, first game) -> block
+	refusal map[int]string // block -> the last refusal of it
+}
+
+// Play implements tuner.Pool: it publishes b's games as jobs, waits for
+// their results and puts each into its slot.
+func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.Done) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	key, err := batchKey(b)
+	if err != nil {
+		return err
+	}
+	set, err := eval.Set(b.Features)
+	if err != nil {
+		return fmt.Errorf("tuner/dist: %w", err)
+	}
+	if err := p.purge(ctx); err != nil {
+		return err
+	}
+	st := &batchState{b: b, results: results, done: done, index: map[[2]int]int{}, refusal: map[int]string{}}
+	st.want = make([][]bool, len(b.Weights))
+	st.by = make([][]string, len(b.Weights))
+	for c := range b.Weights {
+		st.want[c] = make([]bool, len(b.Seeds))
+		st.by[c] = make([]string, len(b.Seeds))
+	}
+	n := p.o.GamesPerJob
+	if n <= 0 {
+		n = 4
+	}
+	st.blocks = blocks(b, n)
+	for i, bl := range st.blocks {
+		st.index[[2]int{bl.cand, bl.games[0]}] = i
+		for _, g := range bl.games {
+			if !st.want[bl.cand][g] {
+				st.want[bl.cand][g] = true
+				st.pending++
+			}
+		}
+	}
+	if st.pending == 0 {
+		return ctx.Err()
+	}
+
+	// Listen before publishing, so that no result or advisory is missed.
+	incoming := make(chan jetstream.Msg, 256)
+	stop := make(chan struct{})
+	defer close(stop)
+	rcons, err := p.js.OrderedConsumer(ctx, ResultsStream, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{resultSubject(p.o.Run, key)},
+	})
+	if err != nil {
+		return fmt.Errorf("tuner/dist: reading results: %w", err)
+	}
+	cc, err := rcons.Consume(func(m jetstream.Msg) {
+		select {
+		case incoming <- m:
+		case <-stop:
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("tuner/dist: reading results: %w", err)
+	}
+	defer cc.Stop()
+	advisories := make(chan *nats.Msg, 64)
+	sub, err := p.nc.ChanSubscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+JobsStream+"."+WorkersConsumer, advisories)
+	if err != nil {
+		return fmt.Errorf("tuner/dist: %w", err)
+	}
+	defer sub.Unsubscribe()
+
+	seqs, err := p.publish(ctx, st, key, FeatureVersion(set))
+	if err != nil {
+		return p.abandon(err)
+	}
+
+	idle := p.o.IdleWarning
+	if idle <= 0 {
+		idle = 30 * time.Second
+	}
+	tick := time.NewTicker(min(idle/4, 5*time.Second))
+	defer tick.Stop()
+	var stalledSince time.Time
+	warned := false
+	for st.pending > 0 {
+		select {
+		case <-ctx.Done():
+			return p.abandon(fmt.Errorf("tuner/dist: %w", ctx.Err()))
+		case m := <-incoming:
+			if err := p.take(st, m); err != nil {
+				return p.abandon(err)
+			}
+		case a := <-advisories:
+			var adv struct {
+				StreamSeq  uint64 `json:"stream_seq"`
+				Deliveries uint64 `json:"deliveries"`
+			}
+			if json.Unmarshal(a.Data, &adv) != nil {
+				continue
+			}
+			i, ok := seqs[adv.StreamSeq]
+			if !ok {
+				continue // another run's job
+			}
+			// A result may be on its way from the last delivery.
+			for drained := false; !drained; {
+				select {
+				case m := <-incoming:
+					if err := p.take(st, m); err != nil {
+						return p.abandon(err)
+					}
+				default:
+					drained = true
+				}
+			}
+			if st.complete(i) {
+				continue
+			}
+			bl := st.blocks[i]
+			why := "no worker acknowledged it in time (workers dying or overloaded?)"
+			if r := st.refusal[i]; r != "" {
+				why = "last refusal: " + r
+			}
+			return p.abandon(fmt.Errorf("%w: candidate %d, games %d..%d of generation %d, handed out %d times: %s",
+				ErrMaxDeliver, bl.cand, bl.games[0], bl.games[len(bl.games)-1], b.Generation, adv.Deliveries, why))
+		case <-tick.C:
+			info, err := p.consumer.Info(ctx)
+			if err != nil {
+				continue // the server may be away; the connection reconnects
+			}
+			switch {
+			case info.NumAckPending > 0:
+				if warned {
+					p.notify("workers are taking jobs again")
+				}
+				stalledSince, warned = time.Time{}, false
+			case info.NumPending > 0 && stalledSince.IsZero():
+				stalledSince = time.Now()
+			case info.NumPending > 0 && !warned && time.Since(stalledSince) >= idle:
+				msg := fmt.Sprintf("no worker has taken a job for %v; %d games are waiting", time.Since(stalledSince).Round(time.Second), st.pending)
+				if p.o.Hint != "" {
+					msg += " (" + p.o.Hint + ")"
+				}
+				p.notify("%s", msg)
+				warned = true
+			}
+		}
+	}
+	return nil
+}
+
+// abandon removes the run's remaining jobs, so that workers stop spending
+// time on a batch nobody waits for, and returns err.
+func (p *Pool) abandon(err error) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	p.purge(ctx)
+	return err
+}
+
+// publishWindow bounds the jobs awaiting the server's acknowledgement.
+const publishWindow = 512
+
+// publish sends st's jobs and returns the stream sequence of each.
+func (p *Pool) publish(ctx context.Context, st *batchState, key, featuresVersion string) (map[uint64]int, error) {
+	b := st.b
+	nonce := rand.Text()[:12] // sets this Play's jobs apart from an earlier publication of the same batch
+	seqs := make(map[uint64]int, len(st.blocks))
+	for start := 0; start < len(st.blocks); start += publishWindow {
+		var futures []jetstream.PubAckFuture
+		for i := start; i < min(start+publishWindow, len(st.blocks)); i++ {
+			bl := st.blocks[i]
+			seeds := make([]uint64, len(bl.games))
+			for k, g := range bl.games {
+				seeds[k] = b.Seeds[g]
+			}
+			data, err := json.Marshal(job{
+				Format: JobFormat, Run: p.o.Run, Batch: key, Generation: b.Generation,
+				Rules: engine.RulesVersion, Features: b.Features, FeaturesVersion: featuresVersion,
+				Candidate: bl.cand, Weights: b.Weights[bl.cand], Search: b.Search, MaxMoves: b.MaxMoves,
+				Games: bl.games, Seeds: seeds,
+			})
+			if err != nil {
+				return nil, fmt.Errorf("tuner/dist: candidate %d: %w", bl.cand, err)
+			}
+			m := nats.NewMsg(jobSubject(p.o.Run, key))
+			m.Data = data
+			m.Header.Set(jetstream.MsgIDHeader, fmt.Sprintf("%s.%s.%s.%d.%d", p.o.Run, key, nonce, bl.cand, bl.games[0]))
+			f, err := p.js.PublishMsgAsync(m)
+			if err != nil {
+				return nil, fmt.Errorf("tuner/dist: publishing a job: %w", err)
+			}
+			futures = append(futures, f)
+		}
+		for k, f := range futures {
+			select {
+			case ack := <-f.Ok():
+				seqs[ack.Sequence] = start + k
+			case err := <-f.Err():
+				return nil, fmt.Errorf("tuner/dist: publishing a job: %w", err)
+			case <-ctx.Done():
+				return nil, fmt.Errorf("tuner/dist: %w", ctx.Err())
+			}
+		}
+	}
+	return seqs, nil
+}
+
+// complete reports whether every game of block i has its result.
+func (st *batchState) complete(i int) bool {
+	bl := st.blocks[i]
+	for _, g := range bl.games {
+		if st.by[bl.cand][g] == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// take puts the games of one result message into their slots.
+func (p *Pool) take(st *batchState, m jetstream.Msg) error {
+	var r result
+	if err := json.Unmarshal(m.Data(), &r); err != nil {
+		return fmt.Errorf("%w: unreadable message on %s: %w", ErrBadResult, m.Subject(), err)
+	}
+	b := st.b
+	if r.Refused != "" {
+		if len(r.Games) > 0 {
+			if i, ok := st.index[[2]int{r.Candidate, r.Games[0]}]; ok {
+				st.refusal[i] = fmt.Sprintf("worker %s: %s", r.Worker, r.Refused)
+			}
+		}
+		if key := r.Worker + "\x00" + r.Refused; !p.told[key] {
+			p.told[key] = true
+			p.notify("worker %s refuses jobs: %s", r.Worker, r.Refused)
+		}
+		return nil
+	}
+	if len(r.Results) != len(r.Games) {
+		return fmt.Errorf("%w: worker %s sent %d results for %d games", ErrBadResult, r.Worker, len(r.Results), len(r.Games))
+	}
+	c := r.Candidate
+	for i, g := range r.Games {
+		if c < 0 || c >= len(st.want) || g < 0 || g >= len(b.Seeds) {
+			return fmt.Errorf("%w: worker %s sent candidate %d, game %d, which generation %d does not have", ErrBadResult, r.Worker, c, g, b.Generation)
+		}
+		if !st.want[c][g] {
+			// A late answer to an earlier publication of this batch (by a
+			// coordinator since killed) for a game the journal had: the
+			// same game, not asked for now.
+			continue
+		}
+		res := r.Results[i]
+		if res.Seed != b.Seeds[g] {
+			return fmt.Errorf("%w: worker %s played seed %#x for candidate %d, game %d, whose seed is %#x", ErrBadResult, r.Worker, res.Seed, c, g, b.Seeds[g])
+		}
+		if prev := st.by[c][g]; prev != "" {
+			if old := st.results[c][g]; old != res {
+				return fmt.Errorf("%w: candidate %d, game %d (seed %#x) of generation %d: worker %s says %s, worker %s says %s; a worker plays differently from the others (another build, or faulty hardware)",
+					ErrConflict, c, g, res.Seed, b.Generation, prev, describe(old), r.Worker, describe(res))
+			}
+			continue
+		}
+		st.results[c][g] = res
+		st.by[c][g] = r.Worker
+		st.pending--
+		if st.done != nil {
+			st.done(tuner.Job{Candidate: c, Game: g}, res, false)
+		}
+	}
+	return nil
+}
+
+func describe(r engine.Result) string {
+	return fmt.Sprintf("score %d, max tile %d, %d moves, final board %s", r.Score, r.MaxTile, r.Moves, r.Final.Hex())
+}

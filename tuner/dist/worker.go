@@ -1,0 +1,332 @@
+package dist
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/tuner"
+)
+
+// WorkerOptions configure a Worker; zero values mean the defaults.
+type WorkerOptions struct {
+	// Name identifies the worker in results and messages; "" means
+	// HOST-PID.
+	Name string
+	// Slots is the number of jobs played at once; 0 means one per core.
+	Slots int
+	// Logf, if not nil, receives one-line messages: refusals, waiting for
+	// a queue, jobs handed back.
+	Logf func(format string, args ...any)
+}
+
+// refuseDelay is how long a refused job waits before it is handed out
+// again.
+const refuseDelay = time.Second
+
+// refuseBackoff is how long a slot that refused a job waits before it asks
+// for another: every delivery counts towards MaxDeliver, so a worker that
+// cannot play a run's jobs must leave them to the workers that can rather
+// than take each one back as soon as it is free.
+const refuseBackoff = 10 * time.Second
+
+// A Worker plays jobs from the queue of a server until stopped. Each of
+// its slots pulls one job at a time, plays its games one after another on
+// a searcher it keeps while the search stays the same, publishes the
+// results and then acks the job.
+type Worker struct {
+	js    jetstream.JetStream
+	name  string
+	slots int
+	logf  func(format string, args ...any)
+
+	rules      int              // the rules version this worker plays; tests fake others
+	backoff    time.Duration    // refuseBackoff; tests shorten it
+	beforePlay func(*job) error // test hook: an error drops the job unanswered
+
+	cacheMu sync.Mutex
+	cache   map[string]*eval.Compiled
+
+	logMu  sync.Mutex
+	logged map[string]bool
+
+	jobs, games atomic.Int64
+}
+
+// NewWorker returns a worker pulling jobs through nc.
+func NewWorker(nc *nats.Conn, o WorkerOptions) (*Worker, error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("tuner/dist: %w", err)
+	}
+	name := o.Name
+	if name == "" {
+		host, _ := os.Hostname()
+		name = fmt.Sprintf("%s-%d", host, os.Getpid())
+	}
+	logf := o.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	return &Worker{js: js, name: name, slots: engine.Workers(o.Slots), logf: logf,
+		rules: engine.RulesVersion, backoff: refuseBackoff, cache: map[string]*eval.Compiled{}, logged: map[string]bool{}}, nil
+}
+
+// Name returns the worker's name.
+func (w *Worker) Name() string { return w.name }
+
+// Slots returns the number of jobs the worker plays at once.
+func (w *Worker) Slots() int { return w.slots }
+
+// Played returns the jobs and games the worker has played to the end
+// (counted before their results are sent).
+func (w *Worker) Played() (jobs, games int64) { return w.jobs.Load(), w.games.Load() }
+
+// Run plays jobs until ctx is done, then hands the jobs in flight back to
+// the queue at once and returns nil. It waits for a queue that does not
+// exist yet and outlives the server going away: the connection reconnects
+// and the slots bind to the queue again.
+func (w *Worker) Run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	for range w.slots {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.slot(ctx)
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// once logs a message the first time it is seen, so a refusal repeated
+// for every job of a batch is one line.
+func (w *Worker) once(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	w.logMu.Lock()
+	seen := w.logged[msg]
+	w.logged[msg] = true
+	w.logMu.Unlock()
+	if !seen {
+		w.logf("%s", msg)
+	}
+}
+
+// slotState is what one slot keeps between jobs.
+type slotState struct {
+	features string
+	search   engine.SearchConfig
+	searcher engine.Searcher
+}
+
+func (w *Worker) slot(ctx context.Context) {
+	var st slotState
+	var cons jetstream.Consumer
+	for ctx.Err() == nil && !w.js.Conn().IsClosed() {
+		if cons == nil {
+			c, err := w.js.Consumer(ctx, JobsStream, WorkersConsumer)
+			if err != nil {
+				if ctx.Err() == nil && !w.js.Conn().IsClosed() {
+					w.once("waiting for a run to create the job queue (%v)", err)
+				}
+				sleep(ctx, time.Second)
+				continue
+			}
+			cons = c
+		}
+		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		msg, err := cons.Next(jetstream.FetchContext(fctx))
+		cancel()
+		switch {
+		case ctx.Err() != nil:
+			return
+		case errors.Is(err, nats.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
+			continue
+		case err != nil:
+			// The server went away or the queue was deleted (a new
+			// embedded server, say): bind again once it is back.
+			cons = nil
+			sleep(ctx, time.Second)
+			continue
+		}
+		w.handle(ctx, &st, cons, msg)
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// handle plays one job and answers it: results then ack, or a refusal then
+// a delayed nak, or (on shutdown) a nak so that another worker takes it now.
+func (w *Worker) handle(ctx context.Context, st *slotState, cons jetstream.Consumer, msg jetstream.Msg) {
+	subject, ok := resultSubjectFor(msg.Subject())
+	if !ok {
+		msg.Term() // not a job of this program: never hand it out again
+		return
+	}
+	j, err := decodeJob(msg.Data())
+	if err != nil {
+		w.refuse(ctx, msg, subject, &job{}, fmt.Sprintf("cannot read the job (a newer evotune?): %v", err))
+		return
+	}
+	evaluator, reason := w.prepare(st, j)
+	if reason != "" {
+		w.refuse(ctx, msg, subject, j, reason)
+		return
+	}
+	if w.beforePlay != nil {
+		if err := w.beforePlay(j); err != nil {
+			return
+		}
+	}
+	st.searcher.SetEvaluator(evaluator)
+
+	// Tell the server the job is alive while its games run, so that a
+	// long game is not taken for a dead worker.
+	pingEvery := time.Second
+	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
+		pingEvery = info.Config.AckWait / 3
+	}
+	stopPing := make(chan struct{})
+	var pings sync.WaitGroup
+	pings.Add(1)
+	go func() {
+		defer pings.Done()
+		t := time.NewTicker(pingEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-stopPing:
+				return
+			case <-t.C:
+				msg.InProgress()
+			}
+		}
+	}()
+	res := make([]engine.Result, len(j.Seeds))
+	for i, seed := range j.Seeds {
+		res[i], err = engine.PlayContext(ctx, seed, st.searcher, j.MaxMoves)
+		if err != nil {
+			break
+		}
+	}
+	close(stopPing)
+	pings.Wait()
+	if err != nil {
+		msg.Nak() // stopping: another worker takes the job now
+		return
+	}
+	w.jobs.Add(1)
+	w.games.Add(int64(len(res)))
+	if err := w.answer(ctx, msg, subject, &result{Run: j.Run, Batch: j.Batch, Candidate: j.Candidate, Games: j.Games, Results: res, Worker: w.name}); err != nil {
+		w.logf("cannot deliver the results of a job (it will be played again): %v", err)
+		return
+	}
+	msg.Ack()
+}
+
+// prepare readies st's searcher for j and returns the evaluator of j's
+// weights, or the reason the worker cannot replay j exactly.
+func (w *Worker) prepare(st *slotState, j *job) (*eval.Compiled, string) {
+	switch {
+	case j.Format != JobFormat:
+		return nil, fmt.Sprintf("job format %d, this worker reads format %d: run the same evotune version on coordinator and workers", j.Format, JobFormat)
+	case j.Rules > w.rules:
+		return nil, fmt.Sprintf("job wants rules version %d, this worker plays version %d: upgrade evotune on this worker", j.Rules, w.rules)
+	case j.Rules != w.rules:
+		return nil, fmt.Sprintf("job wants rules version %d, this worker plays version %d: run the coordinator's evotune version here", j.Rules, w.rules)
+	}
+	set, err := eval.Set(j.Features)
+	if err != nil {
+		return nil, fmt.Sprintf("feature set %q unknown here: upgrade evotune on this worker", j.Features)
+	}
+	if v := FeatureVersion(set); v != j.FeaturesVersion {
+		return nil, fmt.Sprintf("feature set %s computes differently here (version %s, the job wants %s): run the coordinator's evotune version here", j.Features, v, j.FeaturesVersion)
+	}
+	e, err := w.compile(set, j.Weights)
+	if err != nil {
+		return nil, fmt.Sprintf("candidate %d: %v", j.Candidate, err)
+	}
+	if st.searcher == nil || st.search != j.Search || st.features != j.Features {
+		s, err := engine.NewSearcher(set.Default(), j.Search)
+		if err != nil {
+			return nil, err.Error()
+		}
+		st.searcher, st.search, st.features = s, j.Search, j.Features
+	}
+	return e, ""
+}
+
+// compileCacheSize bounds the evaluators kept: a generation's candidates
+// and its validation, many times over.
+const compileCacheSize = 256
+
+// compile returns set's evaluator for w, compiled once and shared by the
+// slots: building the per-row tables costs more than a short game.
+func (w *Worker) compile(set *eval.FeatureSet, weights []float64) (*eval.Compiled, error) {
+	key := fmt.Sprintf("%s/%d/%016x", set.Name, len(weights), tuner.Fingerprint(weights))
+	w.cacheMu.Lock()
+	e, ok := w.cache[key]
+	w.cacheMu.Unlock()
+	if ok {
+		return e, nil
+	}
+	e, err := set.Compile(weights)
+	if err != nil {
+		return nil, err
+	}
+	w.cacheMu.Lock()
+	if len(w.cache) >= compileCacheSize {
+		clear(w.cache)
+	}
+	w.cache[key] = e
+	w.cacheMu.Unlock()
+	return e, nil
+}
+
+// refuse tells the coordinator and the log why j cannot be played here,
+// hands the job back for another worker and keeps the slot away from the
+// queue for a while.
+func (w *Worker) refuse(ctx context.Context, msg jetstream.Msg, subject string, j *job, reason string) {
+	w.once("refusing jobs: %s", reason)
+	w.answer(ctx, msg, subject, &result{Run: j.Run, Batch: j.Batch, Candidate: j.Candidate, Games: j.Games, Worker: w.name, Refused: reason})
+	msg.NakWithDelay(refuseDelay)
+	sleep(ctx, w.backoff)
+}
+
+// answer publishes r for the job msg, with a message id naming this
+// delivery, so that a publish retried by the client is stored once while
+// the answers of two deliveries (two workers) both reach the coordinator.
+func (w *Worker) answer(ctx context.Context, msg jetstream.Msg, subject string, r *result) error {
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	id := w.name
+	if md, err := msg.Metadata(); err == nil {
+		id = fmt.Sprintf("%d.%d.%s", md.Sequence.Stream, md.NumDelivered, w.name)
+	}
+	m := nats.NewMsg(subject)
+	m.Data = data
+	m.Header.Set(jetstream.MsgIDHeader, id)
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	_, err = w.js.PublishMsg(pctx, m)
+	return err
+}
