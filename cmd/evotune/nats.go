@@ -9,21 +9,18 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/evotune/evotune/tuner"
 	"github.com/evotune/evotune/tuner/dist"
 )
-
-// natsQueue shapes the job queue a coordinator creates; its zero value
-// means dist's defaults. Tests shorten AckWait so that a killed worker's
-// job moves on within seconds.
-var natsQueue dist.QueueOptions
 
 // natsFlags are the flags with which tune and resume hand their games to
 // workers on other machines.
 type natsFlags struct {
 	url, listen, creds string
 	localSlots         int
+	ackWait            time.Duration
 }
 
 func addNATSFlags(fs *flag.FlagSet) *natsFlags {
@@ -32,6 +29,7 @@ func addNATSFlags(fs *flag.FlagSet) *natsFlags {
 	fs.StringVar(&f.listen, "nats-listen", "", "hand the games to workers through a NATS server started in this process, listening on `ADDR` (host:port; "+dist.DefaultListen+" serves this machine only, other addresses need --nats-creds)")
 	fs.StringVar(&f.creds, "nats-creds", "", "NATS credentials `FILE`: one line user:password or a token (with --nats also a NATS .creds file)")
 	fs.IntVar(&f.localSlots, "local-slots", 0, "with --nats or --nats-listen, also play this many games at once in this process (default 0: workers play them all)")
+	fs.DurationVar(&f.ackWait, "nats-ack-wait", dist.DefaultAckWait, "with --nats or --nats-listen, how long a job may go without a sign of life from its worker before it goes to another: how long a dead worker delays a job (workers ping while they play, so games may take longer)")
 	return f
 }
 
@@ -49,6 +47,8 @@ func (f *natsFlags) pool(ctx context.Context, dir string, stderr io.Writer, fall
 		return fallback, func() {}, nil
 	case f.localSlots < 0:
 		return nil, nil, usagef("flag --local-slots: %d: want 0 or more", f.localSlots)
+	case f.ackWait < time.Second:
+		return nil, nil, usagef("flag --nats-ack-wait: %v: want at least 1s", f.ackWait)
 	}
 	var creds dist.Credentials
 	if f.creds != "" {
@@ -97,7 +97,7 @@ func (f *natsFlags) pool(ctx context.Context, dir string, stderr io.Writer, fall
 		abs = dir
 	}
 	p, err := dist.NewPool(ctx, nc, dist.Options{
-		QueueOptions: natsQueue,
+		QueueOptions: dist.QueueOptions{AckWait: f.ackWait},
 		Run:          dist.RunID(host, abs),
 		LocalSlots:   f.localSlots,
 		LocalName:    host + "-coordinator",

@@ -38,8 +38,6 @@ checkpoints: {keep: 2}
 // with SIGKILL while the run is under way: its job goes to the other
 // worker and the run writes exactly what a local run writes.
 func TestNATSWorkerKill9(t *testing.T) {
-	defer func(saved dist.QueueOptions) { natsQueue = saved }(natsQueue)
-	natsQueue = dist.QueueOptions{AckWait: 2 * time.Second}
 	cfg := writeConfig(t, natsConfig)
 	tmp := t.TempDir()
 	ref := filepath.Join(tmp, "ref")
@@ -68,7 +66,7 @@ func TestNATSWorkerKill9(t *testing.T) {
 	}
 	finished := make(chan outcome, 1)
 	go func() {
-		code, out, errs := runCLI(t, "tune", "--config", cfg, "--out", dir, "--nats", s.URL())
+		code, out, errs := runCLI(t, "tune", "--config", cfg, "--out", dir, "--nats", s.URL(), "--nats-ack-wait", "2s")
 		finished <- outcome{code, out, errs}
 	}()
 	// Kill the victim once the run has finished two generations, well
@@ -129,6 +127,7 @@ func TestNATSBadInput(t *testing.T) {
 		{[]string{"tune", "--out", out, "--local-slots", "2"}, "--local-slots"},
 		{[]string{"tune", "--out", out, "--nats-creds", wrong}, "--nats-creds"},
 		{[]string{"tune", "--out", out, "--nats", s.URL(), "--local-slots", "-1"}, "--local-slots"},
+		{[]string{"tune", "--out", out, "--nats", s.URL(), "--nats-ack-wait", "10ms"}, "--nats-ack-wait"},
 		{[]string{"tune", "--out", out, "--nats-listen", "0.0.0.0:0"}, "reachable from other machines"},
 		{[]string{"tune", "--out", out, "--nats-listen", "localhost"}, "--nats-listen"},
 		{[]string{"tune", "--out", out, "--nats", s.URL()}, "refused the credentials"},

@@ -25,8 +25,11 @@ func (o QueueOptions) ackWait() time.Duration {
 	if o.AckWait > 0 {
 		return o.AckWait
 	}
-	return 30 * time.Second
+	return DefaultAckWait
 }
+
+// DefaultAckWait is the AckWait of the zero QueueOptions.
+const DefaultAckWait = 30 * time.Second
 
 func (o QueueOptions) maxDeliver() int {
 	if o.MaxDeliver > 0 {
