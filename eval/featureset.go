@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/evotune/evotune/engine"
@@ -386,4 +387,40 @@ func cornerTable(w float64) [32]float64 {
 		t[2*m+1] = w * float64(m)
 	}
 	return t
+}
+
+// VectorNames returns the names of a tuning vector's coordinates: the
+// features, then the shape parameters. A tuner works on such vectors, so
+// that weights and parameters are tuned together.
+func (s *FeatureSet) VectorNames() []string {
+	return append(s.FeatureNames(), s.ParamNames()...)
+}
+
+// DefaultVector returns a new tuning vector of the defaults: the weights,
+// then the parameters.
+func (s *FeatureSet) DefaultVector() []float64 {
+	return append(slices.Clone(s.Defaults), s.DefaultParams()...)
+}
+
+// SplitVector splits a tuning vector into its weights and its parameters
+// (nil for a set without parameters); the slices share v's storage.
+func (s *FeatureSet) SplitVector(v []float64) (w, p []float64, err error) {
+	if len(v) != len(s.Features)+len(s.Params) {
+		return nil, nil, fmt.Errorf("%w: %s has %d weights and %d parameters, got a vector of %d values", ErrWeights, s.Name, len(s.Features), len(s.Params), len(v))
+	}
+	w, p = v[:len(s.Features)], v[len(s.Features):]
+	if len(p) == 0 {
+		p = nil
+	}
+	return w, p, nil
+}
+
+// CompileVector compiles a tuning vector (weights, then parameters): what a
+// game pool calls for a candidate.
+func (s *FeatureSet) CompileVector(v []float64) (*Compiled, error) {
+	w, p, err := s.SplitVector(v)
+	if err != nil {
+		return nil, err
+	}
+	return s.CompileParams(w, p)
 }

@@ -171,9 +171,10 @@ func (c *Config) Resolve() {
 	setDefault(c, "validation.games", &c.Validation.Games, DefaultValidationGames)
 	setDefault(c, "checkpoints.keep", &c.Checkpoints.Keep, DefaultKeep)
 	if set, err := eval.Set(c.Features); err == nil {
-		init := make(map[string]float64, len(set.Features))
-		for i, f := range set.Features {
-			init[f.Name] = set.Defaults[i]
+		names, defaults := set.VectorNames(), set.DefaultVector()
+		init := make(map[string]float64, len(names))
+		for i, name := range names {
+			init[name] = defaults[i]
 		}
 		for k, v := range c.Init {
 			init[k] = v

@@ -55,7 +55,11 @@ func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
 	if v == nil {
 		return nil, fmt.Errorf("%w: the run %s stopped before its starting weights were validated; continue it with evotune resume", ErrNotValidated, t.cfg.Name)
 	}
-	wf := eval.NewWeightsFile(t.set, v.Weights)
+	w, _, err := t.set.SplitVector(v.Weights)
+	if err != nil {
+		return nil, err
+	}
+	wf := eval.NewWeightsFile(t.set, w)
 	search := t.cfg.Search
 	wf.Search = &search
 	fitness := func(v *Validation) *eval.Fitness {

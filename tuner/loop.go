@@ -202,7 +202,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		Sigma:       t.opt.Sigma(),
 		AxisRatio:   finiteOr0(t.opt.AxisRatio()),
 		Restarts:    t.opt.Restarts(),
-		Weights:     WeightMap{Names: t.set.FeatureNames(), Values: t.full(t.opt.Mean())},
+		Weights:     WeightMap{Names: t.names, Values: t.full(t.opt.Mean())},
 	}
 	rec.Mean, _ = engine.MeanCI95(fit)
 	rec.Stop = t.stopReasonAt(done, now())

@@ -21,7 +21,8 @@ type Batch struct {
 	Generation int
 	// Features names the feature set the weights belong to (eval.Set).
 	Features string
-	// Weights holds one full vector per candidate, in the set's order.
+	// Weights holds one full vector per candidate: the set's weights in
+	// order, then its shape parameters (eval.FeatureSet.CompileVector).
 	Weights [][]float64
 	// Seeds are the game seeds every candidate plays.
 	Seeds []uint64
@@ -102,7 +103,7 @@ func (p *LocalPool) Play(ctx context.Context, b *Batch, results [][]engine.Resul
 	}
 	evals := make([]*eval.Compiled, len(b.Weights))
 	for c, w := range b.Weights {
-		if evals[c], err = set.Compile(w); err != nil {
+		if evals[c], err = set.CompileVector(w); err != nil {
 			return fmt.Errorf("tuner: candidate %d: %w", c, err)
 		}
 	}

@@ -70,7 +70,8 @@ type Tuner struct {
 	set    *eval.FeatureSet
 	metric Metric
 	search engine.SearchConfig
-	free   []int     // indices of the tuned weights
+	names  []string  // the vector's coordinates: the features, then the parameters
+	free   []int     // indices of the tuned coordinates
 	base   []float64 // the starting vector; fixed weights keep their value
 	opt    population.Optimizer
 	state  State
@@ -97,19 +98,22 @@ func New(cfg *Config, opts Options) (*Tuner, error) {
 		t.pool = NewLocalPool(cfg.Workers)
 	}
 	t.search = cfg.Search.ForPlay()
-	t.base = make([]float64, len(set.Features))
-	for i, f := range set.Features {
-		t.base[i] = cfg.Init[f.Name]
+	// The tuned vector is the weights followed by the set's shape
+	// parameters, if it has any: both are tuned together.
+	t.names = set.VectorNames()
+	t.base = make([]float64, len(t.names))
+	for i, name := range t.names {
+		t.base[i] = cfg.Init[name]
 	}
 	// Scale invariance: without move scores only the direction of a linear
 	// weight vector matters, so the reference weight stays fixed.
-	for i := range set.Features {
-		if cfg.Search.HeuristicOnly && set.ScaleInvariant && i == set.Reference() {
+	for i := range t.names {
+		if !cfg.Search.ScoresMoves() && set.ScaleInvariant && i == set.Reference() {
 			continue
 		}
 		t.free = append(t.free, i)
 	}
-	if t.opt, err = newOptimizer(cfg, set, t.free, t.base); err != nil {
+	if t.opt, err = newOptimizer(cfg, set, t.names, t.free, t.base); err != nil {
 		return nil, err
 	}
 	if t.state.Optimizer, err = t.opt.MarshalBinary(); err != nil {
@@ -118,7 +122,7 @@ func New(cfg *Config, opts Options) (*Tuner, error) {
 	return t, nil
 }
 
-func newOptimizer(cfg *Config, set *eval.FeatureSet, free []int, base []float64) (population.Optimizer, error) {
+func newOptimizer(cfg *Config, set *eval.FeatureSet, names []string, free []int, base []float64) (population.Optimizer, error) {
 	pc := population.Config{
 		Sigma0: cfg.Sigma,
 		Lambda: cfg.Optimizer.Population,
@@ -133,12 +137,15 @@ func newOptimizer(cfg *Config, set *eval.FeatureSet, free []int, base []float64)
 		pc.X0 = append(pc.X0, x)
 		pc.Scale = append(pc.Scale, cmp.Or(math.Abs(x), 1))
 		lo, hi := math.Inf(-1), math.Inf(1)
-		if b, ok := cfg.Bounds[set.Features[i].Name]; ok {
+		if k := i - len(set.Features); k >= 0 { // a parameter: always within its own bounds
+			lo, hi = set.Params[k].Min, set.Params[k].Max
+		}
+		if b, ok := cfg.Bounds[names[i]]; ok {
 			lo, hi = b[0], b[1]
 		}
 		pc.Lower, pc.Upper = append(pc.Lower, lo), append(pc.Upper, hi)
 	}
-	if len(cfg.Bounds) == 0 {
+	if len(cfg.Bounds) == 0 && len(set.Params) == 0 {
 		pc.Lower, pc.Upper = nil, nil
 	}
 	method, err := population.ParseMethod(cfg.Optimizer.Method)
@@ -161,6 +168,10 @@ func (t *Tuner) Config() *Config { return t.cfg }
 
 // Set returns the feature set being tuned.
 func (t *Tuner) Set() *eval.FeatureSet { return t.set }
+
+// Names returns the names of the tuned vector's coordinates: the set's
+// features, then its shape parameters (see eval.FeatureSet.VectorNames).
+func (t *Tuner) Names() []string { return t.names }
 
 // SearchConfig returns the players' search.
 func (t *Tuner) SearchConfig() engine.SearchConfig { return t.search }

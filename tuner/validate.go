@@ -33,9 +33,20 @@ func (c *Config) Validate(pos *Positions) error {
 	if err != nil {
 		return pos.errorf("features", "unknown feature set %q (known: %s)", c.Features, strings.Join(eval.Names(), ", "))
 	}
+	unknown := func(k string) string {
+		if len(set.Params) == 0 {
+			return fmt.Sprintf("unknown feature %q of %s (features: %s)", k, set.Name, strings.Join(set.FeatureNames(), ", "))
+		}
+		return fmt.Sprintf("unknown feature or parameter %q of %s (features: %s; parameters: %s)", k, set.Name, strings.Join(set.FeatureNames(), ", "), strings.Join(set.ParamNames(), ", "))
+	}
 	for _, k := range sortedKeys(c.Init) {
-		if set.Index(k) < 0 {
-			return pos.errorf("init."+k, "unknown feature %q of %s (features: %s)", k, set.Name, strings.Join(set.FeatureNames(), ", "))
+		if set.Index(k) < 0 && set.ParamIndex(k) < 0 {
+			return pos.errorf("init."+k, "%s", unknown(k))
+		}
+		if i := set.ParamIndex(k); i >= 0 {
+			if q := set.Params[i]; !(c.Init[k] >= q.Min && c.Init[k] <= q.Max) {
+				return pos.errorf("init."+k, "%v: want a value of the parameter in [%v, %v]", c.Init[k], q.Min, q.Max)
+			}
 		}
 	}
 	if !(c.Sigma > 0 && c.Sigma <= 10) {
@@ -44,11 +55,16 @@ func (c *Config) Validate(pos *Positions) error {
 	for _, k := range sortedKeys(c.Bounds) {
 		b := c.Bounds[k]
 		field := "bounds." + k
-		if set.Index(k) < 0 {
-			return pos.errorf(field, "unknown feature %q of %s (features: %s)", k, set.Name, strings.Join(set.FeatureNames(), ", "))
+		if set.Index(k) < 0 && set.ParamIndex(k) < 0 {
+			return pos.errorf(field, "%s", unknown(k))
 		}
 		if len(b) != 2 || !(b[0] < b[1]) {
 			return pos.errorf(field, "%v: want [lower, upper] with lower < upper", b)
+		}
+		if i := set.ParamIndex(k); i >= 0 {
+			if q := set.Params[i]; b[0] < q.Min || b[1] > q.Max {
+				return pos.errorf(field, "[%v, %v]: want bounds within the parameter's own [%v, %v]", b[0], b[1], q.Min, q.Max)
+			}
 		}
 		if x, ok := c.Init[k]; ok && (x < b[0] || x > b[1]) {
 			return pos.errorf(field, "[%v, %v] does not contain the starting weight %v", b[0], b[1], x)
@@ -70,8 +86,11 @@ func (c *Config) Validate(pos *Positions) error {
 	if _, err := engine.ParseAlgorithm(string(s.Algorithm)); err != nil {
 		return pos.errorf("search.algorithm", "%v", err)
 	}
-	if err := engine.CheckDepth(s.Depth); err != nil {
+	if err := s.Algorithm.CheckDepth(s.Depth); err != nil {
 		return pos.errorf("search.depth", "%v", err)
+	}
+	if err := engine.CheckCutoff(s.ProbCutoff); err != nil {
+		return pos.errorf("search.cutoff", "%v", err)
 	}
 	switch {
 	case s.Width < 1:

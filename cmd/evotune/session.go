@@ -102,7 +102,7 @@ func fmtFitness(f float64) string {
 
 func fmtWeights(t *tuner.Tuner, w []float64) string {
 	s := ""
-	for i, name := range t.Set().FeatureNames() {
+	for i, name := range t.Names() {
 		if i > 0 {
 			s += ", "
 		}

@@ -287,7 +287,7 @@ func (w *Worker) compile(set *eval.FeatureSet, weights []float64) (*eval.Compile
 	if ok {
 		return e, nil
 	}
-	e, err := set.Compile(weights)
+	e, err := set.CompileVector(weights)
 	if err != nil {
 		return nil, err
 	}

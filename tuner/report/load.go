@@ -97,7 +97,7 @@ func Load(dir string) (*Run, error) {
 	r := &Run{
 		Dir:        dir,
 		Config:     t.Config(),
-		Features:   t.Set().FeatureNames(),
+		Features:   t.Names(),
 		Metric:     t.Metric(),
 		State:      t.State(),
 		Checkpoint: ckpt,
