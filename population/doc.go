@@ -126,6 +126,13 @@
 // MaxRestarts (default 9) times, until the budget is spent. Ask and Tell keep
 // working after a stop; ending the loop is the caller's decision.
 //
+// With Noisy (the tuner's setting) tolfun and stagnation are off: noise
+// alone trips them while the distribution still moves. A noisy run, with or
+// without IPOP, then stops or restarts only when the distribution itself has
+// collapsed or broken down (tolx, tolupsigma, conditioncov, noeffectaxis,
+// noeffectcoord); on pure noise that does not happen in 600 generations
+// (TestNoisyIPOP), so a noisy IPOP run in practice keeps its first λ.
+//
 // # CEM
 //
 // CEM samples λ points from a Gaussian (diagonal by default; Full for a full
