@@ -2,6 +2,7 @@ package population
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -236,6 +237,7 @@ func TestIPOPDoublesPopulation(t *testing.T) {
 
 func TestStopReasons(t *testing.T) {
 	quad := func(x []float64) float64 { return sphere(x) }
+	noise := rand.New(rand.NewPCG(7, 8))
 	cases := []struct {
 		name string
 		cfg  Config
@@ -250,6 +252,21 @@ func TestStopReasons(t *testing.T) {
 			func(x []float64) float64 { return x[0]*x[0] + 1e6*x[1]*x[1] }, StopConditionCov},
 		{"tolupsigma", Config{X0: []float64{1, 1}, TolUpSigma: 100},
 			func(x []float64) float64 { return -sphere(x) }, StopTolUpSigma},
+		// Values that never improve but never stop varying: only the
+		// stagnation test can end the run.
+		{"stagnation", Config{X0: []float64{1, 1}, Seed: 1},
+			func([]float64) float64 { return noise.Float64() }, StopStagnation},
+		// An optimum 1000 units from the start: the mean goes there and σ
+		// shrinks until a step no longer changes it in floating point.
+		// With TolX and TolFun out of the way, the isotropic pair trips the
+		// 0.1σ axis test before the 0.2σ coordinate test; with the second
+		// optimum coordinate at 0, where steps stay representable, only
+		// the first coordinate can show no effect, and the axis test needs
+		// every coordinate.
+		{"noeffectaxis", Config{X0: []float64{0, 0}, TolX: 1e-300, TolFun: 1e-300, Seed: 1},
+			func(x []float64) float64 { return sphere([]float64{x[0] - 1e3, x[1] - 1e3}) }, StopNoEffectAxis},
+		{"noeffectcoord", Config{X0: []float64{0, 0}, TolX: 1e-300, TolFun: 1e-300, Seed: 1},
+			func(x []float64) float64 { return sphere([]float64{x[0] - 1e3, x[1]}) }, StopNoEffectCoord},
 	}
 	for _, c := range cases {
 		o, err := NewCMAES(CMAESConfig{Config: c.cfg})

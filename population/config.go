@@ -71,7 +71,8 @@ type Config struct {
 	// evaluation (games on new seeds, say). Then the stop conditions that
 	// judge fitness values over generations, tolfun and stagnation, are
 	// off: noise alone trips them while the distribution still moves.
-	// The conditions on the distribution itself stay.
+	// The conditions on the distribution itself stay, and under IPOP they
+	// are the only ones that restart the search.
 	Noisy bool
 }
 

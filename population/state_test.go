@@ -343,3 +343,34 @@ func TestNoisy(t *testing.T) {
 		}
 	}
 }
+
+// TestNoisyIPOP: under IPOP the value-based conditions would restart the
+// search; with Noisy they cannot, so pure noise never restarts it, while
+// the same run without Noisy restarts on stagnation.
+func TestNoisyIPOP(t *testing.T) {
+	for _, noisy := range []bool{false, true} {
+		o, err := NewCMAES(CMAESConfig{Config: Config{X0: []float64{1, 2, 3, 4, 5}, Seed: 3, Noisy: noisy, Restarts: IPOP}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		noise := rand.New(rand.NewPCG(1, 2))
+		for range 600 {
+			f := make([]float64, len(o.Ask()))
+			for i := range f {
+				f[i] = noise.NormFloat64()
+			}
+			if err := o.Tell(f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if r, stop := o.Stop(); stop {
+			t.Errorf("Noisy = %v: stopped on %s", noisy, r)
+		}
+		if noisy && o.Restarts() != 0 {
+			t.Errorf("Noisy: %d restarts on pure noise", o.Restarts())
+		}
+		if !noisy && o.Restarts() == 0 {
+			t.Error("without Noisy: no restart on pure noise")
+		}
+	}
+}
