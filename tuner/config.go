@@ -281,7 +281,8 @@ func decodeStruct(n *yaml.Node, v reflect.Value, prefix string, pos *Positions) 
 	for i := range t.NumField() {
 		// A field tagged "-" (engine.SearchConfig's table size, say) is
 		// not in the file.
-		if name := t.Field(i).Tag.Get("yaml"); name != "-" {
+		// Options after the name (",omitempty") are the encoder's business.
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); name != "-" {
 			names = append(names, name)
 			fields = append(fields, i)
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/checkpoints"
+	"github.com/evotune/evotune/engine"
 )
 
 func smallConfig(t *testing.T) *Config {
@@ -341,5 +342,66 @@ func TestExportBeforeStartValidation(t *testing.T) {
 	}
 	if _, err := tu.WeightsFile(); !errors.Is(err, ErrNotValidated) || !strings.Contains(err.Error(), "evotune resume") {
 		t.Errorf("WeightsFile before any validation: err = %v, want ErrNotValidated naming resume", err)
+	}
+}
+
+// TestTuneParameters checks that a set's shape parameters are tuned with
+// its weights: the history names them, they move, they stay within their
+// bounds, and under the (heuristic-only) nneonneo search the reference
+// weight stays fixed.
+func TestTuneParameters(t *testing.T) {
+	cfg := smallConfig(t)
+	cfg.Features = "nneonneo"
+	cfg.Init = nil
+	cfg.Search = engine.SearchConfig{Algorithm: engine.AlgorithmNNCompat, Depth: 3}
+	cfg.Resolve()
+	if err := cfg.Validate(nil); err != nil {
+		t.Fatal(err)
+	}
+	tu, err := New(cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := tu.Set()
+	if got, want := len(tu.opt.Mean()), len(set.Features)+len(set.Params)-1; got != want {
+		t.Fatalf("optimizer dimension %d, want %d (weights and parameters, the reference fixed)", got, want)
+	}
+	names := tu.Names()
+	ref := set.Reference()
+	start := slices.Clone(tu.base)
+	moved := make([]bool, len(names))
+	for range 3 {
+		rec, err := tu.Step(context.Background(), func() time.Duration { return 0 })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(rec.Weights.Names, names) {
+			t.Fatalf("history names %v, want %v", rec.Weights.Names, names)
+		}
+		v := rec.Weights.Values
+		if v[ref] != start[ref] {
+			t.Fatalf("generation %d: reference weight %s moved: %v", rec.Generation, names[ref], v[ref])
+		}
+		for k, q := range set.Params {
+			x := v[len(set.Features)+k]
+			if x < q.Min || x > q.Max {
+				t.Fatalf("generation %d: %s = %v outside [%v, %v]", rec.Generation, q.Name, x, q.Min, q.Max)
+			}
+		}
+		for i := range v {
+			moved[i] = moved[i] || v[i] != start[i]
+		}
+	}
+	for k := range set.Params {
+		if !moved[len(set.Features)+k] {
+			t.Errorf("parameter %s never moved from %v", set.Params[k].Name, start[len(set.Features)+k])
+		}
+	}
+	wf, err := tu.WeightsFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(wf.Weights) != len(set.Features) {
+		t.Errorf("weights file has %d weights, want %d", len(wf.Weights), len(set.Features))
 	}
 }
