@@ -85,11 +85,21 @@ func checkDepth(depth int) error {
 
 func describeSearch(cfg engine.SearchConfig) string {
 	s := fmt.Sprintf("expectimax, %d plies", cfg.Depth)
-	if cfg.Algorithm == engine.AlgorithmBeam {
+	switch cfg.Algorithm {
+	case engine.AlgorithmBeam:
 		s = fmt.Sprintf("beam, width %d, %d plies", cfg.Width, cfg.Depth)
+	case engine.AlgorithmNNCompat:
+		cutoff := cfg.ProbCutoff
+		if cutoff == 0 {
+			cutoff = engine.NNCompatCutoff
+		}
+		return fmt.Sprintf("nneonneo, %d plies (cap %d), cutoff %g", cfg.Depth, (cfg.Depth-1)/2, cutoff)
 	}
 	if cfg.HeuristicOnly {
 		s += ", heuristic only"
+	}
+	if cfg.ProbCutoff > 0 {
+		s += fmt.Sprintf(", cutoff %g", cfg.ProbCutoff)
 	}
 	return s
 }

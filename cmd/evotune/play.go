@@ -15,13 +15,13 @@ import (
 
 var playCommand = &command{
 	name:     "play",
-	synopsis: "[--weights FILE | --eval NAME] [--search expectimax|beam] [--depth N] [--width K] [--games N] [--seed N] [--workers N] [--json]",
+	synopsis: "[--weights FILE | --eval NAME] [--search expectimax|beam|nneonneo] [--depth N] [--width K] [--games N] [--seed N] [--workers N] [--json]",
 	summary:  "play seeded games with a searcher and report score statistics",
 	setup:    setupPlay,
 }
 
 func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
-	algo := fs.String("search", string(engine.AlgorithmExpectimax), "search algorithm: expectimax or beam (with --weights: the file's)")
+	algo := fs.String("search", string(engine.AlgorithmExpectimax), "search algorithm: expectimax, beam, or nneonneo (the search of nneonneo/2048-ai: heuristic only, odd depths 2c+1 for its cap c) (with --weights: the file's)")
 	depth := fs.Int("depth", 3, "search depth in plies, a move and a spawn layer counting one each (with --weights: the file's)")
 	width := fs.Int("width", 8, "beam width: boards kept per ply, beam only (with --weights: the file's)")
 	games := fs.Int("games", 20, "number of games")
@@ -55,8 +55,8 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		case *maxMoves < 0:
 			return usagef("flag --max-moves: %d: want 0 (no limit) or more", *maxMoves)
 		}
-		if err := checkDepth(*depth); err != nil {
-			return err
+		if err := algorithm.CheckDepth(*depth); err != nil {
+			return usagef("flag --depth: %v", err)
 		}
 		cfg := engine.SearchConfig{Algorithm: algorithm, Depth: *depth, Width: *width, LossValue: *loss, HeuristicOnly: heuristicOnly}.ForPlay()
 		w := engine.Workers(*workers)

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
+)
+
+// TestPlayNNCompat checks that play --search nneonneo plays the program's
+// search: the games equal those of engine.NNCompat at the matching cap.
+func TestPlayNNCompat(t *testing.T) {
+	code, out, errs := runCLI(t, "play", "--eval", "nneonneo", "--search", "nneonneo", "--depth", "3", "--games", "4", "--seed", "9", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got struct {
+		PerGame []struct {
+			Seed  uint64
+			Score int
+			Moves int
+		} `json:"per_game"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	set, _ := eval.Set("nneonneo")
+	for i, g := range got.PerGame {
+		s, err := engine.NewNNCompat(set.Default(), engine.NNCompatOptions{Cap: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := engine.PlayContext(context.Background(), engine.GameSeed(9, uint64(i)), s, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Seed != r.Seed || g.Score != r.Score || g.Moves != r.Moves {
+			t.Errorf("game %d: play gave %+v, NNCompat cap 1 %+v", i, g, r)
+		}
+	}
+	if len(got.PerGame) != 4 {
+		t.Fatalf("%d games, want 4", len(got.PerGame))
+	}
+	code, _, errs = runCLI(t, "play", "--eval", "nneonneo", "--search", "nneonneo", "--depth", "4")
+	if code != exitUsage || !strings.Contains(errs, "flag --depth: 4: the nneonneo search wants an odd depth") {
+		t.Errorf("even depth: exit %d, %q", code, errs)
+	}
+}
