@@ -23,6 +23,9 @@ func Names() []string {
 	entries, _ := fs.ReadDir(files, ".")
 	var names []string
 	for _, e := range entries {
+		if isWeights(e.Name()) {
+			continue
+		}
 		names = append(names, strings.TrimSuffix(e.Name(), ".yaml"))
 	}
 	slices.Sort(names)
@@ -35,8 +38,12 @@ func Names() []string {
 func Get(name string) (data []byte, file string, err error) {
 	file = strings.TrimSuffix(name, ".yaml") + ".yaml"
 	data, err = files.ReadFile(file)
-	if err != nil {
+	if err != nil || isWeights(file) {
 		return nil, "", fmt.Errorf("%w %q (presets: %s)", ErrNoPreset, name, strings.Join(Names(), ", "))
 	}
 	return data, file, nil
 }
+
+// isWeights reports whether an embedded file is a reference weights file
+// (NAME.weights.yaml), kept next to the presets but not one of them.
+func isWeights(file string) bool { return strings.HasSuffix(file, ".weights.yaml") }

@@ -119,7 +119,7 @@ func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
 	if cfg.Duration > 0 {
 		gens += fmt.Sprintf(", at most %v", time.Duration(cfg.Duration))
 	}
-	return fmt.Sprintf("%s on %s, %d candidates × %d games, %s, %s %s, seed %d, %d workers",
+	return fmt.Sprintf("%s on %s, %d candidates × %d games, %s, %s, fitness %s, seed %d, %d workers",
 		cfg.Optimizer.Method, cfg.Features, t.Lambda(), cfg.Fitness.Games, gens,
 		describeSearch(t.SearchConfig()), cfg.Fitness.Metric, cfg.Seed, engine.Workers(cfg.Workers))
 }
