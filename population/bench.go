@@ -222,11 +222,7 @@ func RunBench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 		}
 	}
 	slices.Sort(evals)
-	h := len(evals)
-	res.MedianEvaluations = evals[h/2]
-	if h%2 == 0 {
-		res.MedianEvaluations = (evals[h/2-1] + evals[h/2]) / 2
-	}
+	res.MedianEvaluations = medianSorted(evals)
 	return res, nil
 }
 

@@ -151,14 +151,24 @@ func (c *core) localStop() Reason {
 	return ""
 }
 
+// median is medianSorted of a sorted copy of v, in the core's scratch
+// space so that the per-generation stop test does not allocate.
 func (c *core) median(v []float64) float64 {
 	c.scratch = append(c.scratch[:0], v...)
 	slices.Sort(c.scratch)
-	h := len(c.scratch)
+	return medianSorted(c.scratch)
+}
+
+// medianSorted is the median of sorted values: the middle one, or the mean
+// of the two middle ones. engine.Median is the project's other median; this
+// package may not import engine (it knows nothing about 2048), so it keeps
+// its own.
+func medianSorted(s []float64) float64 {
+	h := len(s)
 	if h%2 == 1 {
-		return c.scratch[h/2]
+		return s[h/2]
 	}
-	return (c.scratch[h/2-1] + c.scratch[h/2]) / 2
+	return (s[h/2-1] + s[h/2]) / 2
 }
 
 func minMax(v []float64) (lo, hi float64) {
