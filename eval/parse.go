@@ -200,7 +200,7 @@ func formatOf(root *yaml.Node) string {
 
 // v2Key returns the error for a version 2 key in a version 1 file.
 func (p *parser) v2Key(n *yaml.Node, what string) error {
-	return p.Errorf(n, what, "a %s key in an %s file (write format: %s to use it)", FormatV2, FormatV1, FormatV2)
+	return p.Errorf(n, what, "an %s key in an %s file (write format: %s to use it)", FormatV2, FormatV1, FormatV2)
 }
 
 func (p *parser) weightsFile(root *yaml.Node) (*WeightsFile, error) {
@@ -354,6 +354,9 @@ func (p *parser) search(n *yaml.Node) (*engine.SearchConfig, error) {
 	}
 	if si.Algorithm, err = engine.ParseAlgorithm(name); err != nil {
 		return nil, p.Errorf(m["algorithm"], "search.algorithm", "%v", err)
+	}
+	if si.Algorithm == engine.AlgorithmNNCompat && p.format == FormatV1 {
+		return nil, p.Errorf(m["algorithm"], "search.algorithm", "the nneonneo search needs format %s (want expectimax or beam in an %s file)", FormatV2, FormatV1)
 	}
 	d, err := p.integer(m["depth"], "search.depth", engine.MinDepth, engine.MaxDepth)
 	if err != nil {
