@@ -160,7 +160,7 @@ func (wf *WeightsFile) Marshal() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("eval: cannot write weights: %w", err)
 	}
-	if wf.Params != nil && len(s.Params) == 0 {
+	if len(wf.Params) != 0 && len(s.Params) == 0 {
 		return nil, fmt.Errorf("eval: cannot write weights: %w: %s has no parameters, got %d values", ErrParams, s.Name, len(wf.Params))
 	}
 	c, err := s.CompileParams(wf.Weights, wf.Params)

@@ -511,6 +511,21 @@ func TestMarshalRejects(t *testing.T) {
 	}
 }
 
+// An empty parameter vector is no parameters, as Compiled.Params gives it
+// for a set without any.
+func TestMarshalEmptyParams(t *testing.T) {
+	c, err := standardSet.Compile(standardSet.Defaults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf := NewWeightsFile(standardSet, standardSet.Defaults)
+	wf.Params = c.Params()
+	data, err := wf.Marshal()
+	if err != nil || !strings.Contains(string(data), "format: "+FormatV1+"\n") || strings.Contains(string(data), "params") {
+		t.Errorf("Marshal: %v\n%s", err, data)
+	}
+}
+
 func TestMarshalRecomputesChecks(t *testing.T) {
 	wf := NewWeightsFile(standardSet, standardSet.Defaults)
 	wf.Weights = []float64{1, 2, 3, 4, 5} // stale checks
