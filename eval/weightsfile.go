@@ -147,7 +147,8 @@ func writtenCutoff(si *engine.SearchConfig) float64 {
 }
 
 // Marshal returns the YAML form of wf, with golden checks computed from
-// its weights (see WeightsFile.Checks). Floats are written in the shortest
+// its weights under its parameters (see WeightsFile.Checks), in FormatV2
+// exactly when NeedsV2 and in FormatV1 otherwise. Floats are written in the shortest
 // form that reads back bit for bit. The result is verified by reading it
 // back, so whatever Marshal returns, ParseWeights accepts. Writing the bytes
 // to disk is the caller's: a run directory's files all go through one
