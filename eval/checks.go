@@ -60,6 +60,14 @@ func makeCheck(s *FeatureSet, w []float64, b engine.Board) Check {
 	return Check{Board: b, Features: f, Value: Value(w, f)}
 }
 
+// makeCompiledCheck computes the golden vector of b under the weights and
+// parameters c was compiled with: the features under c's parameters, their
+// value Σ w·f in float64 as Value states it.
+func makeCompiledCheck(c *Compiled, b engine.Board) Check {
+	f := c.Features(b, nil)
+	return Check{Board: b, Features: f, Value: Value(c.w, f)}
+}
+
 // valueAgrees reports whether value (from a file) agrees with the value of
 // f under w, within CheckTolerance.
 func valueAgrees(value float64, w, f []float64) bool {

@@ -42,10 +42,12 @@
 // move scores (the default play-time expectimax), the scale matters and every
 // weight must be tuned.
 //
-// The weights file (format evotune.weights/v1) names the set, maps each
-// feature to its weight, optionally records the search and the provenance of
-// the weights, and carries golden checks: boards with their feature vectors
-// and values. ParseWeights decodes strictly and verifies the checks; every
+// The weights file (format evotune.weights/v1, or v2 when it must say
+// more: shape parameters, the nneonneo search, a probability cutoff) names
+// the set, maps each feature to its weight and each parameter to its value,
+// optionally records the search and the provenance of the weights, and
+// carries golden checks: boards with their feature vectors and values under
+// the file's parameters. ParseWeights decodes strictly and verifies the checks; every
 // error names the file and line. The strict YAML layer under it (YAMLFile,
 // FileError: one document, corrected line numbers, "file:line: field: what
 // is allowed") is also the one the tuner's configs are read with: eval is

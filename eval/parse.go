@@ -34,11 +34,15 @@ func ReadWeightsFile(path string) (*WeightsFile, error) {
 	return ParseWeights(data, path)
 }
 
-// ParseWeights decodes a weights file strictly and verifies it: the format,
-// the feature set, exactly one finite weight per feature, the optional
-// search and provenance, and every golden check, whose features this
-// implementation must reproduce exactly and whose value within
-// CheckTolerance. Unknown or repeated keys, YAML aliases and more than one
+// ParseWeights decodes a weights file strictly and verifies it: the format
+// (FormatV1 or FormatV2), the feature set, exactly one finite weight per
+// feature, in a version 2 file of a set with shape parameters every
+// parameter within its bounds, the optional search (its depth as its
+// algorithm counts it) and provenance, and every golden check, whose
+// features under the file's parameters this implementation must reproduce
+// exactly and whose value within CheckTolerance. A version 2 key (params,
+// search.cutoff) in a version 1 file is an error; a version 1 file of a set
+// with parameters reads with the defaults (Params nil). Unknown or repeated keys, YAML aliases and more than one
 // document are errors. name is the file name errors start with; every error
 // is a *FileError and wraps ErrWeightsFile.
 func ParseWeights(data []byte, name string) (*WeightsFile, error) {
@@ -55,7 +59,9 @@ func ParseWeights(data []byte, name string) (*WeightsFile, error) {
 
 type parser struct {
 	YAMLFile
-	set *FeatureSet
+	format   string      // the file's format, once known
+	set      *FeatureSet // the file's feature set, once known
+	compiled *Compiled   // a set with parameters: the file's weights and parameters
 }
 
 // fields checks that n is a mapping whose keys are distinct and among
@@ -169,8 +175,46 @@ func (p *parser) unsigned(n *yaml.Node, what string) (uint64, error) {
 // maxCount bounds counts read into an int (generations, games, widths).
 const maxCount = math.MaxInt32
 
+// The top-level keys of each format version; params is the only key
+// version 2 adds (search.cutoff is the other addition).
+var (
+	keysV1 = []string{"format", "features", "weights", "search", "provenance", "checks"}
+	keysV2 = []string{"format", "features", "weights", "params", "search", "provenance", "checks"}
+)
+
+// formatOf returns the format a mapping states, if it is a known one; ""
+// otherwise (weightsFile then reports what is wrong with it).
+func formatOf(root *yaml.Node) string {
+	if root.Kind != yaml.MappingNode {
+		return ""
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if k, v := root.Content[i], root.Content[i+1]; k.Kind == yaml.ScalarNode && k.Value == "format" && v.Kind == yaml.ScalarNode {
+			if v.Value == FormatV1 || v.Value == FormatV2 {
+				return v.Value
+			}
+		}
+	}
+	return ""
+}
+
+// v2Key returns the error for a version 2 key in a version 1 file.
+func (p *parser) v2Key(n *yaml.Node, what string) error {
+	return p.Errorf(n, what, "an %s key in an %s file (write format: %s to use it)", FormatV2, FormatV1, FormatV2)
+}
+
 func (p *parser) weightsFile(root *yaml.Node) (*WeightsFile, error) {
-	m, err := p.fields(root, "weights file", "format", "features", "weights", "search", "provenance", "checks")
+	p.format = formatOf(root)
+	keys := keysV2
+	if p.format == FormatV1 {
+		keys = keysV1
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			if k := root.Content[i]; k.Kind == yaml.ScalarNode && k.Value == "params" {
+				return nil, p.v2Key(k, "params")
+			}
+		}
+	}
+	m, err := p.fields(root, "weights file", keys...)
 	if err != nil {
 		return nil, err
 	}
@@ -181,8 +225,8 @@ func (p *parser) weightsFile(root *yaml.Node) (*WeightsFile, error) {
 	if wf.Format, err = p.text(m["format"], "format"); err != nil {
 		return nil, err
 	}
-	if wf.Format != FormatV1 {
-		return nil, p.Errorf(m["format"], "format", "unknown format %q (want %s)", wf.Format, FormatV1)
+	if wf.Format != FormatV1 && wf.Format != FormatV2 {
+		return nil, p.Errorf(m["format"], "format", "unknown format %q (want %s or %s)", wf.Format, FormatV1, FormatV2)
 	}
 	if wf.Features, err = p.text(m["features"], "features"); err != nil {
 		return nil, err
@@ -192,6 +236,21 @@ func (p *parser) weightsFile(root *yaml.Node) (*WeightsFile, error) {
 	}
 	if wf.Weights, _, err = p.featureValues(m["weights"], "weights"); err != nil {
 		return nil, err
+	}
+	if n := m["params"]; n != nil {
+		if wf.Params, err = p.params(n); err != nil {
+			return nil, err
+		}
+	} else if wf.Format == FormatV2 && len(p.set.Params) > 0 {
+		return nil, p.Errorf(root, "weights file", "missing key \"params\" (%s has parameters %s)", p.set.Name, strings.Join(p.set.ParamNames(), ", "))
+	}
+	if len(p.set.Params) > 0 {
+		// The checks need the features under the file's parameters, and a
+		// file that loads must compile: the set may refuse weights its
+		// arithmetic cannot hold.
+		if p.compiled, err = p.set.CompileParams(wf.Weights, wf.Params); err != nil {
+			return nil, p.Errorf(m["weights"], "weights", "%s", strings.TrimPrefix(err.Error(), ErrWeights.Error()+": "))
+		}
 	}
 	if n := m["search"]; n != nil {
 		if wf.Search, err = p.search(n); err != nil {
@@ -209,6 +268,37 @@ func (p *parser) weightsFile(root *yaml.Node) (*WeightsFile, error) {
 		}
 	}
 	return wf, nil
+}
+
+// params reads the shape parameters: every parameter of the set, each a
+// number within its bounds.
+func (p *parser) params(n *yaml.Node) ([]float64, error) {
+	s := p.set
+	names := s.ParamNames()
+	if len(names) == 0 {
+		return nil, p.Errorf(n, "params", "%s has no parameters (remove the key)", s.Name)
+	}
+	if err := p.kind(n, yaml.MappingNode, "params", "a mapping of "+strings.Join(names, ", ")+" to numbers"); err != nil {
+		return nil, err
+	}
+	m, err := p.fieldsOf(n, "params", "parameter", "parameters of "+s.Name, names)
+	if err != nil {
+		return nil, err
+	}
+	v := make([]float64, len(names))
+	for i, q := range s.Params {
+		x := m[q.Name]
+		if x == nil {
+			return nil, p.Errorf(n, "params", "missing parameter %q (%s needs %s)", q.Name, s.Name, strings.Join(names, ", "))
+		}
+		if v[i], err = p.number(x, "params."+q.Name); err != nil {
+			return nil, err
+		}
+		if !(v[i] >= q.Min && v[i] <= q.Max) {
+			return nil, p.Errorf(x, "params."+q.Name, "%s is out of bounds (want %g to %g)", x.Value, q.Min, q.Max)
+		}
+	}
+	return v, nil
 }
 
 // featureValues reads a mapping from every feature of the set to a finite
@@ -239,7 +329,18 @@ func (p *parser) featureValues(n *yaml.Node, what string) ([]float64, map[string
 // as the default search, which adds move scores; the loss value is not
 // recorded.
 func (p *parser) search(n *yaml.Node) (*engine.SearchConfig, error) {
-	m, err := p.fields(n, "search", "algorithm", "depth", "width", "move_scores")
+	if p.format == FormatV1 && n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Value == "cutoff" {
+				return nil, p.v2Key(k, "search.cutoff")
+			}
+		}
+	}
+	keys := []string{"algorithm", "depth", "width", "move_scores"}
+	if p.format != FormatV1 {
+		keys = append(keys, "cutoff")
+	}
+	m, err := p.fields(n, "search", keys...)
 	if err != nil {
 		return nil, err
 	}
@@ -254,11 +355,17 @@ func (p *parser) search(n *yaml.Node) (*engine.SearchConfig, error) {
 	if si.Algorithm, err = engine.ParseAlgorithm(name); err != nil {
 		return nil, p.Errorf(m["algorithm"], "search.algorithm", "%v", err)
 	}
+	if si.Algorithm == engine.AlgorithmNNCompat && p.format == FormatV1 {
+		return nil, p.Errorf(m["algorithm"], "search.algorithm", "the nneonneo search needs format %s (want expectimax or beam in an %s file)", FormatV2, FormatV1)
+	}
 	d, err := p.integer(m["depth"], "search.depth", engine.MinDepth, engine.MaxDepth)
 	if err != nil {
 		return nil, err
 	}
 	si.Depth = int(d)
+	if err := si.Algorithm.CheckDepth(si.Depth); err != nil {
+		return nil, p.Errorf(m["depth"], "search.depth", "%v", err)
+	}
 	if x := m["width"]; x != nil {
 		if si.Algorithm != engine.AlgorithmBeam {
 			return nil, p.Errorf(x, "search.width", "only beam search has a width")
@@ -277,7 +384,22 @@ func (p *parser) search(n *yaml.Node) (*engine.SearchConfig, error) {
 		if x.ShortTag() != "!!bool" || x.Decode(&b) != nil {
 			return nil, p.Errorf(x, "search.move_scores", "%q is not true or false", x.Value)
 		}
+		if b && si.Algorithm == engine.AlgorithmNNCompat {
+			return nil, p.Errorf(x, "search.move_scores", "the nneonneo search adds no move scores (want false, or leave it out)")
+		}
 		si.HeuristicOnly = !b
+	}
+	if x := m["cutoff"]; x != nil {
+		if si.ProbCutoff, err = p.number(x, "search.cutoff"); err != nil {
+			return nil, err
+		}
+		if !(si.ProbCutoff >= 0 && si.ProbCutoff < 1) {
+			off := "0 (off)"
+			if si.Algorithm == engine.AlgorithmNNCompat {
+				off = "0 (the program's 1e-4)"
+			}
+			return nil, p.Errorf(x, "search.cutoff", "%s is out of range (want %s or a probability in (0, 1))", x.Value, off)
+		}
 	}
 	return si, nil
 }
@@ -416,7 +538,12 @@ func (p *parser) checks(n *yaml.Node, w []float64) ([]Check, error) {
 			return nil, err
 		}
 		// Verify: exact features, then the value within tolerance.
-		got := p.set.Vector(c.Board, nil)
+		var got []float64
+		if p.compiled != nil {
+			got = p.compiled.Features(c.Board, nil)
+		} else {
+			got = p.set.Vector(c.Board, nil)
+		}
 		for j, f := range p.set.Features {
 			if got[j] != c.Features[j] {
 				return nil, p.Errorf(fm[f.Name], what+".features."+f.Name, "the file says %v, this implementation computes %v for board %s (%s)",

@@ -11,19 +11,33 @@ import (
 	"github.com/evotune/evotune/engine"
 )
 
-// FormatV1 is the format line of version 1 weights files, the only version.
-const FormatV1 = "evotune.weights/v1"
+// The format lines of weights files. Version 2 adds the shape parameters
+// of sets that have them (params) and the search options version 1 cannot
+// say (the nneonneo search, a probability cutoff). Marshal writes version 2
+// exactly when a file needs it, so a file version 1 can hold stays
+// readable by every version 1 reader.
+const (
+	FormatV1 = "evotune.weights/v1"
+	FormatV2 = "evotune.weights/v2"
+)
 
 // A WeightsFile is the content of a weights file: a feature set, one weight
 // per feature and, optionally, what the weights were tuned for, where they
 // came from, and golden checks. The README's "The weights file" describes
 // the format for other engines.
 type WeightsFile struct {
-	Format   string // FormatV1; empty means FormatV1 when writing
+	// Format is the format line read; Marshal writes the version the
+	// content needs (see FormatV2) whatever it says, but rejects an unknown
+	// one.
+	Format   string
 	Features string // the feature set's name
 	// Weights has one weight per feature, in the set's order (the file maps
 	// feature names to weights; it is written in the set's order).
-	Weights    []float64
+	Weights []float64
+	// Params has one value per shape parameter of the set, in its order;
+	// nil means the set's defaults (always nil for a set without
+	// parameters). Reading a version 2 file of a set with parameters sets it.
+	Params     []float64
 	Search     *engine.SearchConfig // optional; see Marshal for what is written
 	Provenance *Provenance          // optional
 	// Checks are the golden vectors. When reading, every check has been
@@ -63,60 +77,134 @@ type SeedRange struct {
 }
 
 // NewWeightsFile returns a weights file for the weights w of s, with golden
-// checks on CheckBoards. It copies w.
+// checks on CheckBoards. It copies w. A set with shape parameters gets its
+// default parameters (see NewWeightsFileParams).
 func NewWeightsFile(s *FeatureSet, w []float64) *WeightsFile {
 	wf := &WeightsFile{Format: FormatV1, Features: s.Name, Weights: append([]float64(nil), w...)}
+	if len(s.Params) > 0 {
+		wf.Format = FormatV2
+		wf.Params = s.DefaultParams()
+	}
+	c, err := s.CompileParams(w, wf.Params)
 	for _, b := range CheckBoards() {
-		wf.Checks = append(wf.Checks, makeCheck(s, w, b))
+		if err != nil { // weights that do not compile: features as Vector gives them
+			wf.Checks = append(wf.Checks, makeCheck(s, w, b))
+			continue
+		}
+		wf.Checks = append(wf.Checks, makeCompiledCheck(c, b))
 	}
 	return wf
+}
+
+// NewWeightsFileParams returns a weights file for the weights w and shape
+// parameters p of s (nil: the defaults), with golden checks on CheckBoards
+// computed under p. It copies w and p, and fails if they do not compile.
+func NewWeightsFileParams(s *FeatureSet, w, p []float64) (*WeightsFile, error) {
+	c, err := s.CompileParams(w, p)
+	if err != nil {
+		return nil, err
+	}
+	wf := &WeightsFile{Format: FormatV1, Features: s.Name, Weights: append([]float64(nil), w...)}
+	if len(s.Params) > 0 {
+		wf.Format = FormatV2
+		wf.Params = c.Params()
+	}
+	for _, b := range CheckBoards() {
+		wf.Checks = append(wf.Checks, makeCompiledCheck(c, b))
+	}
+	return wf, nil
 }
 
 // Set returns the file's feature set.
 func (wf *WeightsFile) Set() (*FeatureSet, error) { return Set(wf.Features) }
 
-// Compile compiles the file's weights.
+// Compile compiles the file's weights under its parameters.
 func (wf *WeightsFile) Compile() (*Compiled, error) {
 	s, err := wf.Set()
 	if err != nil {
 		return nil, err
 	}
-	return s.Compile(wf.Weights)
+	return s.CompileParams(wf.Weights, wf.Params)
+}
+
+// NeedsV2 reports whether the file says something version 1 cannot: shape
+// parameters, the nneonneo search, or a probability cutoff.
+func (wf *WeightsFile) NeedsV2() bool {
+	if s, err := wf.Set(); err == nil && len(s.Params) > 0 {
+		return true
+	}
+	return wf.Search != nil && (wf.Search.Algorithm == engine.AlgorithmNNCompat || wf.Search.ProbCutoff != 0)
+}
+
+// writtenCutoff is the cutoff a file states for a search: the one the
+// search uses, so the nneonneo search's 0 is written as the program's 1e-4;
+// 0 means none is written.
+func writtenCutoff(si *engine.SearchConfig) float64 {
+	if si.Algorithm == engine.AlgorithmNNCompat && si.ProbCutoff == 0 {
+		return engine.NNCompatCutoff
+	}
+	return si.ProbCutoff
 }
 
 // Marshal returns the YAML form of wf, with golden checks computed from
-// its weights (see WeightsFile.Checks). Floats are written in the shortest
+// its weights under its parameters (see WeightsFile.Checks), in FormatV2
+// exactly when NeedsV2 and in FormatV1 otherwise. Floats are written in the shortest
 // form that reads back bit for bit. The result is verified by reading it
 // back, so whatever Marshal returns, ParseWeights accepts. Writing the bytes
 // to disk is the caller's: a run directory's files all go through one
 // atomic writer (checkpoints.WriteFile), which eval does not import.
 func (wf *WeightsFile) Marshal() ([]byte, error) {
-	if wf.Format != "" && wf.Format != FormatV1 {
-		return nil, fmt.Errorf("eval: cannot write weights: unknown format %q (want %s)", wf.Format, FormatV1)
+	if wf.Format != "" && wf.Format != FormatV1 && wf.Format != FormatV2 {
+		return nil, fmt.Errorf("eval: cannot write weights: unknown format %q (want %s or %s)", wf.Format, FormatV1, FormatV2)
 	}
 	s, err := wf.Set()
 	if err != nil {
 		return nil, fmt.Errorf("eval: cannot write weights: %w", err)
 	}
-	if err := s.Validate(wf.Weights); err != nil {
+	if len(wf.Params) != 0 && len(s.Params) == 0 {
+		return nil, fmt.Errorf("eval: cannot write weights: %w: %s has no parameters, got %d values", ErrParams, s.Name, len(wf.Params))
+	}
+	c, err := s.CompileParams(wf.Weights, wf.Params)
+	if err != nil {
 		return nil, fmt.Errorf("eval: cannot write weights: %w", err)
+	}
+	format := FormatV1
+	if wf.NeedsV2() {
+		format = FormatV2
 	}
 	root := &yaml.Node{Kind: yaml.MappingNode}
 	add := func(key string, v *yaml.Node) { root.Content = append(root.Content, str(key), v) }
-	add("format", str(FormatV1))
+	add("format", str(format))
 	add("features", str(s.Name))
 	add("weights", featureMap(s, wf.Weights, 0))
+	if len(s.Params) > 0 {
+		n := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+		for i, x := range c.Params() {
+			n.Content = append(n.Content, str(s.Params[i].Name), float(x))
+		}
+		add("params", n)
+	}
 	if si := wf.Search; si != nil {
 		// What the weights were tuned for matters to an engine that loads
 		// them: tuned weights are only good for the search that tuned them,
 		// and when the search adds move scores their scale matters too. The
 		// file says move_scores, the positive form, for other engines.
+		if err := si.Algorithm.CheckDepth(si.Depth); err != nil {
+			return nil, fmt.Errorf("eval: cannot write weights: search depth %w", err)
+		}
+		cutoff := writtenCutoff(si)
+		if err := engine.CheckCutoff(cutoff); err != nil {
+			return nil, fmt.Errorf("eval: cannot write weights: search cutoff %w", err)
+		}
 		n := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
 		n.Content = append(n.Content, str("algorithm"), str(string(si.Algorithm)), str("depth"), integer(int64(si.Depth)))
 		if si.Algorithm == engine.AlgorithmBeam && si.Width != 0 {
 			n.Content = append(n.Content, str("width"), integer(int64(si.Width)))
 		}
-		n.Content = append(n.Content, str("move_scores"), boolean(!si.HeuristicOnly))
+		n.Content = append(n.Content, str("move_scores"), boolean(si.ScoresMoves()))
+		if cutoff != 0 {
+			n.Content = append(n.Content, str("cutoff"), float(cutoff))
+		}
 		add("search", n)
 	}
 	if p := wf.Provenance; p != nil {
@@ -131,7 +219,7 @@ func (wf *WeightsFile) Marshal() ([]byte, error) {
 	}
 	checks := &yaml.Node{Kind: yaml.SequenceNode}
 	for _, b := range boards {
-		c := makeCheck(s, wf.Weights, b)
+		c := makeCompiledCheck(c, b)
 		if math.IsInf(c.Value, 0) || math.IsNaN(c.Value) {
 			return nil, fmt.Errorf("eval: cannot write weights: %w: %s: weights too large: the value of board %s overflows", ErrWeights, s.Name, b.Hex())
 		}

@@ -57,6 +57,108 @@ func TestGoldenWeightsFile(t *testing.T) {
 	}
 }
 
+// nnTunedFile is a weights file of the nneonneo set with tuned parameters,
+// as the tuner would export it.
+func nnTunedFile() *WeightsFile {
+	wf, err := NewWeightsFileParams(nneonneoSet, []float64{187500.25, 301.5, 655.125, 39.75, 13.0625}, []float64{3.25, 3.875})
+	if err != nil {
+		panic(err)
+	}
+	wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmNNCompat, Depth: 5, HeuristicOnly: true, ProbCutoff: engine.NNCompatCutoff}
+	wf.Provenance = &Provenance{
+		Run: "nneonneo", Generation: 40, Optimizer: "cmaes", Seed: 7, Evaluations: 640,
+		Fitness:  &Fitness{Metric: "mean_score", Mean: 61250.5, CI95: 3100.25, Games: 200, Seeds: &SeedRange{First: 1 << 32, Count: 200}},
+		Baseline: &Fitness{Metric: "mean_score", Mean: 45800, CI95: 2950.5, Games: 200, Seeds: &SeedRange{First: 1 << 32, Count: 200}},
+	}
+	return wf
+}
+
+func TestGoldenWeightsFileV2(t *testing.T) {
+	got, err := nnTunedFile().Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "nneonneo_tuned.yaml")
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./eval -run Golden -update to create it)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("Marshal differs from %s (run go test ./eval -run Golden -update after checking the change):\n%s", golden, got)
+	}
+	wf, err := ParseWeights(want, golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if orig := nnTunedFile(); !reflect.DeepEqual(stripLines(wf), orig) {
+		t.Errorf("golden file reads back as\n%+v\nwant\n%+v", wf, orig)
+	}
+	// The checks pin the features under the file's parameters, not the
+	// defaults: some differ.
+	differ := false
+	for _, c := range wf.Checks {
+		differ = differ || !reflect.DeepEqual(c.Features, nneonneoSet.Vector(c.Board, nil))
+	}
+	if !differ {
+		t.Error("every check's features equal those under the default parameters")
+	}
+	c, err := wf.Compile()
+	if err != nil || !reflect.DeepEqual(c.Params(), []float64{3.25, 3.875}) {
+		t.Errorf("Compile: %v, params %v", err, c.Params())
+	}
+}
+
+// TestFormatChosen checks that Marshal writes version 2 exactly when the
+// content needs it.
+func TestFormatChosen(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		set    *FeatureSet
+		search *engine.SearchConfig
+		want   string
+	}{
+		{"standard", standardSet, nil, FormatV1},
+		{"expectimax", standardSet, &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3}, FormatV1},
+		{"beam", classicSet, &engine.SearchConfig{Algorithm: engine.AlgorithmBeam, Depth: 4, Width: 8, HeuristicOnly: true}, FormatV1},
+		{"cutoff", standardSet, &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3, ProbCutoff: 1e-3}, FormatV2},
+		{"nneonneo search", standardSet, &engine.SearchConfig{Algorithm: engine.AlgorithmNNCompat, Depth: 3}, FormatV2},
+		{"parameters", nneonneoSet, nil, FormatV2},
+	} {
+		wf := NewWeightsFile(tc.set, tc.set.Defaults)
+		wf.Search = tc.search
+		data, err := wf.Marshal()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if !strings.Contains(string(data), "\nformat: "+tc.want+"\n") {
+			t.Errorf("%s: want %s, wrote\n%s", tc.name, tc.want, data)
+		}
+		if back, err := ParseWeights(data, "w.yaml"); err != nil || back.Format != tc.want {
+			t.Errorf("%s: read back: %v", tc.name, err)
+		}
+	}
+}
+
+// A version 1 file of a set with parameters keeps loading, with the
+// default parameters.
+func TestParseV1WithParameters(t *testing.T) {
+	data := "format: evotune.weights/v1\nfeatures: nneonneo\nweights: {offset: 200000, empty: 270, merges: 700, monotonicity: 47, sum: 11}\n" +
+		"search: {algorithm: expectimax, depth: 3}\n"
+	wf, err := ParseWeights([]byte(data), "w.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := wf.Compile()
+	if err != nil || wf.Params != nil || !reflect.DeepEqual(c.Params(), nneonneoSet.DefaultParams()) {
+		t.Errorf("params %v, compiled %v, %v", wf.Params, c.Params(), err)
+	}
+}
+
 func stripLines(wf *WeightsFile) *WeightsFile {
 	for i := range wf.Checks {
 		wf.Checks[i].Line = 0
@@ -95,14 +197,34 @@ func weirdFloat(rng *rand.Rand) float64 {
 func TestRoundTripBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	dir := t.TempDir()
-	var err error
 	for i := range 300 {
 		s := registry[i%len(registry)]
 		w := make([]float64, len(s.Features))
 		for j := range w {
 			w[j] = weirdFloat(rng)
+			for s == nneonneoSet && math.Abs(w[j]) > math.MaxFloat32/1e6 { // its constants are float32
+				w[j] = weirdFloat(rng)
+			}
 		}
-		wf := NewWeightsFile(s, w)
+		var p []float64
+		if len(s.Params) > 0 {
+			p = make([]float64, len(s.Params))
+			for j, q := range s.Params {
+				switch rng.IntN(4) {
+				case 0:
+					p[j] = []float64{q.Min, q.Max, q.Default, math.Nextafter(q.Max, 0)}[rng.IntN(4)]
+				default:
+					p[j] = q.Min + rng.Float64()*(q.Max-q.Min)
+				}
+			}
+		}
+		wf, err := NewWeightsFileParams(s, w, p)
+		if err != nil {
+			t.Fatalf("weights %v, params %v: %v", w, p, err)
+		}
+		if i%7 == 0 {
+			wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmNNCompat, Depth: 2*rng.IntN(4) + 3, ProbCutoff: []float64{0, 1e-4, rng.Float64()}[rng.IntN(3)]}
+		}
 		var back *WeightsFile
 		if i%30 == 0 { // through the disk now and then: each write syncs
 			path := filepath.Join(dir, "w.yaml")
@@ -127,6 +249,17 @@ func TestRoundTripBits(t *testing.T) {
 			if math.Float64bits(back.Weights[j]) != math.Float64bits(w[j]) {
 				t.Fatalf("weight %d: wrote %v (%#x), read %v (%#x)", j, w[j], math.Float64bits(w[j]), back.Weights[j], math.Float64bits(back.Weights[j]))
 			}
+		}
+		if len(back.Params) != len(p) {
+			t.Fatalf("params %v read back as %v", p, back.Params)
+		}
+		for j := range p {
+			if math.Float64bits(back.Params[j]) != math.Float64bits(p[j]) {
+				t.Fatalf("param %d: wrote %v, read %v", j, p[j], back.Params[j])
+			}
+		}
+		if wf.Search != nil && (back.Search.Depth != wf.Search.Depth || back.Search.ProbCutoff != writtenCutoff(wf.Search)) {
+			t.Fatalf("search %+v read back as %+v", wf.Search, back.Search)
 		}
 		for j, c := range back.Checks {
 			if math.Float64bits(c.Value) != math.Float64bits(wf.Checks[j].Value) {
@@ -224,7 +357,7 @@ func TestParseErrors(t *testing.T) {
 		{"empty", "", 1, "empty file"},
 		{"comments only", "# nothing\n", 1, "empty file"},
 		{"not a mapping", "- 1\n- 2\n", 1, "weights file: want a mapping"},
-		{"format", edit("evotune.weights/v1", "evotune.weights/v2"), 1, `format: unknown format "evotune.weights/v2" (want evotune.weights/v1)`},
+		{"format", edit("evotune.weights/v1", "evotune.weights/v3"), 1, `format: unknown format "evotune.weights/v3" (want evotune.weights/v1 or evotune.weights/v2)`},
 		{"format type", edit("evotune.weights/v1", "[1]"), 1, "format: want a string"},
 		{"missing format", edit("format: evotune.weights/v1\n", ""), 1, `weights file: missing key "format"`},
 		{"unknown key", goodFile + "color: blue\n", 11, `weights file: unknown key "color" (allowed: format, features, weights, search, provenance, checks)`},
@@ -281,6 +414,75 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+const goodV2 = `format: evotune.weights/v2
+features: nneonneo
+weights: {offset: 200000, empty: 270, merges: 700, monotonicity: 47, sum: 11}
+params: {monotonicity_power: 4, sum_power: 3.5}
+search: {algorithm: nneonneo, depth: 5, move_scores: false, cutoff: 0.0001}
+checks:
+  - board: "2 2 0 0/0 0 0 0/0 0 0 0/4 0 2 4"
+    features: {offset: 8, empty: 22, merges: 2, monotonicity: -17, sum: -51.254833995939045}
+    value: 1.6059771968260447e+06
+`
+
+func TestParseV2Errors(t *testing.T) {
+	wf, err := ParseWeights([]byte(goodV2), "w.yaml")
+	if err != nil {
+		t.Fatalf("the good file: %v", err)
+	}
+	if want := (engine.SearchConfig{Algorithm: engine.AlgorithmNNCompat, Depth: 5, HeuristicOnly: true, ProbCutoff: 1e-4}); *wf.Search != want || !reflect.DeepEqual(wf.Params, []float64{4, 3.5}) {
+		t.Errorf("search %+v, params %v", *wf.Search, wf.Params)
+	}
+	edit := func(old, new string) string {
+		if !strings.Contains(goodV2, old) {
+			t.Fatalf("%q not in goodV2", old)
+		}
+		return strings.Replace(goodV2, old, new, 1)
+	}
+	v1 := func(s string) string { return strings.Replace(s, "/v2", "/v1", 1) }
+	for _, tc := range []struct {
+		name, data string
+		line       int
+		msg        string
+	}{
+		{"param out of bounds", edit("sum_power: 3.5", "sum_power: 7"), 4, "params.sum_power: 7 is out of bounds (want 1 to 6)"},
+		{"param below bounds", edit("monotonicity_power: 4", "monotonicity_power: 0.5"), 4, "params.monotonicity_power: 0.5 is out of bounds (want 1 to 6)"},
+		{"param missing", edit(", sum_power: 3.5}", "}"), 4, `params: missing parameter "sum_power" (nneonneo needs monotonicity_power, sum_power)`},
+		{"param unknown", edit("sum_power: 3.5}", "sum_power: 3.5, merge_power: 2}"), 4, `params: unknown parameter "merge_power" (parameters of nneonneo: monotonicity_power, sum_power)`},
+		{"param not a number", edit("sum_power: 3.5", "sum_power: high"), 4, `params.sum_power: "high" is not a number`},
+		{"param not finite", edit("sum_power: 3.5", "sum_power: .nan"), 4, `params.sum_power: .nan is not finite`},
+		{"params missing", edit("params: {monotonicity_power: 4, sum_power: 3.5}\n", ""), 1, `weights file: missing key "params" (nneonneo has parameters monotonicity_power, sum_power)`},
+		{"params list", edit("{monotonicity_power: 4, sum_power: 3.5}", "[4, 3.5]"), 4, "params: want a mapping of monotonicity_power, sum_power to numbers"},
+		{"params in v1", v1(goodV2), 4, "params: an evotune.weights/v2 key in an evotune.weights/v1 file (write format: evotune.weights/v2 to use it)"},
+		{"cutoff in v1", v1(strings.Replace(edit("params: {monotonicity_power: 4, sum_power: 3.5}\n", ""), "nneonneo, depth: 5, move_scores: false", "expectimax, depth: 3", 1)), 4, "search.cutoff: an evotune.weights/v2 key in an evotune.weights/v1 file"},
+		{"nneonneo search in v1", v1(strings.Replace(edit("params: {monotonicity_power: 4, sum_power: 3.5}\n", ""), ", cutoff: 0.0001", "", 1)), 4, "search.algorithm: the nneonneo search needs format evotune.weights/v2 (want expectimax or beam in an evotune.weights/v1 file)"},
+		{"params of a set without", "format: evotune.weights/v2\nfeatures: classic\nweights: {empty: 27, mono: 10, smooth: 3}\nparams: {sum_power: 2}\n", 4, "params: classic has no parameters (remove the key)"},
+		{"even depth", edit("depth: 5", "depth: 4"), 5, "search.depth: 4: the nneonneo search wants an odd depth of at least 3 plies (2c+1 for the program's cap c: 3, 5, 7, ...)"},
+		{"depth 1", edit("depth: 5", "depth: 1"), 5, "search.depth: 1: the nneonneo search wants an odd depth"},
+		{"cutoff 1", edit("cutoff: 0.0001", "cutoff: 1"), 5, "search.cutoff: 1 is out of range (want 0 (the program's 1e-4) or a probability in (0, 1))"},
+		{"cutoff negative", edit("cutoff: 0.0001", "cutoff: -0.5"), 5, "search.cutoff: -0.5 is out of range"},
+		{"cutoff word", edit("cutoff: 0.0001", "cutoff: low"), 5, `search.cutoff: "low" is not a number`},
+		{"move scores", edit("move_scores: false", "move_scores: true"), 5, "search.move_scores: the nneonneo search adds no move scores (want false, or leave it out)"},
+		{"weight beyond float32", edit("offset: 200000", "offset: 1e39"), 3, "weights: nneonneo: weight of offset is 1e+39, want a float32"},
+		{"check feature", edit("merges: 2,", "merges: 3,"), 8, "checks[0].features.merges: the file says 3, this implementation computes 2"},
+		{"check power feature", edit("sum: -51.254833995939045}", "sum: -51.25483399593904}"), 8, "checks[0].features.sum: the file says -51.25483399593904, this implementation computes -51.254833995939045"},
+		{"check under the file's params", edit("sum_power: 3.5", "sum_power: 3.25"), 8, "checks[0].features.sum: the file says -51.254833995939045, this implementation computes -44.05462768008707"},
+		{"check value", edit("value: 1.6059771968260447e+06", "value: 1.605978e+06"), 9, "checks[0].value: the file says 1.605978e+06, this implementation computes 1.6059771968260447e+06"},
+		{"unknown key v2", goodV2 + "color: blue\n", 10, `weights file: unknown key "color" (allowed: format, features, weights, params, search, provenance, checks)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseWeights([]byte(tc.data), "w.yaml")
+			var we *FileError
+			if !errors.As(err, &we) || !errors.Is(err, ErrWeightsFile) {
+				t.Fatalf("err = %v, want a *FileError", err)
+			}
+			if we.File != "w.yaml" || we.Line != tc.line || !strings.Contains(err.Error(), tc.msg) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("err = %q\nwant   w.yaml:%d: ...%s...", err, tc.line, tc.msg)
+			}
+		})
+	}
+}
+
 func TestReadMissingFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "nope.yaml")
 	_, err := ReadWeightsFile(path)
@@ -296,11 +498,31 @@ func TestMarshalRejects(t *testing.T) {
 		{Features: "standard", Weights: standardSet.Defaults[:3]},
 		{Features: "standard", Weights: []float64{1, 2, math.Inf(1), 4, 5}},
 		{Features: "standard", Weights: standardSet.Defaults, Search: &engine.SearchConfig{Algorithm: "dfs", Depth: 2}},
+		{Features: "standard", Weights: standardSet.Defaults, Params: []float64{2}},
+		{Features: "nneonneo", Weights: nneonneoSet.Defaults, Params: []float64{4, 9}},
+		{Features: "nneonneo", Weights: []float64{1e39, 1, 1, 1, 1}},
+		{Features: "standard", Weights: standardSet.Defaults, Search: &engine.SearchConfig{Algorithm: engine.AlgorithmNNCompat, Depth: 4}},
+		{Features: "standard", Weights: standardSet.Defaults, Search: &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3, ProbCutoff: 1}},
 		{Features: "standard", Weights: standardSet.Defaults, Provenance: &Provenance{Fitness: &Fitness{Metric: "m", Mean: math.NaN()}}},
 	} {
 		if _, err := wf.Marshal(); err == nil {
 			t.Errorf("Marshal(%+v) succeeded", wf)
 		}
+	}
+}
+
+// An empty parameter vector is no parameters, as Compiled.Params gives it
+// for a set without any.
+func TestMarshalEmptyParams(t *testing.T) {
+	c, err := standardSet.Compile(standardSet.Defaults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf := NewWeightsFile(standardSet, standardSet.Defaults)
+	wf.Params = c.Params()
+	data, err := wf.Marshal()
+	if err != nil || !strings.Contains(string(data), "format: "+FormatV1+"\n") || strings.Contains(string(data), "params") {
+		t.Errorf("Marshal: %v\n%s", err, data)
 	}
 }
 
@@ -331,6 +553,10 @@ func FuzzParseWeights(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte("format: evotune.weights/v1\nfeatures: classic\nweights: {empty: 0x1b, mono: 1_0, smooth: -0}\n"))
+	f.Add([]byte(goodV2))
+	if data, err := nnTunedFile().Marshal(); err == nil {
+		f.Add(data)
+	}
 	f.Add([]byte("a: &x [*x]\n"))
 	f.Add([]byte("{\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {

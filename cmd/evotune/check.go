@@ -8,23 +8,36 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
 )
 
 var checkCommand = &command{
 	name:     "check",
-	synopsis: "FILE",
-	summary:  "verify a weights file: format, features and golden checks",
+	synopsis: "FILE [--format text|cpp]",
+	summary:  "verify a weights file: format, features and golden checks; --format cpp prints a nneonneo file as 2048.cpp constants",
 	setup: func(fs *flag.FlagSet) func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		format := fs.String("format", "text", "text: what the file holds and its checks; cpp: the constants of 2048.cpp (nneonneo/2048-ai) for a nneonneo file")
 		return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			if len(args) != 1 {
-				return usagef("want one weights file, got %d arguments (usage: evotune check FILE)", len(args))
+				return usagef("want one weights file, got %d arguments (usage: evotune check FILE [--format text|cpp])", len(args))
+			}
+			if *format != "text" && *format != "cpp" {
+				return usagef("flag --format: unknown format %q (want text or cpp)", *format)
 			}
 			// Every failure to read or verify the file is bad input: a
 			// missing file, a malformed one, or a check not reproduced.
 			wf, err := eval.ReadWeightsFile(args[0])
 			if err != nil {
 				return badInput(err)
+			}
+			if *format == "cpp" {
+				block, err := cppBlock(wf, args[0])
+				if err != nil {
+					return badInput(err)
+				}
+				_, err = io.WriteString(stdout, block)
+				return err
 			}
 			return printWeightsFile(stdout, args[0], wf)
 		}
@@ -47,12 +60,32 @@ func printWeightsFile(w io.Writer, path string, wf *eval.WeightsFile) error {
 		weights[i] = n + " " + num(wf.Weights[i])
 	}
 	fmt.Fprintf(&b, "weights:     %s\n", strings.Join(weights, ", "))
+	if len(set.Params) > 0 {
+		p, what := wf.Params, ""
+		if p == nil {
+			p, what = set.DefaultParams(), " (the defaults: the file has none)"
+		}
+		params := make([]string, len(p))
+		for i, q := range set.Params {
+			params[i] = q.Name + " " + num(p[i])
+		}
+		fmt.Fprintf(&b, "params:      %s%s\n", strings.Join(params, ", "), what)
+	}
 	if s := wf.Search; s != nil {
 		line := fmt.Sprintf("%s, %d plies", s.Algorithm, s.Depth)
+		if s.Algorithm == engine.AlgorithmNNCompat {
+			line += fmt.Sprintf(" (cap %d)", (s.Depth-1)/2)
+		}
 		if s.Width != 0 {
 			line += fmt.Sprintf(", width %d", s.Width)
 		}
-		if s.HeuristicOnly {
+		switch {
+		case s.ProbCutoff != 0:
+			line += ", cutoff " + num(s.ProbCutoff)
+		case s.Algorithm == engine.AlgorithmNNCompat:
+			line += ", cutoff " + num(engine.NNCompatCutoff)
+		}
+		if !s.ScoresMoves() {
 			line += ", heuristic only (no move scores)"
 		} else {
 			line += ", move scores added"
@@ -91,6 +124,7 @@ func printWeightsFile(w io.Writer, path string, wf *eval.WeightsFile) error {
 	} else {
 		fmt.Fprintf(&b, "checks:      %d of %d reproduced (features exactly, values within %g relative)\n",
 			len(wf.Checks), len(wf.Checks), eval.CheckTolerance)
+
 		for _, c := range wf.Checks {
 			fmt.Fprintf(&b, "  ok  line %-4d %s  value %-12s %s\n", c.Line, c.Board.Hex(), num(c.Value), c.Board)
 		}

@@ -14,16 +14,20 @@ import (
 
 var exportCommand = &command{
 	name:     "export",
-	synopsis: "DIR|CHECKPOINT [-o FILE]",
-	summary:  "write the recommended weights of a run (its latest validated mean) as a weights file, at any time",
+	synopsis: "DIR|CHECKPOINT [-o FILE] [--format yaml|cpp]",
+	summary:  "write the recommended weights of a run (its latest validated mean) as a weights file, or as 2048.cpp constants, at any time",
 	setup:    setupExport,
 }
 
 func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
-	out := fs.String("o", "", "output file, - for standard output (default: weights.yaml in the run directory)")
+	out := fs.String("o", "", "output file, - for standard output (default: weights.yaml in the run directory; standard output for --format cpp)")
+	format := fs.String("format", "yaml", "yaml: a weights file; cpp: the constants of 2048.cpp (nneonneo/2048-ai), for a run of the nneonneo feature set")
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(args) != 1 {
-			return usagef("want one run directory or checkpoint file, got %d arguments (usage: evotune export DIR|CHECKPOINT [-o FILE])", len(args))
+			return usagef("want one run directory or checkpoint file, got %d arguments (usage: evotune export DIR|CHECKPOINT [-o FILE] [--format yaml|cpp])", len(args))
+		}
+		if *format != "yaml" && *format != "cpp" {
+			return usagef("flag --format: unknown format %q (want yaml or cpp)", *format)
 		}
 		src := args[0]
 		st, err := os.Stat(src)
@@ -36,6 +40,21 @@ func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 		}
 		for _, n := range notices {
 			fmt.Fprintf(stderr, "notice    %s\n", n)
+		}
+		if *format == "cpp" {
+			wf, err := t.WeightsFile()
+			if err != nil {
+				return err
+			}
+			block, err := cppBlock(wf, src)
+			if err != nil {
+				return err
+			}
+			if *out == "" || *out == "-" {
+				_, err = io.WriteString(stdout, block)
+				return err
+			}
+			return checkpoints.WriteFile(*out, []byte(block))
 		}
 		dst := *out
 		if dst == "" {

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
+)
+
+// The constants of nneonneo/2048-ai's 2048.cpp that the nneonneo feature
+// set tunes, in the order the program declares them, each with the weight
+// (feature) or shape parameter of the set that holds its value.
+var cppConstants = []struct {
+	name  string
+	param bool   // a shape parameter, not a weight
+	of    string // the feature or parameter name
+}{
+	{"SCORE_LOST_PENALTY", false, "offset"},
+	{"SCORE_MONOTONICITY_POWER", true, "monotonicity_power"},
+	{"SCORE_MONOTONICITY_WEIGHT", false, "monotonicity"},
+	{"SCORE_SUM_POWER", true, "sum_power"},
+	{"SCORE_SUM_WEIGHT", false, "sum"},
+	{"SCORE_MERGES_WEIGHT", false, "merges"},
+	{"SCORE_EMPTY_WEIGHT", false, "empty"},
+}
+
+// cppSet is the one feature set --format cpp writes.
+const cppSet = "nneonneo"
+
+// cppBlock returns the lines of 2048.cpp that hold wf's weights and
+// parameters, ready to paste over the program's own, after a comment that
+// says where they go and where they came from (from: the file or run read).
+// The program's constants are float32, and so is the set's arithmetic
+// (eval rounds weights and parameters to float32 when it compiles them):
+// each value is float32 of the file's, written as the shortest decimal that
+// reads back to that float32, so the program gets exactly the evaluator
+// that was measured here.
+func cppBlock(wf *eval.WeightsFile, from string) (string, error) {
+	if wf.Features != cppSet {
+		return "", usagef("--format cpp: %s holds %s weights; only %s weights are constants of 2048.cpp (nneonneo/2048-ai)", from, wf.Features, cppSet)
+	}
+	c, err := wf.Compile()
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", from, err)
+	}
+	var b strings.Builder
+	b.WriteString("// 2048.cpp (nneonneo/2048-ai): these lines replace the seven SCORE_ constants under \"// Heuristic scoring settings\", above init_tables().\n")
+	for _, l := range cppProvenance(wf, from) {
+		fmt.Fprintf(&b, "// %s\n", l)
+	}
+	b.WriteString(cppLines(c.Set(), c.Weights(), c.Params()))
+	return b.String(), nil
+}
+
+// cppLines writes the constants of the weights w and parameters p of the
+// nneonneo set s.
+func cppLines(s *eval.FeatureSet, w, p []float64) string {
+	var b strings.Builder
+	for _, k := range cppConstants {
+		var x float64
+		if k.param {
+			x = p[s.ParamIndex(k.of)]
+		} else {
+			x = w[s.Index(k.of)]
+		}
+		fmt.Fprintf(&b, "static const float %s = %s;\n", k.name, cppFloat(x))
+	}
+	return b.String()
+}
+
+// cppFloat writes float32(x) as a C++ float literal: the shortest decimal
+// that reads back to the same float32, with a decimal point (a literal
+// like 200000f is not C++) and the f suffix. The program's own constants
+// come out as it writes them (200000.0f, 3.5f).
+func cppFloat(x float64) string {
+	s := strconv.FormatFloat(float64(float32(x)), 'g', -1, 32)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s + "f"
+}
+
+// cppProvenance says where the values came from and what search they were
+// tuned for, in a comment line each.
+func cppProvenance(wf *eval.WeightsFile, from string) []string {
+	src := "From " + from
+	var parts []string
+	if p := wf.Provenance; p != nil {
+		switch {
+		case p.Run != "" && p.Generation != 0:
+			src = fmt.Sprintf("From run %s, generation %d", p.Run, p.Generation)
+		case p.Run != "":
+			src = "From run " + p.Run + ", its starting weights"
+		}
+		if p.Fitness != nil {
+			parts = append(parts, "validated "+cppFitness(p.Fitness))
+		}
+		if p.Baseline != nil {
+			parts = append(parts, "the starting weights "+cppFitness(p.Baseline))
+		}
+	}
+	lines := []string{strings.Join(append([]string{src}, parts...), "; ") + "."}
+	if s := wf.Search; s != nil {
+		if s.Algorithm == engine.AlgorithmNNCompat {
+			cutoff := s.ProbCutoff
+			if cutoff == 0 {
+				cutoff = engine.NNCompatCutoff
+			}
+			c := (s.Depth - 1) / 2
+			lines = append(lines, fmt.Sprintf("Tuned for the program's search at cap %d (%d plies): in score_toplevel_move, state.depth_limit = std::min(%d, std::max(3, count_distinct_tiles(board) - 2)); CPROB_THRESH_BASE = %s.",
+				c, s.Depth, c, cppFloat(cutoff)))
+		} else {
+			lines = append(lines, fmt.Sprintf("Tuned for another search (%s, %d plies), not the program's.", s.Algorithm, s.Depth))
+		}
+	}
+	for i, l := range lines { // one comment line each, whatever a run name holds
+		lines[i] = strings.NewReplacer("\n", " ", "\r", " ").Replace(l)
+	}
+	return lines
+}
+
+func cppFitness(f *eval.Fitness) string {
+	s := f.Metric + " " + fmtFitness(f.Mean)
+	if f.CI95 != 0 {
+		s += " ± " + fmtFitness(f.CI95)
+	}
+	if f.Games != 0 {
+		s += fmt.Sprintf(" over %d games", f.Games)
+	}
+	return s
+}
