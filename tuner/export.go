@@ -55,11 +55,14 @@ func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
 	if v == nil {
 		return nil, fmt.Errorf("%w: the run %s stopped before its starting weights were validated; continue it with evotune resume", ErrNotValidated, t.cfg.Name)
 	}
-	w, _, err := t.set.SplitVector(v.Weights)
+	w, p, err := t.set.SplitVector(v.Weights)
 	if err != nil {
 		return nil, err
 	}
-	wf := eval.NewWeightsFile(t.set, w)
+	wf, err := eval.NewWeightsFileParams(t.set, w, p)
+	if err != nil {
+		return nil, err
+	}
 	search := t.cfg.Search
 	wf.Search = &search
 	fitness := func(v *Validation) *eval.Fitness {
