@@ -93,6 +93,9 @@ func setupCompare(fs *flag.FlagSet) func(context.Context, []string, io.Writer, i
 			if given["width"] {
 				s.cfg.Width = *width
 			}
+			if err := s.cfg.Algorithm.CheckDepth(s.cfg.Depth); err != nil {
+				return usagef("player %s: depth %v (--depth sets both players' depth)", "AB"[i:i+1], err)
+			}
 			s.cfg = s.cfg.ForPlay()
 			sides[i] = s
 		}
