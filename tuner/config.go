@@ -14,6 +14,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/population"
 )
 
 // ErrConfig is wrapped by every error about a config file or its values.
@@ -62,7 +63,7 @@ type Config struct {
 	// Optimizer chooses and configures the optimizer.
 	Optimizer OptimizerConfig `yaml:"optimizer"`
 	// Search is the player every candidate plays with, under the key search:
-	//   algorithm      "expectimax" or "beam"; absent: "expectimax"
+	//   algorithm      "expectimax", "beam" or "nneonneo"; absent: "expectimax"
 	//   depth          plies, engine.MinDepth to engine.MaxDepth; absent: 3
 	//   width          the beam width, at least 1; absent: 8; expectimax
 	//                  ignores it
@@ -137,9 +138,9 @@ const (
 	DefaultName            = "run"
 	DefaultFeatures        = "standard"
 	DefaultSigma           = 0.3
-	DefaultMethod          = "cmaes"
+	DefaultMethod          = string(population.MethodCMAES)
 	DefaultElite           = 0.25
-	DefaultRestarts        = "none"
+	DefaultRestarts        = string(population.NoRestarts)
 	DefaultAlgorithm       = engine.AlgorithmExpectimax
 	DefaultDepth           = 3
 	DefaultWidth           = 8

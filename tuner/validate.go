@@ -11,6 +11,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/population"
 )
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
@@ -71,15 +72,15 @@ func (c *Config) Validate(pos *Positions) error {
 		}
 	}
 	o := c.Optimizer
-	if err := checkMethod(o.Method); err != nil {
-		return pos.errorf("optimizer.method", "%v", err)
+	if _, err := population.ParseMethod(o.Method); err != nil {
+		return pos.errorf("optimizer.method", "%q: want %s", o.Method, population.MethodList())
 	}
 	switch {
 	case o.Population < 0 || o.Population == 1:
 		return pos.errorf("optimizer.population", "%d: want 0 (the method's default) or at least 2 candidates", o.Population)
 	case !(o.Elite > 0 && o.Elite < 1):
 		return pos.errorf("optimizer.elite", "%v: want a fraction in (0, 1)", o.Elite)
-	case o.Restarts != "none" && o.Restarts != "ipop":
+	case o.Restarts != string(population.NoRestarts) && o.Restarts != string(population.IPOP):
 		return pos.errorf("optimizer.restarts", "%q: want none or ipop", o.Restarts)
 	}
 	s := c.Search
@@ -114,15 +115,6 @@ func (c *Config) Validate(pos *Positions) error {
 	}
 	if c.Checkpoints.Keep < 1 {
 		return pos.errorf("checkpoints.keep", "%d: want at least 1", c.Checkpoints.Keep)
-	}
-	return nil
-}
-
-// checkMethod is the one place the tuner knows the optimizer methods by
-// name; population's constructor by name is to take its place.
-func checkMethod(method string) error {
-	if method != "cmaes" && method != "cem" {
-		return fmt.Errorf("%q: want cmaes or cem", method)
 	}
 	return nil
 }

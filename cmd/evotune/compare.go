@@ -40,7 +40,7 @@ type compareSide struct {
 
 func setupCompare(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
 	depth := fs.Int("depth", 3, "search depth in plies, for both players (if not given: each weights file's; 3 for eval:NAME)")
-	algo := fs.String("search", "expectimax", "search algorithm for both players: expectimax or beam (if not given: each weights file's; expectimax for eval:NAME)")
+	algo := fs.String("search", string(engine.AlgorithmExpectimax), "search algorithm for both players: expectimax, beam or nneonneo (if not given: each weights file's; expectimax for eval:NAME)")
 	width := fs.Int("width", 8, "beam width for both players, beam only (if not given: each weights file's; 8 for eval:NAME)")
 	games := fs.Int("games", 0, fmt.Sprintf("games each player plays, on the same seeds (0 = %d; with --sprt the most to play, 0 = %d)", compareGames, compareSPRTGames))
 	seed := fs.Uint64("seed", 1, "base seed; game i plays the seed derived from it and i, as in play")
@@ -150,7 +150,7 @@ func parseSPRT(v string) (tuner.SPRT, error) {
 // with play's default search) or a weights file (with the search it
 // records, play's default for what it does not).
 func loadSide(arg, label string) (*compareSide, error) {
-	s := &compareSide{arg: arg, cfg: engine.SearchConfig{Algorithm: "expectimax", Depth: 3, Width: 8, LossValue: engine.DefaultLossValue}}
+	s := &compareSide{arg: arg, cfg: engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3, Width: 8, LossValue: engine.DefaultLossValue}}
 	if name, ok := strings.CutPrefix(arg, "eval:"); ok {
 		e, err := eval.Lookup(name)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/checkpoints"
+	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/tuner"
 )
 
@@ -181,7 +182,7 @@ func searchText(cfg *tuner.Config) string {
 		unit = "ply"
 	}
 	t := fmt.Sprintf("%s, %d %s", s.Algorithm, s.Depth, unit)
-	if s.Algorithm == "beam" {
+	if s.Algorithm == engine.AlgorithmBeam {
 		t += fmt.Sprintf(", width %d", s.Width)
 	}
 	if s.HeuristicOnly {
