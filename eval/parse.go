@@ -405,7 +405,7 @@ func (p *parser) search(n *yaml.Node) (*engine.SearchConfig, error) {
 }
 
 func (p *parser) provenance(n *yaml.Node) (*Provenance, error) {
-	m, err := p.fields(n, "provenance", "run", "generation", "optimizer", "seed", "evaluations", "fitness", "baseline")
+	m, err := p.fields(n, "provenance", "run", "generation", "optimizer", "seed", "evaluations", "init", "fitness", "baseline")
 	if err != nil {
 		return nil, err
 	}
@@ -438,6 +438,11 @@ func (p *parser) provenance(n *yaml.Node) (*Provenance, error) {
 			return nil, err
 		}
 		pr.Evaluations = int(e)
+	}
+	if x := m["init"]; x != nil {
+		if pr.Init, err = p.text(x, "provenance.init"); err != nil {
+			return nil, err
+		}
 	}
 	if x := m["fitness"]; x != nil {
 		if pr.Fitness, err = p.fitness(x, "provenance.fitness"); err != nil {

@@ -54,6 +54,9 @@ type Provenance struct {
 	Optimizer   string // e.g. "cmaes", "cem"
 	Seed        uint64 // the run seed every game seed derives from
 	Evaluations int    // candidate evaluations spent
+	// Init names the weights file the run started from, when it did not
+	// start from the set's defaults or weights written in its config.
+	Init string
 	// Fitness is these weights' figure on validation games; Baseline is
 	// the starting weights' figure on the same games, for comparison.
 	Fitness  *Fitness
@@ -268,6 +271,9 @@ func provenanceNode(p *Provenance) *yaml.Node {
 	}
 	if p.Evaluations != 0 {
 		n.Content = append(n.Content, str("evaluations"), integer(int64(p.Evaluations)))
+	}
+	if p.Init != "" {
+		n.Content = append(n.Content, str("init"), str(p.Init))
 	}
 	for _, f := range []struct {
 		key string

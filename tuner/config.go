@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -53,6 +54,13 @@ type Config struct {
 	// Init is the starting mean, by feature name; features left out start
 	// at the set's default weight.
 	Init map[string]float64 `yaml:"init"`
+	// InitFrom is the weights file a config's init named instead of
+	// listing weights (init: runs/quick/weights.yaml, relative to the
+	// working directory): its weights, and parameters, become Init, and the
+	// path is kept here and in the tuned weights' provenance, so any run can
+	// continue from any earlier result. Written by evotune in the resolved
+	// config; a config names the file in init.
+	InitFrom string `yaml:"init_from,omitempty"`
 	// Sigma is the initial step size relative to each weight's scale: the
 	// optimizer works in coordinates where each weight is divided by the
 	// magnitude of its starting value (1 where that is 0). In (0, 10];
@@ -249,10 +257,66 @@ func ParseConfig(data []byte, file string) (*Config, *Positions, error) {
 	if root == nil { // an empty file: every default
 		return cfg, pos, nil
 	}
+	// init may name a weights file instead of listing weights.
+	var initNode *yaml.Node
+	if root.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			if k, v := root.Content[i], root.Content[i+1]; k.Value == "init" && v.Kind == yaml.ScalarNode && v.Tag == "!!str" {
+				initNode = v
+				root = &yaml.Node{Kind: root.Kind, Tag: root.Tag, Line: root.Line, Column: root.Column,
+					Content: append(slices.Clone(root.Content[:i]), root.Content[i+2:]...)}
+				pos.lines["init"] = k.Line
+				break
+			}
+		}
+	}
 	if err := decodeStruct(root, reflect.ValueOf(cfg).Elem(), "", pos); err != nil {
 		return nil, nil, err
 	}
+	if initNode != nil {
+		if cfg.InitFrom != "" {
+			return nil, nil, pos.yf.Errorf(initNode, "init", "a weights file here and init_from %q too: give one", cfg.InitFrom)
+		}
+		if err := cfg.initFromFile(initNode.Value); err != nil {
+			return nil, nil, pos.yf.Errorf(initNode, "init", "%v", err)
+		}
+	}
 	return cfg, pos, nil
+}
+
+// initFromFile reads the starting weights (and parameters) from a weights
+// file. The config's feature set, if it names one, must be the file's.
+func (c *Config) initFromFile(path string) error {
+	if path == "" {
+		return fmt.Errorf("empty: want a mapping of weights or the path of a weights file")
+	}
+	wf, err := eval.ReadWeightsFile(path)
+	if err != nil {
+		return fmt.Errorf("want a weights file: %w", err)
+	}
+	if c.Features == "" {
+		c.Features = wf.Features
+	}
+	if c.Features != wf.Features {
+		return fmt.Errorf("%s holds %s weights, the config tunes %s", path, wf.Features, c.Features)
+	}
+	set, err := eval.Set(wf.Features)
+	if err != nil {
+		return err
+	}
+	c.Init = map[string]float64{}
+	for i, f := range set.Features {
+		c.Init[f.Name] = wf.Weights[i]
+	}
+	params := wf.Params
+	if params == nil {
+		params = set.DefaultParams()
+	}
+	for i, q := range set.Params {
+		c.Init[q.Name] = params[i]
+	}
+	c.InitFrom = path
+	return nil
 }
 
 // Duration is a time.Duration written in Go syntax ("8h0m0s") in YAML.

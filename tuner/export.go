@@ -78,6 +78,7 @@ func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
 		Optimizer:   t.cfg.Optimizer.Method,
 		Seed:        t.cfg.Seed,
 		Evaluations: t.opt.Evaluations(),
+		Init:        t.cfg.InitFrom,
 		Fitness:     fitness(v),
 		Baseline:    fitness(t.state.Start),
 	}

@@ -1,0 +1,136 @@
+package tuner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evotune/evotune/eval"
+)
+
+// writeWeights writes a weights file of set with weights w and parameters
+// p (nil: the defaults) and returns its path.
+func writeWeights(t *testing.T, set string, w, p []float64) string {
+	t.Helper()
+	s, err := eval.Set(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf, err := eval.NewWeightsFileParams(s, w, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := wf.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), set+".yaml")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestInitFromWeightsFile(t *testing.T) {
+	std := writeWeights(t, "standard", []float64{81.5, 2, 20, 172.5, 93}, nil)
+	nn := writeWeights(t, "nneonneo", []float64{150000, 270, 800, 40, 12}, []float64{3.25, 2.75})
+	for _, c := range []struct {
+		name, yaml string
+		want       map[string]float64
+		features   string
+	}{
+		{"standard", "init: " + std + "\n", map[string]float64{"monotonicity": 81.5, "smoothness": 2, "empty": 20, "corner": 172.5, "merge": 93}, "standard"},
+		{"set named too", "features: standard\ninit: " + std + "\n", map[string]float64{"corner": 172.5}, "standard"},
+		{"parameters", "init: " + nn + "\nsearch: {algorithm: nneonneo, depth: 3}\n", map[string]float64{"offset": 150000, "merges": 800, "monotonicity_power": 3.25, "sum_power": 2.75}, "nneonneo"},
+	} {
+		cfg, pos, err := ParseConfig([]byte(c.yaml), "c.yaml")
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		cfg.Resolve()
+		if err := cfg.Validate(pos); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if cfg.Features != c.features || cfg.InitFrom == "" {
+			t.Errorf("%s: features %q, init_from %q", c.name, cfg.Features, cfg.InitFrom)
+		}
+		for k, v := range c.want {
+			if cfg.Init[k] != v {
+				t.Errorf("%s: init.%s = %v, want %v", c.name, k, cfg.Init[k], v)
+			}
+		}
+	}
+	for _, c := range []struct{ name, yaml, want string }{
+		{"other set", "features: classic\n\ninit: " + std + "\n", "c.yaml:3: init: " + std + " holds standard weights, the config tunes classic"},
+		{"no file", "init: nosuch/weights.yaml\n", "c.yaml:1: init: want a weights file: "},
+		{"empty", "init: \"\"\n", "c.yaml:1: init: empty"},
+	} {
+		_, _, err := ParseConfig([]byte(c.yaml), "c.yaml")
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want prefix %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestWarmStartRun checks that a run started from a weights file starts
+// there, says so in its weights' provenance, and resumes without the file.
+func TestWarmStartRun(t *testing.T) {
+	path := writeWeights(t, "standard", []float64{81.5, 2, 20, 172.5, 93}, nil)
+	cfg, pos, err := ParseConfig([]byte(`name: warm
+generations: 2
+init: `+path+`
+search: {depth: 1}
+fitness: {games: 2}
+validation: {every: 1, games: 4}
+`), "warm.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Resolve()
+	if err := cfg.Validate(pos); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := Create(cfg, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // stop before anything is played: the start is all there is
+	r.Run(ctx)
+	if got := r.Tuner().base; got[3] != 172.5 || got[4] != 93 {
+		t.Errorf("starting vector %v, want the file's weights", got)
+	}
+	r.Close()
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	r, err = Resume(dir, ResumeOverrides{}, Options{})
+	if err != nil {
+		t.Fatalf("resume without the init file: %v", err)
+	}
+	defer r.Close()
+	if _, err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	wf, err := r.Tuner().WeightsFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wf.Provenance.Init != path {
+		t.Errorf("provenance init %q, want %q", wf.Provenance.Init, path)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, WeightsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "init: "+path) {
+		t.Errorf("weights.yaml does not name the file the run started from:\n%s", data)
+	}
+	back, err := eval.ParseWeights(data, "w.yaml")
+	if err != nil || back.Provenance.Init != path {
+		t.Errorf("weights.yaml reads back with provenance init %v (%v)", back, err)
+	}
+}
