@@ -253,7 +253,7 @@ func (p *parser) weightsFile(root *yaml.Node) (*WeightsFile, error) {
 		}
 	}
 	if n := m["search"]; n != nil {
-		if wf.Search, err = p.search(n); err != nil {
+		if wf.Search, err = p.search(n, "search"); err != nil {
 			return nil, err
 		}
 	}
@@ -328,11 +328,13 @@ func (p *parser) featureValues(n *yaml.Node, what string) ([]float64, map[string
 // search reads a weights file's search. A file without move_scores is read
 // as the default search, which adds move scores; the loss value is not
 // recorded.
-func (p *parser) search(n *yaml.Node) (*engine.SearchConfig, error) {
+// search reads a search description at path what ("search", or a
+// fitness's "provenance.fitness.search").
+func (p *parser) search(n *yaml.Node, what string) (*engine.SearchConfig, error) {
 	if p.format == FormatV1 && n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Value == "cutoff" {
-				return nil, p.v2Key(k, "search.cutoff")
+				return nil, p.v2Key(k, what+".cutoff")
 			}
 		}
 	}
@@ -340,37 +342,37 @@ func (p *parser) search(n *yaml.Node) (*engine.SearchConfig, error) {
 	if p.format != FormatV1 {
 		keys = append(keys, "cutoff")
 	}
-	m, err := p.fields(n, "search", keys...)
+	m, err := p.fields(n, what, keys...)
 	if err != nil {
 		return nil, err
 	}
-	if err := p.required(m, n, "search", "algorithm", "depth"); err != nil {
+	if err := p.required(m, n, what, "algorithm", "depth"); err != nil {
 		return nil, err
 	}
 	si := &engine.SearchConfig{}
-	name, err := p.text(m["algorithm"], "search.algorithm")
+	name, err := p.text(m["algorithm"], what+".algorithm")
 	if err != nil {
 		return nil, err
 	}
 	if si.Algorithm, err = engine.ParseAlgorithm(name); err != nil {
-		return nil, p.Errorf(m["algorithm"], "search.algorithm", "%v", err)
+		return nil, p.Errorf(m["algorithm"], what+".algorithm", "%v", err)
 	}
 	if si.Algorithm == engine.AlgorithmNNCompat && p.format == FormatV1 {
-		return nil, p.Errorf(m["algorithm"], "search.algorithm", "the nneonneo search needs format %s (want expectimax or beam in an %s file)", FormatV2, FormatV1)
+		return nil, p.Errorf(m["algorithm"], what+".algorithm", "the nneonneo search needs format %s (want expectimax or beam in an %s file)", FormatV2, FormatV1)
 	}
-	d, err := p.integer(m["depth"], "search.depth", engine.MinDepth, engine.MaxDepth)
+	d, err := p.integer(m["depth"], what+".depth", engine.MinDepth, engine.MaxDepth)
 	if err != nil {
 		return nil, err
 	}
 	si.Depth = int(d)
 	if err := si.Algorithm.CheckDepth(si.Depth); err != nil {
-		return nil, p.Errorf(m["depth"], "search.depth", "%v", err)
+		return nil, p.Errorf(m["depth"], what+".depth", "%v", err)
 	}
 	if x := m["width"]; x != nil {
 		if si.Algorithm != engine.AlgorithmBeam {
-			return nil, p.Errorf(x, "search.width", "only beam search has a width")
+			return nil, p.Errorf(x, what+".width", "only beam search has a width")
 		}
-		w, err := p.integer(x, "search.width", 1, maxCount)
+		w, err := p.integer(x, what+".width", 1, maxCount)
 		if err != nil {
 			return nil, err
 		}
@@ -378,19 +380,19 @@ func (p *parser) search(n *yaml.Node) (*engine.SearchConfig, error) {
 	}
 	if x := m["move_scores"]; x != nil {
 		var b bool
-		if err := p.kind(x, yaml.ScalarNode, "search.move_scores", "true or false"); err != nil {
+		if err := p.kind(x, yaml.ScalarNode, what+".move_scores", "true or false"); err != nil {
 			return nil, err
 		}
 		if x.ShortTag() != "!!bool" || x.Decode(&b) != nil {
-			return nil, p.Errorf(x, "search.move_scores", "%q is not true or false", x.Value)
+			return nil, p.Errorf(x, what+".move_scores", "%q is not true or false", x.Value)
 		}
 		if b && si.Algorithm == engine.AlgorithmNNCompat {
-			return nil, p.Errorf(x, "search.move_scores", "the nneonneo search adds no move scores (want false, or leave it out)")
+			return nil, p.Errorf(x, what+".move_scores", "the nneonneo search adds no move scores (want false, or leave it out)")
 		}
 		si.HeuristicOnly = !b
 	}
 	if x := m["cutoff"]; x != nil {
-		if si.ProbCutoff, err = p.number(x, "search.cutoff"); err != nil {
+		if si.ProbCutoff, err = p.number(x, what+".cutoff"); err != nil {
 			return nil, err
 		}
 		if !(si.ProbCutoff >= 0 && si.ProbCutoff < 1) {
@@ -398,7 +400,7 @@ func (p *parser) search(n *yaml.Node) (*engine.SearchConfig, error) {
 			if si.Algorithm == engine.AlgorithmNNCompat {
 				off = "0 (the program's 1e-4)"
 			}
-			return nil, p.Errorf(x, "search.cutoff", "%s is out of range (want %s or a probability in (0, 1))", x.Value, off)
+			return nil, p.Errorf(x, what+".cutoff", "%s is out of range (want %s or a probability in (0, 1))", x.Value, off)
 		}
 	}
 	return si, nil
@@ -458,7 +460,11 @@ func (p *parser) provenance(n *yaml.Node) (*Provenance, error) {
 }
 
 func (p *parser) fitness(n *yaml.Node, what string) (*Fitness, error) {
-	m, err := p.fields(n, what, "metric", "mean", "ci95", "games", "seeds")
+	keys := []string{"metric", "mean", "ci95", "games", "seeds"}
+	if p.format != FormatV1 {
+		keys = append(keys, "search")
+	}
+	m, err := p.fields(n, what, keys...)
 	if err != nil {
 		return nil, err
 	}
@@ -508,6 +514,11 @@ func (p *parser) fitness(n *yaml.Node, what string) (*Fitness, error) {
 		}
 		r.Count = int(c)
 		f.Seeds = r
+	}
+	if x := m["search"]; x != nil {
+		if f.Search, err = p.search(x, what+".search"); err != nil {
+			return nil, err
+		}
 	}
 	return f, nil
 }

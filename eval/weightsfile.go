@@ -70,6 +70,10 @@ type Fitness struct {
 	CI95   float64    // half-width of its 95% confidence interval; 0 = not recorded
 	Games  int        // games played
 	Seeds  *SeedRange // the game seeds used; nil = not recorded
+	// Search is the search the figure was measured with, when it is not
+	// the file's own search (weights tuned at 3 plies and validated at 5,
+	// say); nil means the file's search.
+	Search *engine.SearchConfig
 }
 
 // SeedRange is Count consecutive game indices from First (the game seeds
@@ -136,6 +140,9 @@ func (wf *WeightsFile) NeedsV2() bool {
 	if s, err := wf.Set(); err == nil && len(s.Params) > 0 {
 		return true
 	}
+	if p := wf.Provenance; p != nil && (p.Fitness != nil && p.Fitness.Search != nil || p.Baseline != nil && p.Baseline.Search != nil) {
+		return true
+	}
 	return wf.Search != nil && (wf.Search.Algorithm == engine.AlgorithmNNCompat || wf.Search.ProbCutoff != 0)
 }
 
@@ -192,26 +199,18 @@ func (wf *WeightsFile) Marshal() ([]byte, error) {
 		// them: tuned weights are only good for the search that tuned them,
 		// and when the search adds move scores their scale matters too. The
 		// file says move_scores, the positive form, for other engines.
-		if err := si.Algorithm.CheckDepth(si.Depth); err != nil {
-			return nil, fmt.Errorf("eval: cannot write weights: search depth %w", err)
-		}
-		cutoff := writtenCutoff(si)
-		if err := engine.CheckCutoff(cutoff); err != nil {
-			return nil, fmt.Errorf("eval: cannot write weights: search cutoff %w", err)
-		}
-		n := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
-		n.Content = append(n.Content, str("algorithm"), str(string(si.Algorithm)), str("depth"), integer(int64(si.Depth)))
-		if si.Algorithm == engine.AlgorithmBeam && si.Width != 0 {
-			n.Content = append(n.Content, str("width"), integer(int64(si.Width)))
-		}
-		n.Content = append(n.Content, str("move_scores"), boolean(si.ScoresMoves()))
-		if cutoff != 0 {
-			n.Content = append(n.Content, str("cutoff"), float(cutoff))
+		n, err := searchNode(si)
+		if err != nil {
+			return nil, err
 		}
 		add("search", n)
 	}
 	if p := wf.Provenance; p != nil {
-		add("provenance", provenanceNode(p))
+		n, err := provenanceNode(p)
+		if err != nil {
+			return nil, err
+		}
+		add("provenance", n)
 	}
 	boards := CheckBoards()
 	if len(wf.Checks) > 0 {
@@ -255,7 +254,28 @@ func (wf *WeightsFile) Marshal() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func provenanceNode(p *Provenance) *yaml.Node {
+// searchNode writes a search description as a flow mapping.
+func searchNode(si *engine.SearchConfig) (*yaml.Node, error) {
+	if err := si.Algorithm.CheckDepth(si.Depth); err != nil {
+		return nil, fmt.Errorf("eval: cannot write weights: search depth %w", err)
+	}
+	cutoff := writtenCutoff(si)
+	if err := engine.CheckCutoff(cutoff); err != nil {
+		return nil, fmt.Errorf("eval: cannot write weights: search cutoff %w", err)
+	}
+	n := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+	n.Content = append(n.Content, str("algorithm"), str(string(si.Algorithm)), str("depth"), integer(int64(si.Depth)))
+	if si.Algorithm == engine.AlgorithmBeam && si.Width != 0 {
+		n.Content = append(n.Content, str("width"), integer(int64(si.Width)))
+	}
+	n.Content = append(n.Content, str("move_scores"), boolean(si.ScoresMoves()))
+	if cutoff != 0 {
+		n.Content = append(n.Content, str("cutoff"), float(cutoff))
+	}
+	return n, nil
+}
+
+func provenanceNode(p *Provenance) (*yaml.Node, error) {
 	n := &yaml.Node{Kind: yaml.MappingNode}
 	if p.Run != "" {
 		n.Content = append(n.Content, str("run"), str(p.Run))
@@ -297,9 +317,16 @@ func provenanceNode(p *Provenance) *yaml.Node {
 				str("count"), integer(int64(r.Count)))
 			m.Content = append(m.Content, str("seeds"), sn)
 		}
+		if f.f.Search != nil {
+			sn, err := searchNode(f.f.Search)
+			if err != nil {
+				return nil, err
+			}
+			m.Content = append(m.Content, str("search"), sn)
+		}
 		n.Content = append(n.Content, str(f.key), m)
 	}
-	return n
+	return n, nil
 }
 
 // featureMap maps the names of s's features to values, in the set's order.

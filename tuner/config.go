@@ -94,6 +94,52 @@ type Config struct {
 	// explicitly: Resolve leaves them alone, so that Validate rejects a
 	// zero that is out of range, or keeps one that means something.
 	zeros map[string]bool
+	// given holds the line of every key a file wrote (dotted paths), so
+	// that Resolve can tell a key left out from one written.
+	given map[string]int
+}
+
+// ValidationSearch returns the search validation plays with.
+func (c *Config) ValidationSearch() engine.SearchConfig {
+	if c.Validation.Search != nil {
+		return *c.Validation.Search
+	}
+	return c.Search
+}
+
+// resolveValidationSearch fills the keys validation.search leaves out from
+// the tuning search (already resolved).
+func (c *Config) resolveValidationSearch() {
+	v := c.Validation.Search
+	if v == nil {
+		return
+	}
+	base := c.Search
+	unset := func(key string, zero bool) bool {
+		if c.given != nil {
+			_, ok := c.given["validation.search."+key]
+			return !ok
+		}
+		return zero // a config built in Go: a zero field is unset
+	}
+	if unset("algorithm", v.Algorithm == "") {
+		v.Algorithm = base.Algorithm
+	}
+	if unset("depth", v.Depth == 0) {
+		v.Depth = base.Depth
+	}
+	if unset("width", v.Width == 0) {
+		v.Width = base.Width
+	}
+	if unset("heuristic_only", !v.HeuristicOnly) {
+		v.HeuristicOnly = base.HeuristicOnly
+	}
+	if unset("loss", v.LossValue == 0) {
+		v.LossValue = base.LossValue
+	}
+	if unset("cutoff", v.ProbCutoff == 0) {
+		v.ProbCutoff = base.ProbCutoff
+	}
 }
 
 // OptimizerConfig chooses the optimizer.
@@ -133,6 +179,11 @@ type ValidationConfig struct {
 	Every int `yaml:"every"`
 	// Games is the number of validation games, at least 2; absent: 100.
 	Games int `yaml:"games"`
+	// Search is the search validation plays with, so that weights tuned
+	// with a cheap shallow search are measured at the depth they are
+	// recommended for; absent: the tuning search. Keys it leaves out take
+	// the tuning search's values (validation: {search: {depth: 5}}).
+	Search *engine.SearchConfig `yaml:"search,omitempty"`
 }
 
 // CheckpointConfig configures checkpoints.
@@ -190,6 +241,7 @@ func (c *Config) Resolve() {
 		}
 		c.Init = init
 	}
+	c.resolveValidationSearch()
 }
 
 // zeroIsNoValue lists the fields whose zero is no meaningful value (Resolve
@@ -253,7 +305,7 @@ func ParseConfig(data []byte, file string) (*Config, *Positions, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := &Config{zeros: pos.zeros}
+	cfg := &Config{zeros: pos.zeros, given: pos.lines}
 	if root == nil { // an empty file: every default
 		return cfg, pos, nil
 	}
@@ -406,6 +458,16 @@ func decodeValue(n *yaml.Node, v reflect.Value, field string, pos *Positions) er
 		return nil
 	case v.Kind() == reflect.Struct:
 		return decodeStruct(n, v, field, pos)
+	case v.Kind() == reflect.Pointer && v.Type().Elem().Kind() == reflect.Struct:
+		if n.Tag == "!!null" {
+			return nil
+		}
+		p := reflect.New(v.Type().Elem())
+		if err := decodeStruct(n, p.Elem(), field, pos); err != nil {
+			return err
+		}
+		v.Set(p)
+		return nil
 	case v.Kind() == reflect.Map:
 		if n.Tag == "!!null" {
 			return nil

@@ -69,8 +69,12 @@ func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
 		if v == nil {
 			return nil
 		}
-		return &eval.Fitness{Metric: t.metric.String(), Mean: v.Fitness, CI95: v.CI95, Games: v.Games,
+		f := &eval.Fitness{Metric: t.metric.String(), Mean: v.Fitness, CI95: v.CI95, Games: v.Games,
 			Seeds: &eval.SeedRange{First: validationOffset, Count: v.Games}}
+		if vs := t.cfg.ValidationSearch(); vs != t.cfg.Search {
+			f.Search = &vs // measured at another depth than tuned at
+		}
+		return f
 	}
 	wf.Provenance = &eval.Provenance{
 		Run:         t.cfg.Name,

@@ -13,7 +13,7 @@ import (
 
 // play plays every (candidate, seed) pair on the pool and returns the
 // results by candidate and game.
-func (t *Tuner) play(ctx context.Context, weights [][]float64, seeds []uint64) ([][]engine.Result, error) {
+func (t *Tuner) play(ctx context.Context, search engine.SearchConfig, weights [][]float64, seeds []uint64) ([][]engine.Result, error) {
 	results := make([][]engine.Result, len(weights))
 	for c := range results {
 		results[c] = make([]engine.Result, len(seeds))
@@ -23,7 +23,7 @@ func (t *Tuner) play(ctx context.Context, weights [][]float64, seeds []uint64) (
 		Features:   t.set.Name,
 		Weights:    weights,
 		Seeds:      seeds,
-		Search:     t.search,
+		Search:     search,
 		MaxMoves:   t.cfg.Fitness.MaxMoves,
 	}
 	var done Done
@@ -49,14 +49,15 @@ func (t *Tuner) fitness(rs []engine.Result) float64 {
 	return t.metric.Value(scores, tiles)
 }
 
-// Measure plays the weight vector w on the validation seeds and returns
-// the figures; it changes nothing but the game count.
+// Measure plays the weight vector w on the validation seeds, with the
+// validation search, and returns the figures; it changes nothing but the
+// game count.
 func (t *Tuner) Measure(ctx context.Context, w []float64) (*Validation, error) {
 	seeds := make([]uint64, t.cfg.Validation.Games)
 	for j := range seeds {
 		seeds[j] = ValidationSeed(t.cfg.Seed, j)
 	}
-	rs, err := t.play(ctx, [][]float64{w}, seeds)
+	rs, err := t.play(ctx, t.valSearch, [][]float64{w}, seeds)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +177,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 	for j := range seeds {
 		seeds[j] = TuningSeed(t.cfg.Seed, len(seeds), g, j)
 	}
-	results, err := t.play(ctx, weights, seeds)
+	results, err := t.play(ctx, t.search, weights, seeds)
 	if err != nil {
 		return Record{}, err
 	}

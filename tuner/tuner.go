@@ -69,14 +69,17 @@ type Tuner struct {
 	cfg    *Config
 	set    *eval.FeatureSet
 	metric Metric
-	search engine.SearchConfig
-	names  []string  // the vector's coordinates: the features, then the parameters
-	free   []int     // indices of the tuned coordinates
-	base   []float64 // the starting vector; fixed weights keep their value
-	opt    population.Optimizer
-	state  State
-	pool   Pool
-	events Events
+	search engine.SearchConfig // the candidates' search
+	// valSearch is the validation's search: the tuning search unless the
+	// config asks for another (a deeper one, say).
+	valSearch engine.SearchConfig
+	names     []string  // the vector's coordinates: the features, then the parameters
+	free      []int     // indices of the tuned coordinates
+	base      []float64 // the starting vector; fixed weights keep their value
+	opt       population.Optimizer
+	state     State
+	pool      Pool
+	events    Events
 	// gameTime is the wall-clock time spent with the pool playing: the
 	// rest of a generation is the tuner's own overhead.
 	gameTime time.Duration
@@ -98,6 +101,7 @@ func New(cfg *Config, opts Options) (*Tuner, error) {
 		t.pool = NewLocalPool(cfg.Workers)
 	}
 	t.search = cfg.Search.ForPlay()
+	t.valSearch = cfg.ValidationSearch().ForPlay()
 	// The tuned vector is the weights followed by the set's shape
 	// parameters, if it has any: both are tuned together.
 	t.names = set.VectorNames()
@@ -175,6 +179,9 @@ func (t *Tuner) Names() []string { return t.names }
 
 // SearchConfig returns the players' search.
 func (t *Tuner) SearchConfig() engine.SearchConfig { return t.search }
+
+// ValidationSearchConfig returns the search validations play with.
+func (t *Tuner) ValidationSearchConfig() engine.SearchConfig { return t.valSearch }
 
 // Metric returns the fitness metric.
 func (t *Tuner) Metric() Metric { return t.metric }

@@ -83,19 +83,13 @@ func (c *Config) Validate(pos *Positions) error {
 	case o.Restarts != string(population.NoRestarts) && o.Restarts != string(population.IPOP):
 		return pos.errorf("optimizer.restarts", "%q: want none or ipop", o.Restarts)
 	}
-	s := c.Search
-	if _, err := engine.ParseAlgorithm(string(s.Algorithm)); err != nil {
-		return pos.errorf("search.algorithm", "%v", err)
+	if err := checkSearch(c.Search, "search", pos); err != nil {
+		return err
 	}
-	if err := s.Algorithm.CheckDepth(s.Depth); err != nil {
-		return pos.errorf("search.depth", "%v", err)
-	}
-	if err := engine.CheckCutoff(s.ProbCutoff); err != nil {
-		return pos.errorf("search.cutoff", "%v", err)
-	}
-	switch {
-	case s.Width < 1:
-		return pos.errorf("search.width", "%d: want at least 1 board", s.Width)
+	if v := c.Validation.Search; v != nil {
+		if err := checkSearch(*v, "validation.search", pos); err != nil {
+			return err
+		}
 	}
 	f := c.Fitness
 	if f.Games < 1 {
@@ -191,3 +185,20 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // formatFloat writes the shortest decimal that reads back bit for bit.
 func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// checkSearch checks a search description at path field.
+func checkSearch(s engine.SearchConfig, field string, pos *Positions) error {
+	if _, err := engine.ParseAlgorithm(string(s.Algorithm)); err != nil {
+		return pos.errorf(field+".algorithm", "%v", err)
+	}
+	if err := s.Algorithm.CheckDepth(s.Depth); err != nil {
+		return pos.errorf(field+".depth", "%v", err)
+	}
+	if err := engine.CheckCutoff(s.ProbCutoff); err != nil {
+		return pos.errorf(field+".cutoff", "%v", err)
+	}
+	if s.Width < 1 {
+		return pos.errorf(field+".width", "%d: want at least 1 board", s.Width)
+	}
+	return nil
+}

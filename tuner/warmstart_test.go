@@ -134,3 +134,97 @@ validation: {every: 1, games: 4}
 		t.Errorf("weights.yaml reads back with provenance init %v (%v)", back, err)
 	}
 }
+
+func TestValidationSearchConfig(t *testing.T) {
+	cfg, pos, err := ParseConfig([]byte("search: {depth: 1, loss: -5}\nvalidation: {search: {depth: 3}}\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Resolve()
+	if err := cfg.Validate(pos); err != nil {
+		t.Fatal(err)
+	}
+	vs := cfg.ValidationSearch()
+	if vs.Depth != 3 || vs.Algorithm != cfg.Search.Algorithm || vs.LossValue != -5 || cfg.Search.Depth != 1 {
+		t.Errorf("validation search %+v from tuning search %+v: want depth 3, the rest the tuning search's", vs, cfg.Search)
+	}
+	// The resolved config reads back to the same search (a resumed run).
+	data, err := MarshalConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := ParseConfig(data, "resolved")
+	if err != nil {
+		t.Fatal(err)
+	}
+	back.Resolve()
+	if back.ValidationSearch() != vs {
+		t.Errorf("resolved config reads back as %+v, want %+v", back.ValidationSearch(), vs)
+	}
+	for _, c := range []struct{ yaml, field, msg string }{
+		{"validation: {search: {depth: 0}}\n", "validation.search.depth", "want 1 to 20 plies"},
+		{"search: {depth: 2}\nvalidation: {search: {algorithm: nneonneo}}\n", "validation.search.depth", "odd depth"},
+		{"validation: {search: {deep: 1}}\n", "validation.search.deep", "unknown key"},
+	} {
+		cfg, pos, err := ParseConfig([]byte(c.yaml), "c.yaml")
+		if err == nil {
+			cfg.Resolve()
+			err = cfg.Validate(pos)
+		}
+		if err == nil || !strings.Contains(err.Error(), c.field+": ") || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: err = %v, want %s: ...%s", c.yaml, err, c.field, c.msg)
+		}
+	}
+}
+
+// TestValidationSearchPlays checks that validation plays with the
+// validation search: a run tuned at 1 ply and validated at 2 measures its
+// start as a run tuned at 2 plies does, and its weights file says so.
+func TestValidationSearchPlays(t *testing.T) {
+	start := func(yaml string) (*Validation, *Tuner) {
+		cfg, pos, err := ParseConfig([]byte(yaml), "c.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Resolve()
+		if err := cfg.Validate(pos); err != nil {
+			t.Fatal(err)
+		}
+		tu, err := New(cfg, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tu.ValidateStart(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return tu.State().Start, tu
+	}
+	const common = "seed: 4\nfitness: {games: 2}\n"
+	deepV, _ := start(common + "search: {depth: 2}\nvalidation: {games: 6}\n")
+	shallowV, _ := start(common + "search: {depth: 1}\nvalidation: {games: 6}\n")
+	mixedV, tu := start(common + "search: {depth: 1}\nvalidation: {games: 6, search: {depth: 2}}\n")
+	if mixedV.Mean != deepV.Mean || mixedV.Median != deepV.Median {
+		t.Errorf("validated at 2 plies: mean %v, want the 2-ply run's %v", mixedV.Mean, deepV.Mean)
+	}
+	if shallowV.Mean == deepV.Mean {
+		t.Fatalf("1 and 2 plies give the same mean %v: the test cannot tell them apart", deepV.Mean)
+	}
+	wf, err := tu.WeightsFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := wf.Provenance.Fitness.Search; s == nil || s.Depth != 2 || wf.Search.Depth != 1 {
+		t.Errorf("weights file: search %+v, validated with %+v; want 1 and 2 plies", wf.Search, s)
+	}
+	data, err := wf.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := eval.ParseWeights(data, "w.yaml")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	if s := back.Provenance.Fitness.Search; s == nil || s.Depth != 2 {
+		t.Errorf("read back: validated with %+v, want 2 plies\n%s", s, data)
+	}
+}

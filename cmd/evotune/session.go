@@ -89,7 +89,7 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, open func(tuner.Ev
 	}
 	fmt.Fprintf(stdout, "written   %s\n", res.WeightsPath)
 	fmt.Fprintf(stdout, "report    %s\n", p.reportPath)
-	fmt.Fprintf(stdout, "next      evotune play --weights %s --depth %d --games 100\n", res.WeightsPath, cfg.Search.Depth)
+	fmt.Fprintf(stdout, "next      evotune play --weights %s --depth %d --games 100\n", res.WeightsPath, cfg.ValidationSearch().Depth)
 	return nil
 }
 
@@ -119,9 +119,13 @@ func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
 	if cfg.Duration > 0 {
 		gens += fmt.Sprintf(", at most %v", time.Duration(cfg.Duration))
 	}
+	search := describeSearch(t.SearchConfig())
+	if vs := cfg.ValidationSearch(); vs != cfg.Search {
+		search += " (validated with " + describeSearch(vs) + ")"
+	}
 	return fmt.Sprintf("%s on %s, %d candidates × %d games, %s, %s, fitness %s, seed %d, %d workers",
 		cfg.Optimizer.Method, cfg.Features, t.Lambda(), cfg.Fitness.Games, gens,
-		describeSearch(t.SearchConfig()), cfg.Fitness.Metric, cfg.Seed, engine.Workers(cfg.Workers))
+		search, cfg.Fitness.Metric, cfg.Seed, engine.Workers(cfg.Workers))
 }
 
 // tuneProgress shows a run's progress: a bar on a terminal, one plain line
