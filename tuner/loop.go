@@ -62,7 +62,13 @@ func (t *Tuner) Measure(ctx context.Context, w []float64) (*Validation, error) {
 		return nil, err
 	}
 	sum := engine.Summarize(rs[0])
+	scores, tiles := make([]int, len(rs[0])), make([]int, len(rs[0]))
+	for j, r := range rs[0] {
+		scores[j], tiles[j] = r.Score, r.MaxTile
+	}
 	return &Validation{
+		Scores:     scores,
+		MaxTiles:   tiles,
 		Generation: t.state.Generation,
 		Weights:    slices.Clone(w),
 		Fitness:    t.fitness(rs[0]),

@@ -39,6 +39,23 @@ type Validation struct {
 	CI95       float64   `json:"ci95"`       // half-width of the mean score's 95% t interval
 	Median     float64   `json:"median"`     // median score
 	Games      int       `json:"games"`
+	// Scores and MaxTiles are the games one by one, in seed order, so that
+	// two validations on the same seeds compare game by game (Paired).
+	Scores   []int `json:"scores,omitempty"`
+	MaxTiles []int `json:"max_tiles,omitempty"`
+}
+
+// Results returns the validation's games as results on the validation
+// seeds of the run seed runSeed (nil if the games were not recorded).
+func (v *Validation) Results(runSeed uint64) []engine.Result {
+	if v == nil || len(v.Scores) != v.Games || len(v.MaxTiles) != v.Games {
+		return nil
+	}
+	rs := make([]engine.Result, v.Games)
+	for j := range rs {
+		rs[j] = engine.Result{Seed: ValidationSeed(runSeed, j), Score: v.Scores[j], MaxTile: v.MaxTiles[j]}
+	}
+	return rs
 }
 
 // Events receives progress; every field may be nil. Game is called from the

@@ -85,6 +85,9 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, open func(tuner.Ev
 	}
 	if res.Final != nil {
 		fmt.Fprintf(stdout, "tuned     %s %s on the same games (mean score %.0f ± %.0f), generation %d\n", m, fmtFitness(res.Final.Fitness), res.Final.Mean, res.Final.CI95, res.Final.Generation)
+		if line := pairedSummary(cfg.Seed, res.Start, res.Final); line != "" {
+			fmt.Fprintf(stdout, "gain      %s\n", line)
+		}
 		fmt.Fprintf(stdout, "weights   %s\n", fmtWeights(t, res.Final.Weights))
 	}
 	fmt.Fprintf(stdout, "written   %s\n", res.WeightsPath)
@@ -223,4 +226,36 @@ func estimateGames(cfg *tuner.Config, lambda int) int {
 		validations++
 	}
 	return cfg.Generations*lambda*cfg.Fitness.Games + validations*cfg.Validation.Games
+}
+
+// pairedSummary compares the tuned weights with the starting ones game by
+// game on their common validation seeds, with the statistics of evotune
+// compare: the ratio of mean scores with its 95% interval, wins and
+// losses, and the verdict. It is empty when either validation did not
+// record its games (a checkpoint of an older evotune) or the tuned weights
+// are the starting ones.
+func pairedSummary(runSeed uint64, start, final *tuner.Validation) string {
+	if final.Generation == 0 {
+		return ""
+	}
+	a, b := final.Results(runSeed), start.Results(runSeed)
+	if a == nil || b == nil {
+		return ""
+	}
+	c, err := tuner.Compare(a, b)
+	if err != nil || c.Ratio == 0 {
+		return ""
+	}
+	return fmt.Sprintf("tuned/start mean score %.3f, 95%% CI [%.3f, %.3f], paired over %d games; tuned won %d, lost %d, tied %d: %s",
+		c.Ratio, c.RatioCI95.Lo, c.RatioCI95.Hi, c.Games, c.Wins, c.Losses, c.Ties, describeVerdict(c.Verdict))
+}
+
+func describeVerdict(v tuner.Verdict) string {
+	switch v {
+	case tuner.ABetter:
+		return "the tuned weights are better"
+	case tuner.BBetter:
+		return "the starting weights are better"
+	}
+	return "no difference shown"
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -316,5 +317,32 @@ func TestTuneRewritesReport(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "report    "+rw.path) {
 		t.Errorf("summary does not name the report:\n%s", stdout.String())
+	}
+}
+
+// TestTunePairedGain checks the summary's paired comparison of the tuned
+// and starting weights against tuner.Compare on the validations' games.
+func TestTunePairedGain(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, smallConfig), "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	tu, _, _, err := tuner.LoadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := tu.State()
+	c, err := tuner.Compare(s.Validated.Results(tu.Config().Seed), s.Start.Results(tu.Config().Seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("gain      tuned/start mean score %.3f, 95%% CI [%.3f, %.3f], paired over %d games; tuned won %d, lost %d, tied %d",
+		c.Ratio, c.RatioCI95.Lo, c.RatioCI95.Hi, c.Games, c.Wins, c.Losses, c.Ties)
+	if !strings.Contains(out, want) {
+		t.Errorf("summary lacks %q:\n%s", want, out)
+	}
+	if c.Games != s.Start.Games || c.Games == 0 {
+		t.Errorf("paired over %d games, validations of %d", c.Games, s.Start.Games)
 	}
 }
