@@ -1,7 +1,9 @@
 package report
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,10 +36,24 @@ func TestFinishedRun(t *testing.T) {
 		t.Fatalf("finished run: %d generations, done %q, validated %v, notices %q", len(r.History), r.State.Done, r.State.Validated, r.Notices)
 	}
 	page := writeReport(t, dir)
-	for _, want := range []string{"finished: generations: 5 done", "evotune resume " + dir + " --generations 15", "Reach rates are not shown"} {
+	c, err := tuner.Compare(r.State.Validated.Results(r.Config.Seed), r.State.Start.Results(r.Config.Seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	paired := fmt.Sprintf("Paired over the %d validation games: tuned/start mean score %.3f", c.Games, c.Ratio)
+	for _, want := range []string{"finished: generations: 5 done", "evotune resume " + dir + " --generations 15", paired, "Reach 2048: start "} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}
+	}
+	// A checkpoint of an older evotune holds no games: no paired figures.
+	r.State.Start.Scores, r.State.Validated.Scores = nil, nil
+	var buf bytes.Buffer
+	if err := r.WriteHTML(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "Reach rates are not shown") || strings.Contains(buf.String(), "Paired over") {
+		t.Error("a state without the validations' games: want the note that reach rates are not shown, and no paired figures")
 	}
 }
 

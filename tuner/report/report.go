@@ -205,6 +205,9 @@ func (r *Run) comparison() *comparison {
 		return c
 	}
 	c.End = validationRow{Label: "tuned (distribution mean)"}.fill(s.Validated)
+	if p := pairedText(r.Config.Seed, s.Start, s.Validated); p != "" {
+		c.Reach = p
+	}
 	d := s.Validated.Fitness - s.Start.Fitness
 	c.Diff = signed(d)
 	if s.Start.Fitness != 0 {
@@ -318,3 +321,26 @@ func signed(x float64) string {
 }
 
 var pageTemplate = template.Must(template.New("page").Parse(pageHTML))
+
+// pairedText compares the tuned and starting weights game by game on their
+// common validation seeds (the statistics of evotune compare): the ratio of
+// mean scores with its 95% interval, wins and losses, and each tile's reach
+// rate with its Wilson interval. Empty when a validation did not record its
+// games (checkpoints of an older evotune) or the two are the same weights.
+func pairedText(runSeed uint64, start, tuned *tuner.Validation) string {
+	a, b := tuned.Results(runSeed), start.Results(runSeed)
+	if a == nil || b == nil || tuned.Generation == 0 {
+		return ""
+	}
+	c, err := tuner.Compare(a, b)
+	if err != nil {
+		return ""
+	}
+	t := fmt.Sprintf("Paired over the %d validation games: tuned/start mean score %.3f, 95%% CI [%.3f, %.3f]; the tuned weights scored more on %d seeds, less on %d, the same on %d.",
+		c.Games, c.Ratio, c.RatioCI95.Lo, c.RatioCI95.Hi, c.Wins, c.Losses, c.Ties)
+	for _, tr := range c.Reach {
+		t += fmt.Sprintf(" Reach %d: start %.0f%% [%.0f%%, %.0f%%], tuned %.0f%% [%.0f%%, %.0f%%].", tr.Tile,
+			100*tr.B.Value(), 100*tr.B.CI95.Lo, 100*tr.B.CI95.Hi, 100*tr.A.Value(), 100*tr.A.CI95.Lo, 100*tr.A.CI95.Hi)
+	}
+	return t
+}
