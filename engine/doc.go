@@ -17,9 +17,9 @@
 //     pure function of its arguments.
 //   - The searchers consume an Evaluator. Expectimax has an exact mode that
 //     follows the search semantics of DESIGN.md node for node, and a fast mode
-//     with a fixed-size transposition table, a configurable loss value and an
-//     optional probability cutoff; with the cutoff off, the table never changes
-//     a value.
+//     with a fixed-size transposition table kept for a game, a configurable
+//     loss value, an optional probability cutoff and an optional adaptive
+//     depth; with the cutoff off, the table never changes a value.
 //
 // Every fast path has a slow, obviously correct twin in the tests (a
 // [4][4]int board and a plain recursive expectimax) and a differential test

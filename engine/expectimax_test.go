@@ -109,10 +109,19 @@ func TestExpectimaxExactMatchesTwin(t *testing.T) {
 }
 
 func TestExpectimaxTableKeepsValues(t *testing.T) {
+	for _, sc := range []engine.TableScope{engine.ScopeGame, engine.ScopeSearch, engine.ScopeRootMove} {
+		for _, bits := range []int{4, 16} {
+			testTableKeepsValues(t, sc, bits)
+		}
+	}
+}
+
+func testTableKeepsValues(t *testing.T, sc engine.TableScope, bits int) {
 	e := eval.Classic{}
 	for depth := 1; depth <= 5; depth++ {
 		exact, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: depth})
-		fast, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: depth, TableBits: 16})
+		fast, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: depth, TableBits: bits})
+		fast.SetTableScope(sc)
 		var exactNodes, fastNodes uint64
 		for _, b := range searchBoards(uint64(100+depth), 40, 2, 9) {
 			want := exact.Search(b)
@@ -137,7 +146,7 @@ func TestExpectimaxTableKeepsValues(t *testing.T) {
 			fastNodes += got.Nodes
 		}
 		if depth >= 4 && fastNodes >= exactNodes {
-			t.Errorf("depth %d: table used %d nodes, exact %d: want fewer", depth, fastNodes, exactNodes)
+			t.Errorf("scope %d, 2^%d entries, depth %d: table used %d nodes, exact %d: want fewer", sc, bits, depth, fastNodes, exactNodes)
 		}
 	}
 }
@@ -181,10 +190,48 @@ func TestExpectimaxCutoffPrunes(t *testing.T) {
 }
 
 func TestExpectimaxMoveAllocs(t *testing.T) {
-	s, _ := engine.NewExpectimax(eval.Classic{}, engine.ExpectimaxOptions{Depth: 3, TableBits: 12})
-	b := searchBoards(5, 1, 6, 6)[0]
-	if n := testing.AllocsPerRun(20, func() { s.Move(b) }); n != 0 {
-		t.Errorf("Move allocates %v times per call, want 0", n)
+	for _, opts := range []engine.ExpectimaxOptions{
+		{Depth: 3, TableBits: 12},
+		{Depth: 5, TableBits: engine.PlayTableBits(5), ProbCutoff: 0.01, Adaptive: true},
+	} {
+		s, _ := engine.NewExpectimax(eval.Classic{}, opts)
+		b := searchBoards(5, 1, 6, 6)[0]
+		if n := testing.AllocsPerRun(20, func() { s.Move(b) }); n != 0 {
+			t.Errorf("%+v: Move allocates %v times per call, want 0", opts, n)
+		}
+	}
+}
+
+// TestExpectimaxAdaptive checks the adaptive depth rule against searches at
+// the depth it names: min(Depth, max(3, 2(k-2)+1)) plies for k distinct
+// tile values, the same values and nodes.
+func TestExpectimaxAdaptive(t *testing.T) {
+	e := eval.Classic{}
+	for _, depth := range []int{1, 3, 5, 6} {
+		ad, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: depth, TableBits: 12, Adaptive: true})
+		for i, b := range searchBoards(uint64(40+depth), 40, 4, 13) {
+			// Few distinct values on some boards, so that the rule lowers the depth.
+			if i%2 == 0 {
+				b = engine.Board(uint64(b) & 0x3333333333333333)
+			}
+			k := 0
+			for r := 1; r < 16; r++ {
+				for c := range 16 {
+					if b.Cell(c/4, c%4) == r {
+						k++
+						break
+					}
+				}
+			}
+			want := min(depth, max(3, 2*(k-2)+1))
+			exact, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: want})
+			ad.Reset()
+			got, w := ad.Search(b), exact.Search(b)
+			if ad.Depth() != want || got.Value != w.Value || got.Best != w.Best {
+				t.Fatalf("depth %d %v (%d distinct): adaptive searched %d plies, value %v best %v; want %d plies, %v, %v",
+					depth, b.Hex(), k, ad.Depth(), got.Value, got.Best, want, w.Value, w.Best)
+			}
+		}
 	}
 }
 

@@ -26,13 +26,15 @@ const DefaultLossValue = -1e9
 
 // PlayTableBits sizes the transposition table of a player searching depth
 // plies: none below 4 plies, where a table costs more time than the
-// transpositions it finds save; 2^20 entries (24 MiB per player) from 4
-// plies on, enough for the searches of a game up to 6 plies or so.
+// transpositions it finds save; 2^14 entries (384 KiB per player) from 4
+// plies on. Larger tables find a few more transpositions but miss the
+// cache: at 6 plies 2^22 entries cost 1.5-2x the CPU per move of 2^12-2^14
+// on positions from real games (BenchmarkTable in engine/bench_test.go).
 func PlayTableBits(depth int) int {
 	if depth < 4 {
 		return 0
 	}
-	return 20
+	return 14
 }
 
 // SearchConfig names a search algorithm and its parameters: what a weights
@@ -47,13 +49,14 @@ type SearchConfig struct {
 	// HeuristicOnly values positions by the evaluator alone, without move
 	// scores; then the weights of a linear evaluator are scale-invariant.
 	HeuristicOnly bool
+	Adaptive      bool // expectimax: shallower searches on boards with few distinct tiles
 }
 
 // NewSearcher builds the searcher cfg describes around e.
 func NewSearcher(e Evaluator, cfg SearchConfig) (Searcher, error) {
 	switch cfg.Algorithm {
 	case "expectimax":
-		return NewExpectimax(e, ExpectimaxOptions{Depth: cfg.Depth, LossValue: cfg.LossValue, TableBits: cfg.TableBits, ProbCutoff: cfg.ProbCutoff, HeuristicOnly: cfg.HeuristicOnly})
+		return NewExpectimax(e, ExpectimaxOptions{Depth: cfg.Depth, LossValue: cfg.LossValue, TableBits: cfg.TableBits, ProbCutoff: cfg.ProbCutoff, HeuristicOnly: cfg.HeuristicOnly, Adaptive: cfg.Adaptive})
 	case "beam":
 		return NewBeam(e, BeamOptions{Width: cfg.Width, Depth: cfg.Depth, LossValue: cfg.LossValue, HeuristicOnly: cfg.HeuristicOnly})
 	}
