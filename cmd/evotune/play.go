@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/evotune/evotune/engine"
@@ -15,7 +16,7 @@ import (
 
 var playCommand = &command{
 	name:     "play",
-	synopsis: "[--weights FILE | --eval NAME] [--search expectimax|beam] [--depth N] [--width K] [--games N] [--seed N] [--workers N] [--json]",
+	synopsis: "[--weights FILE | --eval NAME] [--search expectimax|beam] [--depth N] [--width K] [--cutoff P] [--table BITS] [--adaptive] [--games N] [--seed N] [--workers N] [--json]",
 	summary:  "play seeded games with a searcher and report score statistics",
 	setup:    setupPlay,
 }
@@ -29,6 +30,9 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 	workers := fs.Int("workers", 0, "parallel games (0 = one per core)")
 	maxMoves := fs.Int("max-moves", 0, "stop each game after this many moves (0 = play to the end)")
 	loss := fs.Float64("loss", engine.DefaultLossValue, "value of a lost position in the search")
+	cutoff := fs.Float64("cutoff", -1, "expectimax probability cutoff: a spawn layer less likely than this to be reached is valued as a leaf; 0 = exact search (default: engine.PlayCutoff for the depth)")
+	table := fs.Int("table", -1, "expectimax transposition table, log2 of its entries, 0 = none, at most 30 (default: engine.PlayTableBits for the depth)")
+	adaptive := fs.Bool("adaptive", false, "expectimax: search boards with few distinct tiles less deep (min(depth, max(3, 2*(distinct-2)+1)) plies)")
 	asJSON := fs.Bool("json", false, "print JSON instead of text, with every game")
 	ef := addEvalFlags(fs)
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -57,15 +61,29 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		if err := checkDepth(*depth); err != nil {
 			return err
 		}
+		switch {
+		case *cutoff != -1 && !(*cutoff >= 0 && *cutoff < 1):
+			return usagef("flag --cutoff: %v: want 0 (exact) or a probability below 1", *cutoff)
+		case *table != -1 && (*table < 0 || *table > 30):
+			return usagef("flag --table: %d: want 0 (no table) to 30 (log2 of the entries)", *table)
+		}
 		if *algo == "expectimax" {
 			cfg.TableBits = engine.PlayTableBits(*depth)
+			if *table != -1 {
+				cfg.TableBits = *table
+			}
+			cfg.ProbCutoff = engine.PlayCutoff(*depth)
+			if *cutoff != -1 {
+				cfg.ProbCutoff = *cutoff
+			}
+			cfg.Adaptive = *adaptive
 		}
 		w := engine.Workers(*workers)
 		var pb *bar
 		if !*asJSON {
 			pb = newBar(stderr, *games, "playing", "games")
 		}
-		start := time.Now()
+		start, cpuStart := time.Now(), cpuTime()
 		results, err := engine.PlayGames(ctx, *games, w,
 			func(i int) uint64 { return engine.GameSeed(*seed, uint64(i)) },
 			func() (engine.Player, error) { return engine.NewSearcher(e, cfg) },
@@ -75,10 +93,12 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 			return err
 		}
 		elapsed := time.Since(start).Seconds()
+		cpuMS := (cpuTime() - cpuStart).Seconds() * 1000
 		sum := engine.Summarize(results)
 		mps := float64(sum.Moves) / elapsed
+		cpuPerMove := cpuMS / float64(max(sum.Moves, 1))
 		if *asJSON {
-			return writePlayJSON(stdout, sum, mps, results)
+			return writePlayJSON(stdout, sum, mps, cpuPerMove, results)
 		}
 		fmt.Fprintf(stdout, "games   %d, %s, evaluator %s, seed %d, %d workers\n", sum.Games, describeSearch(cfg), ename, *seed, w)
 		fmt.Fprintf(stdout, "score   mean %.0f ± %.0f (95%% CI), median %.0f, min %d, max %d\n", sum.Mean, sum.CI95, sum.Median, sum.Min, sum.Max)
@@ -87,19 +107,24 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 			reach = append(reach, fmt.Sprintf("%d %.0f%%", t, 100*sum.Reach[i]))
 		}
 		fmt.Fprintf(stdout, "reach   %s\n", strings.Join(reach, ", "))
-		fmt.Fprintf(stdout, "speed   %.0f moves/s (%d moves in %.1f s)\n", mps, sum.Moves, elapsed)
+		fmt.Fprintf(stdout, "speed   %.0f moves/s (%d moves in %.1f s), CPU %.4f ms/move\n", mps, sum.Moves, elapsed, cpuPerMove)
 		return nil
 	}
 }
 
 type playJSON struct {
-	Games       int        `json:"games"`
-	Mean        float64    `json:"mean"`
-	CI95        float64    `json:"ci95"`
-	Median      float64    `json:"median"`
-	Reach       reachJSON  `json:"reach"`
-	MovesPerSec float64    `json:"moves_per_sec"`
-	PerGame     []gameJSON `json:"per_game"`
+	Games       int       `json:"games"`
+	Mean        float64   `json:"mean"`
+	CI95        float64   `json:"ci95"`
+	Median      float64   `json:"median"`
+	Reach       reachJSON `json:"reach"`
+	MovesPerSec float64   `json:"moves_per_sec"`
+	// CPUMSPerMove is the process CPU time (user + system, all threads)
+	// spent playing, per move: less sensitive to a loaded machine than
+	// moves_per_sec, and comparable with single-threaded programs when
+	// --workers is 1.
+	CPUMSPerMove float64    `json:"cpu_ms_per_move"`
+	PerGame      []gameJSON `json:"per_game"`
 }
 
 type gameJSON struct {
@@ -125,12 +150,21 @@ func (r reachJSON) MarshalJSON() ([]byte, error) {
 	return []byte(sb.String()), nil
 }
 
-func writePlayJSON(w io.Writer, s engine.Summary, mps float64, results []engine.Result) error {
-	out := playJSON{Games: s.Games, Mean: s.Mean, CI95: s.CI95, Median: s.Median, Reach: reachJSON(s.Reach), MovesPerSec: mps}
+func writePlayJSON(w io.Writer, s engine.Summary, mps, cpuPerMove float64, results []engine.Result) error {
+	out := playJSON{Games: s.Games, Mean: s.Mean, CI95: s.CI95, Median: s.Median, Reach: reachJSON(s.Reach), MovesPerSec: mps, CPUMSPerMove: cpuPerMove}
 	for _, r := range results {
 		out.PerGame = append(out.PerGame, gameJSON{Seed: r.Seed, Score: r.Score, MaxTile: r.MaxTile, Moves: r.Moves})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// cpuTime returns the CPU time the process has used so far, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0 // no figure rather than a failed run
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
