@@ -50,6 +50,7 @@ func benchSearch(b *testing.B, opts engine.ExpectimaxOptions, boards []engine.Bo
 	b.ReportAllocs()
 	var nodes uint64
 	i := 0
+	cpu0 := cpuTime(b)
 	for b.Loop() {
 		// A fresh table each time: the figure is a single search's, not one
 		// helped by the same board searched before.
@@ -60,6 +61,7 @@ func benchSearch(b *testing.B, opts engine.ExpectimaxOptions, boards []engine.Bo
 		i++
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	b.ReportMetric(float64(nodes)/(cpuTime(b)-cpu0).Seconds(), "nodes/cpu-s")
 	b.ReportMetric(float64(nodes)/float64(i), "nodes/op")
 }
 
