@@ -100,7 +100,17 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		if *asJSON {
 			return writePlayJSON(stdout, sum, mps, cpuPerMove, results)
 		}
-		fmt.Fprintf(stdout, "games   %d, %s, evaluator %s, seed %d, %d workers\n", sum.Games, describeSearch(cfg), ename, *seed, w)
+		desc := describeSearch(cfg)
+		if cfg.Algorithm == "expectimax" {
+			desc += fmt.Sprintf(", cutoff %g, table 2^%d", cfg.ProbCutoff, cfg.TableBits)
+			if cfg.TableBits == 0 {
+				desc = strings.TrimSuffix(desc, "2^0") + "none"
+			}
+			if cfg.Adaptive {
+				desc += ", adaptive depth"
+			}
+		}
+		fmt.Fprintf(stdout, "games   %d, %s, evaluator %s, seed %d, %d workers\n", sum.Games, desc, ename, *seed, w)
 		fmt.Fprintf(stdout, "score   mean %.0f ± %.0f (95%% CI), median %.0f, min %d, max %d\n", sum.Mean, sum.CI95, sum.Median, sum.Min, sum.Max)
 		var reach []string
 		for i, t := range engine.ReachTiles {
