@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -260,3 +261,24 @@ func TestHeuristicOnlyScaleInvariant(t *testing.T) {
 type scaledEval struct{ k float64 }
 
 func (s scaledEval) Evaluate(b engine.Board) float64 { return s.k * eval.Classic{}.Evaluate(b) }
+
+// TestExpectimaxPlayersAgreeAcrossWorkers plays the same seeded games with
+// the players' table and cutoff on 1 and 3 workers: a game must not depend
+// on the games its player searched before.
+func TestExpectimaxPlayersAgreeAcrossWorkers(t *testing.T) {
+	opts := engine.ExpectimaxOptions{Depth: 6, TableBits: engine.PlayTableBits(6), ProbCutoff: engine.PlayCutoff(6), LossValue: engine.DefaultLossValue}
+	play := func(workers int) []engine.Result {
+		r, err := engine.PlayGames(context.Background(), 7, workers, func(i int) uint64 { return engine.GameSeed(5, uint64(i)) },
+			func() (engine.Player, error) { return engine.NewExpectimax(eval.Classic{}, opts) }, 30, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	one, three := play(1), play(3)
+	for i := range one {
+		if one[i] != three[i] {
+			t.Fatalf("game %d: 1 worker %+v, 3 workers %+v", i, one[i], three[i])
+		}
+	}
+}
