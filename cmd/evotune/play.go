@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"syscall"
@@ -30,8 +32,9 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 	workers := fs.Int("workers", 0, "parallel games (0 = one per core)")
 	maxMoves := fs.Int("max-moves", 0, "stop each game after this many moves (0 = play to the end)")
 	loss := fs.Float64("loss", engine.DefaultLossValue, "value of a lost position in the search")
-	cutoff := fs.Float64("cutoff", -1, "expectimax probability cutoff: a spawn layer less likely than this to be reached is valued as a leaf; 0 = exact search (default: engine.PlayCutoff for the depth)")
-	table := fs.Int("table", -1, "expectimax transposition table, log2 of its entries, 0 = none, at most 30 (default: engine.PlayTableBits for the depth)")
+	var cutoff, table optNumber
+	fs.Var(&cutoff, "cutoff", "expectimax probability cutoff `P`: a spawn layer less likely than this to be reached is valued as a leaf; 0 = exact search (default 0.02 up to 5 plies, 0.001 deeper)")
+	fs.Var(&table, "table", "expectimax transposition table of 2^`BITS` entries, 0 = none, at most 30 (default none below 4 plies, 14 from 4 on)")
 	adaptive := fs.Bool("adaptive", false, "expectimax: search boards with few distinct tiles less deep (min(depth, max(3, 2*(distinct-2)+1)) plies)")
 	asJSON := fs.Bool("json", false, "print JSON instead of text, with every game")
 	ef := addEvalFlags(fs)
@@ -62,19 +65,19 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 			return err
 		}
 		switch {
-		case *cutoff != -1 && !(*cutoff >= 0 && *cutoff < 1):
-			return usagef("flag --cutoff: %v: want 0 (exact) or a probability below 1", *cutoff)
-		case *table != -1 && (*table < 0 || *table > 30):
-			return usagef("flag --table: %d: want 0 (no table) to 30 (log2 of the entries)", *table)
+		case cutoff.set && !(cutoff.v >= 0 && cutoff.v < 1):
+			return usagef("flag --cutoff: %v: want 0 (exact) or a probability below 1", cutoff.v)
+		case table.set && (table.v != math.Trunc(table.v) || table.v < 0 || table.v > 30):
+			return usagef("flag --table: %v: want an integer from 0 (no table) to 30 (log2 of the entries)", table.v)
 		}
 		if *algo == "expectimax" {
 			cfg.TableBits = engine.PlayTableBits(*depth)
-			if *table != -1 {
-				cfg.TableBits = *table
+			if table.set {
+				cfg.TableBits = int(table.v)
 			}
 			cfg.ProbCutoff = engine.PlayCutoff(*depth)
-			if *cutoff != -1 {
-				cfg.ProbCutoff = *cutoff
+			if cutoff.set {
+				cfg.ProbCutoff = cutoff.v
 			}
 			cfg.Adaptive = *adaptive
 		}
@@ -177,4 +180,27 @@ func cpuTime() time.Duration {
 		return 0 // no figure rather than a failed run
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// optNumber is a number flag whose default depends on other flags: unset,
+// it shows no default of its own in the usage text.
+type optNumber struct {
+	set bool
+	v   float64
+}
+
+func (o *optNumber) String() string {
+	if o == nil || !o.set {
+		return ""
+	}
+	return strconv.FormatFloat(o.v, 'g', -1, 64)
+}
+
+func (o *optNumber) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return errors.New("not a number")
+	}
+	o.set, o.v = true, v
+	return nil
 }
