@@ -1,7 +1,10 @@
 package engine_test
 
 import (
+	"fmt"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
@@ -47,6 +50,7 @@ func benchSearch(b *testing.B, opts engine.ExpectimaxOptions, boards []engine.Bo
 	b.ReportAllocs()
 	var nodes uint64
 	i := 0
+	cpu0 := cpuTime(b)
 	for b.Loop() {
 		// A fresh table each time: the figure is a single search's, not one
 		// helped by the same board searched before.
@@ -57,6 +61,7 @@ func benchSearch(b *testing.B, opts engine.ExpectimaxOptions, boards []engine.Bo
 		i++
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	b.ReportMetric(float64(nodes)/(cpuTime(b)-cpu0).Seconds(), "nodes/cpu-s")
 	b.ReportMetric(float64(nodes)/float64(i), "nodes/op")
 }
 
@@ -77,5 +82,101 @@ func BenchmarkExpectimaxTable(b *testing.B) {
 		b.Run("plies="+string(rune('0'+depth)), func(b *testing.B) {
 			benchSearch(b, engine.ExpectimaxOptions{Depth: depth, TableBits: 20}, boards)
 		})
+	}
+}
+
+// benchPositions searches every position of the positions file in order, as
+// a player meets them (Reset at each new run), and reports per-move figures;
+// one op is one pass over the file.
+func benchPositions(b *testing.B, e engine.Evaluator, opts engine.ExpectimaxOptions, scope engine.TableScope, pos []position) {
+	s, err := engine.NewExpectimax(e, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.SetTableScope(scope)
+	b.ReportAllocs()
+	var nodes, hits uint64
+	moves := 0
+	cpu0 := cpuTime(b)
+	for b.Loop() {
+		for i, p := range pos {
+			if i == 0 || p.seed != pos[i-1].seed || p.move != pos[i-1].move+1 {
+				s.Reset()
+			}
+			s.Move(p.board)
+			n, h := s.Nodes()
+			nodes += n
+			hits += h
+			moves++
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(moves), "ns/move")
+	b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(moves), "cpu-ns/move")
+	b.ReportMetric(float64(nodes)/float64(moves), "nodes/move")
+	b.ReportMetric(float64(hits)/float64(moves), "hits/move")
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+// cpuTime returns the CPU time the process has used, user and system: on a
+// loaded machine it varies far less than the wall time b.Elapsed reports.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// positionsEval is the evaluator the table benchmarks search with.
+func positionsEval(b *testing.B) engine.Evaluator {
+	set, err := eval.Set("standard")
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := set.Compile(positionWeights)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
+var scopeNames = []struct {
+	name  string
+	scope engine.TableScope
+}{{"search", engine.ScopeSearch}, {"rootmove", engine.ScopeRootMove}, {"game", engine.ScopeGame}}
+
+// BenchmarkTable measures the table policy on positions from real games:
+// sizes (log2 entries, 0 = no table) and scopes at 4 to 7 plies, exact
+// values (no cutoff); every configuration gives the same moves.
+func BenchmarkTable(b *testing.B) {
+	pos := loadPositions(b)
+	e := positionsEval(b)
+	for _, depth := range []int{4, 5, 6, 7} {
+		for _, bits := range []int{0, 12, 14, 16, 18, 20, 22} {
+			for _, sc := range scopeNames {
+				if bits == 0 && sc.scope != engine.ScopeSearch {
+					continue
+				}
+				b.Run(fmt.Sprintf("plies=%d/bits=%d/scope=%s", depth, bits, sc.name), func(b *testing.B) {
+					benchPositions(b, e, engine.ExpectimaxOptions{Depth: depth, TableBits: bits, LossValue: engine.DefaultLossValue}, sc.scope, pos)
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkCutoff measures the probability cutoff at 5 and 7 plies with
+// the players' table, on the same positions.
+func BenchmarkCutoff(b *testing.B) {
+	pos := loadPositions(b)
+	e := positionsEval(b)
+	cutoffs := map[int][]float64{5: {0, 0.003, 0.01, 0.02, 0.05}, 7: {0, 1e-4, 3e-4, 1e-3, 3e-3}}
+	for _, depth := range []int{5, 7} {
+		for _, cut := range cutoffs[depth] {
+			b.Run(fmt.Sprintf("plies=%d/cutoff=%g", depth, cut), func(b *testing.B) {
+				opts := engine.ExpectimaxOptions{Depth: depth, TableBits: engine.PlayTableBits(depth), ProbCutoff: cut, LossValue: engine.DefaultLossValue}
+				benchPositions(b, e, opts, engine.ScopeGame, pos)
+			})
+		}
 	}
 }

@@ -17,18 +17,19 @@
 //     pure function of its arguments.
 //   - The searchers consume an Evaluator. Expectimax has an exact mode that
 //     follows the search semantics of DESIGN.md node for node, and a fast mode
-//     with a fixed-size transposition table, a configurable loss value and an
-//     optional probability cutoff; with the cutoff off, the table never changes
-//     a value.
+//     with a fixed-size transposition table kept for a game, a configurable
+//     loss value, an optional probability cutoff and an optional adaptive
+//     depth; with the cutoff off, the table never changes a value.
 //   - NNCompat reproduces the search of nneonneo/2048-ai node for node and
 //     in its float32 arithmetic (heuristic only, its depth cap and adaptive
 //     limit, probability cutoff and per-root-move table), so that weights
 //     tuned with it mean the same thing in that program.
 //   - SearchConfig is the one description of a player's search (an
 //     Algorithm, a depth within MinDepth to MaxDepth, a beam width, whether
-//     move scores count, the loss value) that configs, weights files, the
-//     tuner and the commands share; NewSearcher builds the searcher and
-//     ForPlay sizes a player's table.
+//     move scores count, the loss value, the cutoff, the table, adaptive
+//     depth) that configs, weights files, the tuner and the commands share;
+//     NewSearcher builds the searcher, WithPlayDefaults gives a player the
+//     measured table and cutoff for its depth (PlayTableBits, PlayCutoff).
 //
 // Every fast path has a slow, obviously correct twin in the tests (a
 // [4][4]int board and a plain recursive expectimax) and a differential test

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 )
 
 // ErrSearch is wrapped by errors about search options.
@@ -19,7 +20,8 @@ type ExpectimaxOptions struct {
 	// player fears losing more than any evaluation it can reach.
 	LossValue float64
 	// TableBits sets a transposition table of 2^TableBits entries (24 bytes
-	// each); 0 means no table. At most 30.
+	// each); 0 means no table. At most 30. The table lives from one Reset
+	// to the next (a game, for a player).
 	TableBits int
 	// ProbCutoff evaluates a spawn layer as a leaf once the probability of
 	// reaching it falls below this value; 0 turns pruning off. With pruning
@@ -29,6 +31,12 @@ type ExpectimaxOptions struct {
 	// evaluator alone, so multiplying every weight of a linear evaluator by a
 	// positive constant changes no decision.
 	HeuristicOnly bool
+	// Adaptive searches shallow boards less deep: from a root board with k
+	// distinct tile values the depth is min(Depth, max(3, 2(k-2)+1)) plies,
+	// the rule of nneonneo/2048-ai (its depth in moves, max(3, k-2), counts
+	// the root move plus that many more; here without its floor of 7
+	// plies). Off, every root is searched Depth plies.
+	Adaptive bool
 }
 
 // Validate reports the first option out of range, naming it.
@@ -62,29 +70,49 @@ type SearchResult struct {
 }
 
 // ttEntry is one transposition-table slot: the full board as a verified key,
-// the remaining plies of the spawn layer it describes, and its value. epoch
-// tags entries of the current game (older ones read as empty) and search the
-// search that wrote them (older ones may always be replaced).
+// the remaining plies of the spawn layer it describes, and its value. tag
+// names the table's lifetime that wrote it (see tableScope); entries of an
+// earlier one read as empty.
 type ttEntry struct {
 	key    Board
 	value  float64
-	epoch  uint32
-	search uint16
+	tag    uint32
+	search uint16 // the search that wrote it: older ones give way (scopeGame)
 	depth  uint8
 }
 
+// tableScope is how long table entries stay valid. Every scope gives the
+// same values (with the cutoff off); they differ in what they can reuse and
+// in how much memory they keep warm. Players keep the table for the game
+// (scopeGame): a later search meets entries of an earlier one at the same
+// remaining depth, since two spawned 2s can make the board one spawned 4
+// makes, and on positions from real games that saved 3% of the nodes at 5
+// plies and 6-9% at 7 (BenchmarkTable). A table per root move, as
+// nneonneo/2048-ai keeps, loses the transpositions between root moves (left
+// then up reaches what up then left does): 7% more nodes at 5 plies, 15-25%
+// at 7. The other scopes stay for the benchmarks that measured this.
+type tableScope uint8
+
+const (
+	scopeGame     tableScope = iota // from one Reset to the next
+	scopeSearch                     // one Search or Move call
+	scopeRootMove                   // one root move's subtree
+)
+
 // Expectimax searches boards with an Evaluator. It caches spawn layers in an
-// optional transposition table that lives as long as the searcher, so a
-// player reuses it across the moves of a game without allocating. A searcher
-// is not safe for concurrent use; give each goroutine its own.
+// optional transposition table allocated once, so a player searches a whole
+// game without allocating. A searcher is not safe for concurrent use; give
+// each goroutine its own.
 type Expectimax struct {
 	eval     Evaluator
 	opts     ExpectimaxOptions
 	scoreMul float64 // 1, or 0 when HeuristicOnly; multiplying by 1 is exact
 	table    []ttEntry
 	mask     uint64
-	epoch    uint32
-	search   uint16
+	scope    tableScope
+	tag      uint32 // the current lifetime's tag; entries with another are stale
+	search   uint16 // counts searches
+	depth    int    // the depth of the current search (Adaptive may lower it)
 	nodes    uint64
 	hits     uint64
 }
@@ -97,7 +125,7 @@ func NewExpectimax(e Evaluator, opts ExpectimaxOptions) (*Expectimax, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Expectimax{eval: e, opts: opts, epoch: 1, scoreMul: 1}
+	s := &Expectimax{eval: e, opts: opts, tag: 1, scoreMul: 1}
 	if opts.HeuristicOnly {
 		s.scoreMul = 0
 	}
@@ -117,11 +145,15 @@ func (s *Expectimax) SetEvaluator(e Evaluator) {
 
 // Reset forgets every cached value. Play calls it before each game so that a
 // game never depends on the games searched before it.
-func (s *Expectimax) Reset() {
-	s.epoch++
-	if s.epoch == 0 { // wrapped: stale entries could read as current
+func (s *Expectimax) Reset() { s.retag() }
+
+// retag starts a new table lifetime: every entry written so far reads as
+// empty from now on.
+func (s *Expectimax) retag() {
+	s.tag++
+	if s.tag == 0 { // wrapped: stale entries could read as current
 		clear(s.table)
-		s.epoch = 1
+		s.tag = 1
 	}
 }
 
@@ -129,7 +161,7 @@ func (s *Expectimax) Reset() {
 // node and table-hit counts, and each legal move's value and nodes.
 func (s *Expectimax) Search(b Board) SearchResult {
 	res := SearchResult{}
-	s.begin()
+	s.begin(b)
 	best := 0.0
 	for _, d := range Dirs {
 		before := s.nodes
@@ -154,7 +186,7 @@ func (s *Expectimax) Search(b Board) SearchResult {
 // Move returns the best move from b, which must have a legal move; it
 // implements Player without allocating.
 func (s *Expectimax) Move(b Board) Dir {
-	s.begin()
+	s.begin(b)
 	best, bestDir, found := 0.0, Up, false
 	for _, d := range Dirs {
 		if v, ok := s.root(b, d); ok && (!found || v > best) {
@@ -171,18 +203,35 @@ func (s *Expectimax) root(b Board, d Dir) (float64, bool) {
 	if !ok {
 		return 0, false
 	}
-	return s.scoreMul*float64(score) + s.chance(nb, s.opts.Depth-1, 1), true
+	if s.scope == scopeRootMove {
+		s.retag()
+	}
+	return s.scoreMul*float64(score) + s.chance(nb, s.depth-1, 1), true
 }
 
 // Nodes returns the nodes and table hits of the last search.
 func (s *Expectimax) Nodes() (nodes, hits uint64) { return s.nodes, s.hits }
 
-func (s *Expectimax) begin() {
+func (s *Expectimax) begin(b Board) {
 	s.nodes, s.hits = 0, 0
 	s.search++
+	if s.scope == scopeSearch {
+		s.retag()
+	}
+	s.depth = s.opts.Depth
+	if s.opts.Adaptive {
+		s.depth = min(s.depth, max(3, 2*(distinctRanks(b)-2)+1))
+	}
 }
 
+// Depth returns the depth in plies of the last search: Depth, or less
+// with Adaptive.
+func (s *Expectimax) Depth() int { return s.depth }
+
 // max is the move layer: the best move's score plus the spawn layer below it.
+// The four moves are written out in tie-breaking order rather than looped
+// over: a loop through moveWith's switch cost 15% of a search's time
+// (BenchmarkTable, pprof).
 func (s *Expectimax) max(b Board, d int, prob float64) float64 {
 	s.nodes++
 	if d == 0 {
@@ -190,19 +239,21 @@ func (s *Expectimax) max(b Board, d int, prob float64) float64 {
 	}
 	t := b.Transpose() // shared by up and down
 	best, found := 0.0, false
-	for _, dir := range Dirs {
-		nb, score, ok := moveWith(b, t, dir)
-		if !ok {
-			continue
+	if nb, score := moveCols(b, t, &colUp); nb != b {
+		best, found = s.after(nb, score, d, prob), true
+	}
+	if nb, score := moveCols(b, t, &colDown); nb != b {
+		if v := s.after(nb, score, d, prob); !found || v > best {
+			best, found = v, true
 		}
-		var v float64
-		if d == 1 { // the spawn layer below is a leaf: skip the call
-			s.nodes++
-			v = s.scoreMul*float64(score) + s.eval.Evaluate(nb)
-		} else {
-			v = s.scoreMul*float64(score) + s.chance(nb, d-1, prob)
+	}
+	if nb, score := moveRows(b, &rowLeft); nb != b {
+		if v := s.after(nb, score, d, prob); !found || v > best {
+			best, found = v, true
 		}
-		if !found || v > best {
+	}
+	if nb, score := moveRows(b, &rowRight); nb != b {
+		if v := s.after(nb, score, d, prob); !found || v > best {
 			best, found = v, true
 		}
 	}
@@ -212,19 +263,35 @@ func (s *Expectimax) max(b Board, d int, prob float64) float64 {
 	return best
 }
 
+// after is the value of a legal move from a move layer with d plies left:
+// the move's score plus the spawn layer below, nb being the board it leaves.
+func (s *Expectimax) after(nb Board, score, d int, prob float64) float64 {
+	if d == 1 { // the spawn layer below is a leaf: skip the call
+		s.nodes++
+		return s.scoreMul*float64(score) + s.eval.Evaluate(nb)
+	}
+	return s.scoreMul*float64(score) + s.chance(nb, d-1, prob)
+}
+
 // chance is the spawn layer: the mean over empty cells of 0.9 times the value
 // with a 2 there plus 0.1 times the value with a 4, summed in increasing cell
 // order. prob is the probability of reaching b from the root.
 func (s *Expectimax) chance(b Board, d int, prob float64) float64 {
 	s.nodes++
-	empty := b.CountEmpty()
+	// Bit 4i of free is set iff cell i is empty: the loops below visit the
+	// empty cells only, in increasing order.
+	x := uint64(b)
+	x |= x >> 2
+	x |= x >> 1
+	free := ^x & 0x1111111111111111
+	empty := bits.OnesCount64(free)
 	if d == 0 || empty == 0 || prob < s.opts.ProbCutoff {
 		return s.eval.Evaluate(b)
 	}
 	var slot *ttEntry
 	if s.table != nil {
 		slot = &s.table[s.index(b, d)]
-		if slot.key == b && int(slot.depth) == d && slot.epoch == s.epoch {
+		if slot.key == b && int(slot.depth) == d && slot.tag == s.tag {
 			s.hits++
 			return slot.value
 		}
@@ -234,23 +301,32 @@ func (s *Expectimax) chance(b Board, d int, prob float64) float64 {
 	sum := 0.0
 	if d == 1 { // the move layer below is a leaf: skip the calls
 		s.nodes += 2 * uint64(empty)
-		for shift := 0; shift < 64; shift += 4 {
-			if b>>shift&0xf == 0 {
-				sum += 0.9*s.eval.Evaluate(b|1<<shift) + 0.1*s.eval.Evaluate(b|2<<shift)
-			}
+		for m := free; m != 0; m &= m - 1 {
+			two := Board(m & -m) // the lowest empty cell, holding a 2
+			sum += 0.9*s.eval.Evaluate(b|two) + 0.1*s.eval.Evaluate(b|two<<1)
 		}
 	} else {
-		for shift := 0; shift < 64; shift += 4 {
-			if b>>shift&0xf == 0 {
-				sum += 0.9*s.max(b|1<<shift, d-1, p2) + 0.1*s.max(b|2<<shift, d-1, p4)
-			}
+		for m := free; m != 0; m &= m - 1 {
+			two := Board(m & -m)
+			sum += 0.9*s.max(b|two, d-1, p2) + 0.1*s.max(b|two<<1, d-1, p4)
 		}
 	}
 	v := sum / float64(empty)
-	if slot != nil && (slot.epoch != s.epoch || slot.search != s.search || d >= int(slot.depth)) {
-		*slot = ttEntry{key: b, value: v, epoch: s.epoch, search: s.search, depth: uint8(d)}
+	// A live entry of this search gives way only to one at least as deep,
+	// which saves more work when it hits.
+	if slot != nil && (slot.tag != s.tag || slot.search != s.search || d >= int(slot.depth)) {
+		*slot = ttEntry{key: b, value: v, tag: s.tag, search: s.search, depth: uint8(d)}
 	}
 	return v
+}
+
+// distinctRanks counts the different tile values on b.
+func distinctRanks(b Board) int {
+	var seen uint16
+	for x := uint64(b); x != 0; x >>= 4 {
+		seen |= 1 << (x & 0xf)
+	}
+	return bits.OnesCount16(seen &^ 1)
 }
 
 // index hashes a board and depth to a table slot (a multiplicative hash; the
@@ -260,4 +336,21 @@ func (s *Expectimax) index(b Board, d int) uint64 {
 	h ^= h >> 29
 	h *= 0xBF58476D1CE4E5B9
 	return (h >> 20) & s.mask
+}
+
+// PlayCutoff is the probability cutoff players use at depth plies unless
+// told otherwise, chosen by CPU per move at equal strength in seeded games
+// (README, "Search at depth"): 0.02 at 4 and 5 plies, where it values the
+// spawn of a 4 on a board with more than 5 empty cells one move layer
+// short, and 1e-3 from 6 plies on. At 3 plies or less it could not fire
+// (every spawn layer below the root is a leaf anyway), so there it is 0,
+// the exact search, and a config at those depths reads as it always did.
+func PlayCutoff(depth int) float64 {
+	switch {
+	case depth <= 3:
+		return 0
+	case depth <= 5:
+		return 0.02
+	}
+	return 1e-3
 }

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -109,10 +110,19 @@ func TestExpectimaxExactMatchesTwin(t *testing.T) {
 }
 
 func TestExpectimaxTableKeepsValues(t *testing.T) {
+	for _, sc := range []engine.TableScope{engine.ScopeGame, engine.ScopeSearch, engine.ScopeRootMove} {
+		for _, bits := range []int{4, 16} {
+			testTableKeepsValues(t, sc, bits)
+		}
+	}
+}
+
+func testTableKeepsValues(t *testing.T, sc engine.TableScope, bits int) {
 	e := eval.Classic{}
 	for depth := 1; depth <= 5; depth++ {
 		exact, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: depth})
-		fast, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: depth, TableBits: 16})
+		fast, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: depth, TableBits: bits})
+		fast.SetTableScope(sc)
 		var exactNodes, fastNodes uint64
 		for _, b := range searchBoards(uint64(100+depth), 40, 2, 9) {
 			want := exact.Search(b)
@@ -137,7 +147,7 @@ func TestExpectimaxTableKeepsValues(t *testing.T) {
 			fastNodes += got.Nodes
 		}
 		if depth >= 4 && fastNodes >= exactNodes {
-			t.Errorf("depth %d: table used %d nodes, exact %d: want fewer", depth, fastNodes, exactNodes)
+			t.Errorf("scope %d, 2^%d entries, depth %d: table used %d nodes, exact %d: want fewer", sc, bits, depth, fastNodes, exactNodes)
 		}
 	}
 }
@@ -181,10 +191,48 @@ func TestExpectimaxCutoffPrunes(t *testing.T) {
 }
 
 func TestExpectimaxMoveAllocs(t *testing.T) {
-	s, _ := engine.NewExpectimax(eval.Classic{}, engine.ExpectimaxOptions{Depth: 3, TableBits: 12})
-	b := searchBoards(5, 1, 6, 6)[0]
-	if n := testing.AllocsPerRun(20, func() { s.Move(b) }); n != 0 {
-		t.Errorf("Move allocates %v times per call, want 0", n)
+	for _, opts := range []engine.ExpectimaxOptions{
+		{Depth: 3, TableBits: 12},
+		{Depth: 5, TableBits: engine.PlayTableBits(5), ProbCutoff: 0.01, Adaptive: true},
+	} {
+		s, _ := engine.NewExpectimax(eval.Classic{}, opts)
+		b := searchBoards(5, 1, 6, 6)[0]
+		if n := testing.AllocsPerRun(20, func() { s.Move(b) }); n != 0 {
+			t.Errorf("%+v: Move allocates %v times per call, want 0", opts, n)
+		}
+	}
+}
+
+// TestExpectimaxAdaptive checks the adaptive depth rule against searches at
+// the depth it names: min(Depth, max(3, 2(k-2)+1)) plies for k distinct
+// tile values, the same values and nodes.
+func TestExpectimaxAdaptive(t *testing.T) {
+	e := eval.Classic{}
+	for _, depth := range []int{1, 3, 5, 6} {
+		ad, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: depth, TableBits: 12, Adaptive: true})
+		for i, b := range searchBoards(uint64(40+depth), 40, 4, 13) {
+			// Few distinct values on some boards, so that the rule lowers the depth.
+			if i%2 == 0 {
+				b = engine.Board(uint64(b) & 0x3333333333333333)
+			}
+			k := 0
+			for r := 1; r < 16; r++ {
+				for c := range 16 {
+					if b.Cell(c/4, c%4) == r {
+						k++
+						break
+					}
+				}
+			}
+			want := min(depth, max(3, 2*(k-2)+1))
+			exact, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: want})
+			ad.Reset()
+			got, w := ad.Search(b), exact.Search(b)
+			if ad.Depth() != want || got.Value != w.Value || got.Best != w.Best {
+				t.Fatalf("depth %d %v (%d distinct): adaptive searched %d plies, value %v best %v; want %d plies, %v, %v",
+					depth, b.Hex(), k, ad.Depth(), got.Value, got.Best, want, w.Value, w.Best)
+			}
+		}
 	}
 }
 
@@ -213,3 +261,24 @@ func TestHeuristicOnlyScaleInvariant(t *testing.T) {
 type scaledEval struct{ k float64 }
 
 func (s scaledEval) Evaluate(b engine.Board) float64 { return s.k * eval.Classic{}.Evaluate(b) }
+
+// TestExpectimaxPlayersAgreeAcrossWorkers plays the same seeded games with
+// the players' table and cutoff on 1 and 3 workers: a game must not depend
+// on the games its player searched before.
+func TestExpectimaxPlayersAgreeAcrossWorkers(t *testing.T) {
+	opts := engine.ExpectimaxOptions{Depth: 6, TableBits: engine.PlayTableBits(6), ProbCutoff: engine.PlayCutoff(6), LossValue: engine.DefaultLossValue}
+	play := func(workers int) []engine.Result {
+		r, err := engine.PlayGames(context.Background(), 7, workers, func(i int) uint64 { return engine.GameSeed(5, uint64(i)) },
+			func() (engine.Player, error) { return engine.NewExpectimax(eval.Classic{}, opts) }, 30, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	one, three := play(1), play(3)
+	for i := range one {
+		if one[i] != three[i] {
+			t.Fatalf("game %d: 1 worker %+v, 3 workers %+v", i, one[i], three[i])
+		}
+	}
+}

@@ -107,13 +107,15 @@ const DefaultLossValue = -1e9
 
 // PlayTableBits sizes the transposition table of a player searching depth
 // plies: none below 4 plies, where a table costs more time than the
-// transpositions it finds save; 2^20 entries (24 MiB per player) from 4
-// plies on, enough for the searches of a game up to 6 plies or so.
+// transpositions it finds save; 2^14 entries (384 KiB per player) from 4
+// plies on. Larger tables find a few more transpositions but miss the
+// cache: at 6 plies 2^22 entries cost 1.5-2x the CPU per move of 2^12-2^14
+// on positions from real games (BenchmarkTable in engine/bench_test.go).
 func PlayTableBits(depth int) int {
 	if depth < 4 {
 		return 0
 	}
-	return 20
+	return 14
 }
 
 // SearchConfig describes a player's search: the one description that a
@@ -132,10 +134,15 @@ type SearchConfig struct {
 	// ProbCutoff makes a spawn layer a leaf once the probability of
 	// reaching it falls below this value; 0 turns pruning off (for the
 	// nneonneo search, 0 means the program's own 1e-4, NNCompatCutoff).
-	ProbCutoff float64 `yaml:"cutoff,omitempty"`
+	ProbCutoff float64 `yaml:"cutoff"`
 	// TableBits is the expectimax transposition table's size, log2 entries
-	// (0 = none). It is written nowhere: players derive it (see ForPlay).
-	TableBits int `yaml:"-"`
+	// (0 = none); it changes no value with the cutoff off, only speed and
+	// memory. A config that leaves it out gets PlayTableBits for its depth
+	// (see WithPlayDefaults).
+	TableBits int `yaml:"table"`
+	// Adaptive searches boards with few distinct tiles less deep
+	// (expectimax; see ExpectimaxOptions.Adaptive).
+	Adaptive bool `yaml:"adaptive,omitempty"`
 }
 
 // ScoresMoves reports whether the search adds move scores to positions'
@@ -145,13 +152,15 @@ func (cfg SearchConfig) ScoresMoves() bool {
 	return !cfg.HeuristicOnly && cfg.Algorithm != AlgorithmNNCompat
 }
 
-// ForPlay returns cfg with the transposition table a player uses at its
-// depth (PlayTableBits; expectimax only): the one place the table of a
-// playing searcher is sized.
-func (cfg SearchConfig) ForPlay() SearchConfig {
-	cfg.TableBits = 0
+// WithPlayDefaults returns cfg with the table and cutoff a player uses by
+// default at its algorithm and depth: for expectimax PlayTableBits and
+// PlayCutoff, for the others no table and no cutoff of ours (the nneonneo
+// search's 0 is the program's own 1e-4). Configs, play and compare start
+// from it and then apply what a file or flag says.
+func (cfg SearchConfig) WithPlayDefaults() SearchConfig {
+	cfg.TableBits, cfg.ProbCutoff = 0, 0
 	if cfg.Algorithm == AlgorithmExpectimax {
-		cfg.TableBits = PlayTableBits(cfg.Depth)
+		cfg.TableBits, cfg.ProbCutoff = PlayTableBits(cfg.Depth), PlayCutoff(cfg.Depth)
 	}
 	return cfg
 }
@@ -160,7 +169,7 @@ func (cfg SearchConfig) ForPlay() SearchConfig {
 func NewSearcher(e Evaluator, cfg SearchConfig) (Searcher, error) {
 	switch cfg.Algorithm {
 	case AlgorithmExpectimax:
-		return NewExpectimax(e, ExpectimaxOptions{Depth: cfg.Depth, LossValue: cfg.LossValue, TableBits: cfg.TableBits, ProbCutoff: cfg.ProbCutoff, HeuristicOnly: cfg.HeuristicOnly})
+		return NewExpectimax(e, ExpectimaxOptions{Depth: cfg.Depth, LossValue: cfg.LossValue, TableBits: cfg.TableBits, ProbCutoff: cfg.ProbCutoff, HeuristicOnly: cfg.HeuristicOnly, Adaptive: cfg.Adaptive})
 	case AlgorithmBeam:
 		return NewBeam(e, BeamOptions{Width: cfg.Width, Depth: cfg.Depth, LossValue: cfg.LossValue, HeuristicOnly: cfg.HeuristicOnly})
 	case AlgorithmNNCompat:

@@ -333,14 +333,14 @@ func (p *parser) featureValues(n *yaml.Node, what string) ([]float64, map[string
 func (p *parser) search(n *yaml.Node, what string) (*engine.SearchConfig, error) {
 	if p.format == FormatV1 && n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Value == "cutoff" {
-				return nil, p.v2Key(k, what+".cutoff")
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode && (k.Value == "cutoff" || k.Value == "adaptive") {
+				return nil, p.v2Key(k, what+"."+k.Value)
 			}
 		}
 	}
 	keys := []string{"algorithm", "depth", "width", "move_scores"}
 	if p.format != FormatV1 {
-		keys = append(keys, "cutoff")
+		keys = append(keys, "cutoff", "adaptive")
 	}
 	m, err := p.fields(n, what, keys...)
 	if err != nil {
@@ -390,6 +390,17 @@ func (p *parser) search(n *yaml.Node, what string) (*engine.SearchConfig, error)
 			return nil, p.Errorf(x, what+".move_scores", "the nneonneo search adds no move scores (want false, or leave it out)")
 		}
 		si.HeuristicOnly = !b
+	}
+	if x := m["adaptive"]; x != nil {
+		if err := p.kind(x, yaml.ScalarNode, what+".adaptive", "true or false"); err != nil {
+			return nil, err
+		}
+		if x.ShortTag() != "!!bool" || x.Decode(&si.Adaptive) != nil {
+			return nil, p.Errorf(x, what+".adaptive", "%q is not true or false", x.Value)
+		}
+		if si.Adaptive && si.Algorithm != engine.AlgorithmExpectimax {
+			return nil, p.Errorf(x, what+".adaptive", "only the expectimax search has this option")
+		}
 	}
 	if x := m["cutoff"]; x != nil {
 		if si.ProbCutoff, err = p.number(x, what+".cutoff"); err != nil {

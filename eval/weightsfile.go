@@ -143,7 +143,7 @@ func (wf *WeightsFile) NeedsV2() bool {
 	if p := wf.Provenance; p != nil && (p.Fitness != nil && p.Fitness.Search != nil || p.Baseline != nil && p.Baseline.Search != nil) {
 		return true
 	}
-	return wf.Search != nil && (wf.Search.Algorithm == engine.AlgorithmNNCompat || wf.Search.ProbCutoff != 0)
+	return wf.Search != nil && (wf.Search.Algorithm == engine.AlgorithmNNCompat || wf.Search.ProbCutoff != 0 || wf.Search.Adaptive)
 }
 
 // writtenCutoff is the cutoff a file states for a search: the one the
@@ -271,6 +271,9 @@ func searchNode(si *engine.SearchConfig) (*yaml.Node, error) {
 	n.Content = append(n.Content, str("move_scores"), boolean(si.ScoresMoves()))
 	if cutoff != 0 {
 		n.Content = append(n.Content, str("cutoff"), float(cutoff))
+	}
+	if si.Adaptive {
+		n.Content = append(n.Content, str("adaptive"), boolean(true))
 	}
 	return n, nil
 }

@@ -128,9 +128,15 @@ func TestFormatChosen(t *testing.T) {
 		{"cutoff", standardSet, &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3, ProbCutoff: 1e-3}, FormatV2},
 		{"nneonneo search", standardSet, &engine.SearchConfig{Algorithm: engine.AlgorithmNNCompat, Depth: 3}, FormatV2},
 		{"parameters", nneonneoSet, nil, FormatV2},
+		{"adaptive", standardSet, &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 7, ProbCutoff: 1e-3, Adaptive: true}, FormatV2},
+		{"validated at another depth", standardSet, nil, FormatV2},
 	} {
 		wf := NewWeightsFile(tc.set, tc.set.Defaults)
 		wf.Search = tc.search
+		if tc.name == "validated at another depth" {
+			wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3}
+			wf.Provenance = &Provenance{Fitness: &Fitness{Metric: "mean_score", Mean: 1, Search: &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 5, ProbCutoff: 0.02}}}
+		}
 		data, err := wf.Marshal()
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -138,8 +144,16 @@ func TestFormatChosen(t *testing.T) {
 		if !strings.Contains(string(data), "\nformat: "+tc.want+"\n") {
 			t.Errorf("%s: want %s, wrote\n%s", tc.name, tc.want, data)
 		}
-		if back, err := ParseWeights(data, "w.yaml"); err != nil || back.Format != tc.want {
+		back, err := ParseWeights(data, "w.yaml")
+		if err != nil || back.Format != tc.want {
 			t.Errorf("%s: read back: %v", tc.name, err)
+			continue
+		}
+		if tc.search != nil && tc.search.Algorithm != engine.AlgorithmNNCompat && *back.Search != *tc.search { // nneonneo: written as the search it is (see TestParseV2)
+			t.Errorf("%s: search %+v reads back as %+v", tc.name, *tc.search, *back.Search)
+		}
+		if p := wf.Provenance; p != nil && !reflect.DeepEqual(back.Provenance.Fitness.Search, p.Fitness.Search) {
+			t.Errorf("%s: validated with %+v, reads back as %+v", tc.name, p.Fitness.Search, back.Provenance.Fitness.Search)
 		}
 	}
 }

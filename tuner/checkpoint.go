@@ -52,6 +52,7 @@ func decodeCheckpoint(c *checkpoints.Checkpoint, path string) (*Config, State, i
 	if err != nil {
 		return nil, State{}, 0, err
 	}
+	cfg.asCheckpointed()
 	cfg.Resolve()
 	if err := cfg.Validate(pos); err != nil {
 		return nil, State{}, 0, err

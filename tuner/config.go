@@ -115,6 +115,9 @@ func (c *Config) resolveValidationSearch() {
 		return
 	}
 	base := c.Search
+	// The table and cutoff suit a depth: a validation at another depth or
+	// with another algorithm gets the defaults for its own.
+	defaults := base
 	unset := func(key string, zero bool) bool {
 		if c.given != nil {
 			_, ok := c.given["validation.search."+key]
@@ -137,8 +140,55 @@ func (c *Config) resolveValidationSearch() {
 	if unset("loss", v.LossValue == 0) {
 		v.LossValue = base.LossValue
 	}
+	if v.Algorithm != base.Algorithm || v.Depth != base.Depth {
+		defaults = v.WithPlayDefaults()
+	}
 	if unset("cutoff", v.ProbCutoff == 0) {
-		v.ProbCutoff = base.ProbCutoff
+		v.ProbCutoff = defaults.ProbCutoff
+	}
+	if unset("table", v.TableBits == 0) {
+		v.TableBits = defaults.TableBits
+	}
+	if unset("adaptive", !v.Adaptive) {
+		v.Adaptive = base.Adaptive
+	}
+}
+
+// resolveSearchOptions gives the search the table and cutoff players use at
+// its algorithm and depth (engine.WithPlayDefaults) where the config leaves
+// them out; 0 written in a file is kept (no table; the exact search).
+func (c *Config) resolveSearchOptions() {
+	d := c.Search.WithPlayDefaults()
+	absent := func(key string, zero bool) bool {
+		if c.given != nil {
+			_, ok := c.given["search."+key]
+			return !ok
+		}
+		return zero
+	}
+	if absent("cutoff", c.Search.ProbCutoff == 0) {
+		c.Search.ProbCutoff = d.ProbCutoff
+	}
+	if absent("table", c.Search.TableBits == 0) {
+		c.Search.TableBits = d.TableBits
+	}
+}
+
+// asCheckpointed marks the search options an older evotune did not write
+// into its checkpoints as written with their old value, so that a run it
+// started resumes with the search it had (no cutoff) rather than today's
+// defaults.
+func (c *Config) asCheckpointed() {
+	if c.given == nil {
+		return
+	}
+	for _, k := range []string{"search.cutoff", "validation.search.cutoff"} {
+		if _, ok := c.given[k]; !ok {
+			if k == "validation.search.cutoff" && c.Validation.Search == nil {
+				continue
+			}
+			c.given[k] = 0
+		}
 	}
 }
 
@@ -241,6 +291,7 @@ func (c *Config) Resolve() {
 		}
 		c.Init = init
 	}
+	c.resolveSearchOptions()
 	c.resolveValidationSearch()
 }
 

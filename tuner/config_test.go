@@ -53,6 +53,10 @@ func TestConfigErrors(t *testing.T) {
 		{"parameter bounds", "features: nneonneo\nbounds: {sum_power: [0.5, 4]}\n", 2, "bounds.sum_power", "within the parameter's own [1, 6]"},
 		{"nneonneo even depth", "search: {algorithm: nneonneo, depth: 4}\n", 1, "search.depth", "odd depth"},
 		{"cutoff", "search: {cutoff: 1.5}\n", 1, "search.cutoff", "(0, 1)"},
+		{"table", "search: {table: 31}\n", 1, "search.table", "0 (no table) to 30"},
+		{"beam table", "search: {algorithm: beam, table: 14}\n", 1, "search.table", "only the expectimax search"},
+		{"beam cutoff", "search: {algorithm: beam, cutoff: 0.01}\n", 1, "search.cutoff", "beam search has no probability cutoff"},
+		{"nneonneo adaptive", "search: {algorithm: nneonneo, adaptive: true}\n", 1, "search.adaptive", "only the expectimax search"},
 		{"generations", "generations: -5\n", 1, "generations", "0 (no limit)"},
 		{"workers", "workers: -1\n", 1, "workers", "one per core"},
 		{"sigma", "sigma: -0.1\n", 1, "sigma", "(0, 10]"},
@@ -359,4 +363,63 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatalf("error without the file: %v", err)
 		}
 	})
+}
+
+// TestSearchOptionDefaults checks the table and cutoff a config gets: the
+// measured play defaults for its depth where it leaves them out, its own
+// values (0 included) where it writes them, and for a checkpoint of an
+// older evotune, which wrote no cutoff, the exact search it had.
+func TestSearchOptionDefaults(t *testing.T) {
+	for _, c := range []struct {
+		yaml       string
+		checkpoint bool
+		table      int
+		cutoff     float64
+	}{
+		{"search: {depth: 3}\n", false, 0, 0},
+		{"search: {depth: 5}\n", false, engine.PlayTableBits(5), engine.PlayCutoff(5)},
+		{"search: {depth: 7}\n", false, engine.PlayTableBits(7), engine.PlayCutoff(7)},
+		{"search: {depth: 5, cutoff: 0, table: 0}\n", false, 0, 0},
+		{"search: {depth: 5, cutoff: 0.05, table: 10}\n", false, 10, 0.05},
+		{"search: {algorithm: nneonneo, depth: 5}\n", false, 0, 0},
+		{"search: {depth: 5}\n", true, engine.PlayTableBits(5), 0},
+	} {
+		cfg, pos, err := ParseConfig([]byte(c.yaml), "c.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.checkpoint {
+			cfg.asCheckpointed()
+		}
+		cfg.Resolve()
+		if err := cfg.Validate(pos); err != nil {
+			t.Fatalf("%q: %v", c.yaml, err)
+		}
+		if cfg.Search.TableBits != c.table || cfg.Search.ProbCutoff != c.cutoff {
+			t.Errorf("%q (checkpoint %v): table %d, cutoff %v; want %d, %v", c.yaml, c.checkpoint, cfg.Search.TableBits, cfg.Search.ProbCutoff, c.table, c.cutoff)
+		}
+		// The resolved config reads back to the same search.
+		data, err := MarshalConfig(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, _, err := ParseConfig(data, "resolved")
+		if err != nil {
+			t.Fatal(err)
+		}
+		back.asCheckpointed()
+		back.Resolve()
+		if back.Search != cfg.Search {
+			t.Errorf("%q: resolved search %+v reads back as %+v", c.yaml, cfg.Search, back.Search)
+		}
+	}
+	// A validation at another depth gets that depth's defaults.
+	cfg, _, err := ParseConfig([]byte("search: {depth: 3}\nvalidation: {search: {depth: 7}}\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Resolve()
+	if v := cfg.ValidationSearch(); v.TableBits != engine.PlayTableBits(7) || v.ProbCutoff != engine.PlayCutoff(7) {
+		t.Errorf("validation at 7 plies after tuning at 3: table %d, cutoff %v", v.TableBits, v.ProbCutoff)
+	}
 }

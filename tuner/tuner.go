@@ -117,8 +117,8 @@ func New(cfg *Config, opts Options) (*Tuner, error) {
 	if t.pool == nil {
 		t.pool = NewLocalPool(cfg.Workers)
 	}
-	t.search = cfg.Search.ForPlay()
-	t.valSearch = cfg.ValidationSearch().ForPlay()
+	t.search = cfg.Search
+	t.valSearch = cfg.ValidationSearch()
 	// The tuned vector is the weights followed by the set's shape
 	// parameters, if it has any: both are tuned together.
 	t.names = set.VectorNames()

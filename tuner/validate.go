@@ -200,5 +200,18 @@ func checkSearch(s engine.SearchConfig, field string, pos *Positions) error {
 	if s.Width < 1 {
 		return pos.errorf(field+".width", "%d: want at least 1 board", s.Width)
 	}
+	if s.TableBits < 0 || s.TableBits > 30 {
+		return pos.errorf(field+".table", "%d: want 0 (no table) to 30 (log2 of the entries)", s.TableBits)
+	}
+	if s.Algorithm != engine.AlgorithmExpectimax {
+		switch {
+		case s.TableBits != 0:
+			return pos.errorf(field+".table", "%d: only the expectimax search has a table to size (want 0, or leave it out)", s.TableBits)
+		case s.Adaptive:
+			return pos.errorf(field+".adaptive", "only the expectimax search has this option (the nneonneo search adapts its depth by its own rule)")
+		case s.Algorithm == engine.AlgorithmBeam && s.ProbCutoff != 0:
+			return pos.errorf(field+".cutoff", "%v: beam search has no probability cutoff (want 0, or leave it out)", s.ProbCutoff)
+		}
+	}
 	return nil
 }

@@ -96,7 +96,14 @@ func setupCompare(fs *flag.FlagSet) func(context.Context, []string, io.Writer, i
 			if err := s.cfg.Algorithm.CheckDepth(s.cfg.Depth); err != nil {
 				return usagef("player %s: depth %v (--depth sets both players' depth)", "AB"[i:i+1], err)
 			}
-			s.cfg = s.cfg.ForPlay()
+			// The play defaults for the algorithm and depth, except what
+			// the file records for the search it was tuned with.
+			cutoff, adaptive, fileSearch := s.cfg.ProbCutoff, s.cfg.Adaptive, !given["depth"] && !given["search"]
+			s.cfg = s.cfg.WithPlayDefaults()
+			if fileSearch && cutoff != 0 {
+				s.cfg.ProbCutoff = cutoff
+			}
+			s.cfg.Adaptive = fileSearch && adaptive
 			sides[i] = s
 		}
 		n := *games
@@ -179,6 +186,7 @@ func loadSide(arg, label string) (*compareSide, error) {
 			s.cfg.Width = f.Width
 		}
 		s.cfg.HeuristicOnly = f.HeuristicOnly
+		s.cfg.ProbCutoff, s.cfg.Adaptive = f.ProbCutoff, f.Adaptive
 	}
 	return s, nil
 }

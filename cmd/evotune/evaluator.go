@@ -57,9 +57,11 @@ func (f *evalFlags) load() (engine.Evaluator, string, error) {
 
 // searchDefaults applies what a weights file says it was tuned for to the
 // search flags the user left alone.
-func (f *evalFlags) searchDefaults(depth *int, algo *string, width *int, heuristicOnly *bool) {
+// searchDefaults takes the weights file's search for the flags that were
+// not given, and returns the file's search (nil without one).
+func (f *evalFlags) searchDefaults(depth *int, algo *string, width *int, heuristicOnly *bool) *engine.SearchConfig {
 	if f.file == nil || f.file.Search == nil {
-		return
+		return nil
 	}
 	s := f.file.Search
 	if !f.given("depth") && s.Depth > 0 {
@@ -72,6 +74,7 @@ func (f *evalFlags) searchDefaults(depth *int, algo *string, width *int, heurist
 		*width = s.Width
 	}
 	*heuristicOnly = s.HeuristicOnly
+	return s
 }
 
 // checkDepth validates a --depth flag value against the one depth range
@@ -100,6 +103,9 @@ func describeSearch(cfg engine.SearchConfig) string {
 	}
 	if cfg.ProbCutoff > 0 {
 		s += fmt.Sprintf(", cutoff %g", cfg.ProbCutoff)
+	}
+	if cfg.Adaptive {
+		s += ", adaptive depth"
 	}
 	return s
 }

@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/evotune/evotune/engine"
@@ -15,7 +18,7 @@ import (
 
 var playCommand = &command{
 	name:     "play",
-	synopsis: "[--weights FILE | --eval NAME] [--search expectimax|beam|nneonneo] [--depth N] [--width K] [--games N] [--seed N] [--workers N] [--json]",
+	synopsis: "[--weights FILE | --eval NAME] [--search expectimax|beam|nneonneo] [--depth N] [--width K] [--cutoff P] [--table BITS] [--adaptive] [--games N] [--seed N] [--workers N] [--json]",
 	summary:  "play seeded games with a searcher and report score statistics",
 	setup:    setupPlay,
 }
@@ -29,6 +32,10 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 	workers := fs.Int("workers", 0, "parallel games (0 = one per core)")
 	maxMoves := fs.Int("max-moves", 0, "stop each game after this many moves (0 = play to the end)")
 	loss := fs.Float64("loss", engine.DefaultLossValue, "value of a lost position in the search")
+	var cutoff, table optNumber
+	fs.Var(&cutoff, "cutoff", "probability cutoff `P`: a spawn layer less likely than this to be reached is valued as a leaf; 0 = exact search (default: the weights file's, else 0.02 at 4 and 5 plies, 0.001 deeper, none below; nneonneo: the program's 1e-4)")
+	fs.Var(&table, "table", "expectimax transposition table of 2^`BITS` entries, 0 = none, at most 30 (default none below 4 plies, 14 from 4 on)")
+	adaptive := fs.Bool("adaptive", false, "expectimax: search boards with few distinct tiles less deep (min(depth, max(3, 2*(distinct-2)+1)) plies)")
 	asJSON := fs.Bool("json", false, "print JSON instead of text, with every game")
 	ef := addEvalFlags(fs)
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -40,11 +47,12 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 			return err
 		}
 		heuristicOnly := false
-		ef.searchDefaults(depth, algo, width, &heuristicOnly)
+		fileSearch := ef.searchDefaults(depth, algo, width, &heuristicOnly)
 		algorithm, err := engine.ParseAlgorithm(*algo)
 		if err != nil {
 			return usagef("flag --search: %v", err)
 		}
+		cfg := engine.SearchConfig{Algorithm: algorithm, Depth: *depth, Width: *width, LossValue: *loss, HeuristicOnly: heuristicOnly}
 		switch {
 		case *width < 1:
 			return usagef("flag --width: %d boards: want at least 1", *width)
@@ -58,13 +66,37 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		if err := algorithm.CheckDepth(*depth); err != nil {
 			return usagef("flag --depth: %v", err)
 		}
-		cfg := engine.SearchConfig{Algorithm: algorithm, Depth: *depth, Width: *width, LossValue: *loss, HeuristicOnly: heuristicOnly}.ForPlay()
+		switch {
+		case cutoff.set && !(cutoff.v >= 0 && cutoff.v < 1):
+			return usagef("flag --cutoff: %v: want 0 (exact) or a probability below 1", cutoff.v)
+		case table.set && (table.v != math.Trunc(table.v) || table.v < 0 || table.v > 30):
+			return usagef("flag --table: %v: want an integer from 0 (no table) to 30 (log2 of the entries)", table.v)
+		}
+		// Defaults for the algorithm and depth, then the file's search
+		// options where it records them (a file tuned with a cutoff plays
+		// with it), then the flags.
+		cfg = cfg.WithPlayDefaults()
+		if fileSearch != nil && fileSearch.Algorithm == cfg.Algorithm && fileSearch.Depth == cfg.Depth {
+			if fileSearch.ProbCutoff != 0 {
+				cfg.ProbCutoff = fileSearch.ProbCutoff
+			}
+			cfg.Adaptive = fileSearch.Adaptive
+		}
+		if table.set && algorithm == engine.AlgorithmExpectimax {
+			cfg.TableBits = int(table.v)
+		}
+		if cutoff.set {
+			cfg.ProbCutoff = cutoff.v
+		}
+		if *adaptive {
+			cfg.Adaptive = true
+		}
 		w := engine.Workers(*workers)
 		var pb *bar
 		if !*asJSON {
 			pb = newBar(stderr, *games, "playing", "games")
 		}
-		start := time.Now()
+		start, cpuStart := time.Now(), cpuTime()
 		results, err := engine.PlayGames(ctx, *games, w,
 			func(i int) uint64 { return engine.GameSeed(*seed, uint64(i)) },
 			func() (engine.Player, error) { return engine.NewSearcher(e, cfg) },
@@ -74,31 +106,45 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 			return err
 		}
 		elapsed := time.Since(start).Seconds()
+		cpuMS := (cpuTime() - cpuStart).Seconds() * 1000
 		sum := engine.Summarize(results)
 		mps := float64(sum.Moves) / elapsed
+		cpuPerMove := cpuMS / float64(max(sum.Moves, 1))
 		if *asJSON {
-			return writePlayJSON(stdout, sum, mps, results)
+			return writePlayJSON(stdout, sum, mps, cpuPerMove, results)
 		}
-		fmt.Fprintf(stdout, "games   %d, %s, evaluator %s, seed %d, %d workers\n", sum.Games, describeSearch(cfg), ename, *seed, w)
+		desc := describeSearch(cfg)
+		if cfg.Algorithm == engine.AlgorithmExpectimax {
+			desc += fmt.Sprintf(", table 2^%d", cfg.TableBits)
+			if cfg.TableBits == 0 {
+				desc = strings.TrimSuffix(desc, "2^0") + "none"
+			}
+		}
+		fmt.Fprintf(stdout, "games   %d, %s, evaluator %s, seed %d, %d workers\n", sum.Games, desc, ename, *seed, w)
 		fmt.Fprintf(stdout, "score   mean %.0f ± %.0f (95%% CI), median %.0f, min %d, max %d\n", sum.Mean, sum.CI95, sum.Median, sum.Min, sum.Max)
 		var reach []string
 		for i, t := range engine.ReachTiles {
 			reach = append(reach, fmt.Sprintf("%d %.0f%%", t, 100*sum.Reach[i]))
 		}
 		fmt.Fprintf(stdout, "reach   %s\n", strings.Join(reach, ", "))
-		fmt.Fprintf(stdout, "speed   %.0f moves/s (%d moves in %.1f s)\n", mps, sum.Moves, elapsed)
+		fmt.Fprintf(stdout, "speed   %.0f moves/s (%d moves in %.1f s), CPU %.4f ms/move\n", mps, sum.Moves, elapsed, cpuPerMove)
 		return nil
 	}
 }
 
 type playJSON struct {
-	Games       int        `json:"games"`
-	Mean        float64    `json:"mean"`
-	CI95        float64    `json:"ci95"`
-	Median      float64    `json:"median"`
-	Reach       reachJSON  `json:"reach"`
-	MovesPerSec float64    `json:"moves_per_sec"`
-	PerGame     []gameJSON `json:"per_game"`
+	Games       int       `json:"games"`
+	Mean        float64   `json:"mean"`
+	CI95        float64   `json:"ci95"`
+	Median      float64   `json:"median"`
+	Reach       reachJSON `json:"reach"`
+	MovesPerSec float64   `json:"moves_per_sec"`
+	// CPUMSPerMove is the process CPU time (user + system, all threads)
+	// spent playing, per move: less sensitive to a loaded machine than
+	// moves_per_sec, and comparable with single-threaded programs when
+	// --workers is 1.
+	CPUMSPerMove float64    `json:"cpu_ms_per_move"`
+	PerGame      []gameJSON `json:"per_game"`
 }
 
 type gameJSON struct {
@@ -124,12 +170,44 @@ func (r reachJSON) MarshalJSON() ([]byte, error) {
 	return []byte(sb.String()), nil
 }
 
-func writePlayJSON(w io.Writer, s engine.Summary, mps float64, results []engine.Result) error {
-	out := playJSON{Games: s.Games, Mean: s.Mean, CI95: s.CI95, Median: s.Median, Reach: reachJSON(s.Reach), MovesPerSec: mps}
+func writePlayJSON(w io.Writer, s engine.Summary, mps, cpuPerMove float64, results []engine.Result) error {
+	out := playJSON{Games: s.Games, Mean: s.Mean, CI95: s.CI95, Median: s.Median, Reach: reachJSON(s.Reach), MovesPerSec: mps, CPUMSPerMove: cpuPerMove}
 	for _, r := range results {
 		out.PerGame = append(out.PerGame, gameJSON{Seed: r.Seed, Score: r.Score, MaxTile: r.MaxTile, Moves: r.Moves})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// cpuTime returns the CPU time the process has used so far, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0 // no figure rather than a failed run
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// optNumber is a number flag whose default depends on other flags: unset,
+// it shows no default of its own in the usage text.
+type optNumber struct {
+	set bool
+	v   float64
+}
+
+func (o *optNumber) String() string {
+	if o == nil || !o.set {
+		return ""
+	}
+	return strconv.FormatFloat(o.v, 'g', -1, 64)
+}
+
+func (o *optNumber) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return errors.New("not a number")
+	}
+	o.set, o.v = true, v
+	return nil
 }

@@ -13,7 +13,7 @@ import (
 
 var searchCommand = &command{
 	name:     "search",
-	synopsis: "--board B [--weights FILE | --eval NAME] [--depth N] [--tt=BOOL] [--symmetry] [--json]",
+	synopsis: "--board B [--weights FILE | --eval NAME] [--depth N] [--tt=BOOL] [--table BITS] [--cutoff P] [--symmetry] [--json]",
 	summary:  "search one board with exact expectimax and report its value, node count and each move's value",
 	setup:    setupSearch,
 }
@@ -26,6 +26,8 @@ func setupSearch(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 	board := fs.String("board", "", "the board: hex 0x... (cell (r,c) at bit 4*(4r+c), exponents) or tiles \"2 4 8 16/32 64 0 0/0 0 0 0/0 0 0 0\" (required)")
 	depth := fs.Int("depth", 3, "search depth in plies, a move and a spawn layer counting one each")
 	tt := fs.Bool("tt", false, "use a transposition table: the same values with fewer nodes, but counts that depend on the table (off: the exact node counts of the search semantics)")
+	table := fs.Int("table", 0, fmt.Sprintf("transposition table size, log2 of its entries, 1 to 30; implies --tt (--tt alone: %d)", searchTableBits))
+	cutoff := fs.Float64("cutoff", 0, "probability cutoff: a spawn layer less likely than this to be reached is valued as a leaf; 0 = exact search")
 	sym := fs.Bool("symmetry", false, "also search the 8 symmetric images of the board and check that their values agree (to 1e-9)")
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
 	ef := addEvalFlags(fs)
@@ -47,9 +49,18 @@ func setupSearch(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 		if err != nil {
 			return err
 		}
-		opts := engine.ExpectimaxOptions{Depth: *depth}
+		switch {
+		case *table < 0 || *table > 30:
+			return usagef("flag --table: %d: want 1 to 30 (log2 of the entries; 0 leaves --tt to decide)", *table)
+		case !(*cutoff >= 0 && *cutoff < 1):
+			return usagef("flag --cutoff: %v: want 0 (exact) or a probability below 1", *cutoff)
+		}
+		opts := engine.ExpectimaxOptions{Depth: *depth, ProbCutoff: *cutoff}
 		if *tt {
 			opts.TableBits = searchTableBits
+		}
+		if *table > 0 {
+			opts.TableBits = *table
 		}
 		s, err := engine.NewExpectimax(e, opts)
 		if err != nil {
@@ -67,11 +78,15 @@ func setupSearch(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 			return writeSearchJSON(stdout, b, *depth, res)
 		}
 		fmt.Fprintf(stdout, "board     %s\n%s", b.Hex(), b.Pretty())
-		table := "off"
-		if *tt {
-			table = fmt.Sprintf("on, 2^%d entries", searchTableBits)
+		tableDesc := "off"
+		if opts.TableBits > 0 {
+			tableDesc = fmt.Sprintf("on, 2^%d entries", opts.TableBits)
 		}
-		fmt.Fprintf(stdout, "search    exact expectimax, %d plies, evaluator %s, table %s\n", *depth, ename, table)
+		kind := "exact expectimax"
+		if opts.ProbCutoff > 0 {
+			kind = fmt.Sprintf("expectimax with probability cutoff %g", opts.ProbCutoff)
+		}
+		fmt.Fprintf(stdout, "search    %s, %d plies, evaluator %s, table %s\n", kind, *depth, ename, tableDesc)
 		fmt.Fprintf(stdout, "value     %s\n", fmtValue(res.Value))
 		fmt.Fprintf(stdout, "nodes     %d (table hits %d)\n", res.Nodes, res.TTHits)
 		if !res.HasMove {

@@ -1,0 +1,13 @@
+package engine
+
+// Table scopes for the benchmarks that chose the search scope.
+const (
+	ScopeSearch   = scopeSearch
+	ScopeRootMove = scopeRootMove
+	ScopeGame     = scopeGame
+)
+
+type TableScope = tableScope
+
+// SetTableScope changes how long table entries stay valid; see tableScope.
+func (s *Expectimax) SetTableScope(sc TableScope) { s.scope = sc }
