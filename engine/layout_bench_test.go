@@ -13,7 +13,8 @@ import (
 // cutoff (cutoff=play). layout=prod is the production searcher, the others
 // the benchmark copy: 24 is the production entry in the copy, 16key the
 // exact 16-byte entry with depth and tag in the key word, 16f32 the
-// 16-byte entry with a float32 value. diff/pass counts the positions whose
+// 16-byte entry with a float32 value, 24always the production entry with
+// 16key's always-replace policy. diff/pass counts the positions whose
 // chosen move differs from the production searcher's with the same options.
 func BenchmarkLayout(b *testing.B) {
 	pos := loadPositions(b)
@@ -21,7 +22,7 @@ func BenchmarkLayout(b *testing.B) {
 	layouts := []struct {
 		name   string
 		layout engine.EntryLayout
-	}{{"24", engine.Layout24}, {"16key", engine.Layout16Key}, {"16f32", engine.Layout16F32}}
+	}{{"24", engine.Layout24}, {"16key", engine.Layout16Key}, {"16f32", engine.Layout16F32}, {"24always", engine.Layout24Always}}
 	for _, depth := range []int{5, 6, 7} {
 		for _, cut := range []string{"0", "play"} {
 			opts := engine.ExpectimaxOptions{Depth: depth, TableBits: engine.PlayTableBits(depth), LossValue: engine.DefaultLossValue}

@@ -24,6 +24,9 @@ import (
 //   - Layout16F32 is 16 bytes: the board, a float32 value, a 16-bit tag,
 //     an 8-bit search counter and the depth. A float32 rounds the cached
 //     values, so the search is no longer exact.
+//   - Layout24Always is the production entry with Layout16Key's policy (a
+//     new value always replaces the old), to tell the policy's effect from
+//     the layout's.
 
 // EntryLayout names one of the entry layouts above.
 type EntryLayout uint8
@@ -32,6 +35,7 @@ const (
 	Layout24 EntryLayout = iota
 	Layout16Key
 	Layout16F32
+	Layout24Always
 )
 
 type entry16Key struct {
@@ -71,7 +75,7 @@ type LayoutSearch struct {
 func NewLayoutSearch(e Evaluator, opts ExpectimaxOptions, layout EntryLayout) *LayoutSearch {
 	s := &LayoutSearch{eval: e, opts: opts, layout: layout, bits: opts.TableBits, mask: 1<<opts.TableBits - 1, tag: 1}
 	switch layout {
-	case Layout24:
+	case Layout24, Layout24Always:
 		s.t24 = make([]ttEntry, 1<<opts.TableBits)
 	case Layout16Key:
 		s.t16k = make([]entry16Key, 1<<opts.TableBits)
@@ -187,7 +191,7 @@ func (s *LayoutSearch) chance(b Board, d int, prob float64) float64 {
 	}
 	var idx, word uint64
 	switch s.layout {
-	case Layout24:
+	case Layout24, Layout24Always:
 		idx = s.index24(b, d)
 		if e := &s.t24[idx]; e.key == b && int(e.depth) == d && e.tag == s.tag {
 			s.hits++
@@ -231,6 +235,8 @@ func (s *LayoutSearch) chance(b Board, d int, prob float64) float64 {
 		if e := &s.t24[idx]; e.tag != s.tag || e.search != s.search || d >= int(e.depth) {
 			*e = ttEntry{key: b, value: v, tag: s.tag, search: s.search, depth: uint8(d)}
 		}
+	case Layout24Always:
+		s.t24[idx] = ttEntry{key: b, value: v, tag: s.tag, search: s.search, depth: uint8(d)}
 	case Layout16Key:
 		s.t16k[idx] = entry16Key{word: word, value: v}
 	case Layout16F32:
@@ -260,7 +266,7 @@ func TestLayoutsExact(t *testing.T) {
 		for _, tbits := range []int{8, 12} {
 			opts := ExpectimaxOptions{Depth: depth, TableBits: tbits, LossValue: DefaultLossValue}
 			ref, _ := NewExpectimax(e, ExpectimaxOptions{Depth: depth, LossValue: DefaultLossValue})
-			lay := []*LayoutSearch{NewLayoutSearch(e, opts, Layout24), NewLayoutSearch(e, opts, Layout16Key), NewLayoutSearch(e, opts, Layout16F32)}
+			lay := []*LayoutSearch{NewLayoutSearch(e, opts, Layout24), NewLayoutSearch(e, opts, Layout16Key), NewLayoutSearch(e, opts, Layout16F32), NewLayoutSearch(e, opts, Layout24Always)}
 			for game := range 40 {
 				for _, l := range lay {
 					l.Reset()
