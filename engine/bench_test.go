@@ -180,3 +180,25 @@ func BenchmarkCutoff(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTableDeep measures table sizes at 8 and 9 plies with the
+// players' lifetime, exact (cutoff=0) and with the players' cutoff
+// (cutoff=play), on every position of the file (a pass takes about 4 CPU
+// seconds at 9 plies exact).
+func BenchmarkTableDeep(b *testing.B) {
+	pos := loadPositions(b)
+	e := positionsEval(b)
+	for _, depth := range []int{8, 9} {
+		for _, cut := range []string{"0", "play"} {
+			for _, bits := range []int{12, 14, 16, 18, 20, 22} {
+				opts := engine.ExpectimaxOptions{Depth: depth, TableBits: bits, LossValue: engine.DefaultLossValue}
+				if cut == "play" {
+					opts.ProbCutoff = engine.PlayCutoff(depth)
+				}
+				b.Run(fmt.Sprintf("plies=%d/cutoff=%s/bits=%d", depth, cut, bits), func(b *testing.B) {
+					benchPositions(b, e, opts, engine.ScopeGame, pos)
+				})
+			}
+		}
+	}
+}
