@@ -49,3 +49,47 @@ func TestPlayNNCompat(t *testing.T) {
 		t.Errorf("even depth: exit %d, %q", code, errs)
 	}
 }
+
+// TestSearchNNCompat checks search --search nneonneo: its move values are
+// the program's search's (engine.NNCompat at the matching cap).
+func TestSearchNNCompat(t *testing.T) {
+	const board = "0x1234123412341234"
+	code, out, errs := runCLI(t, "search", "--board", board, "--eval", "nneonneo", "--search", "nneonneo", "--depth", "3", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got struct {
+		Moves []struct {
+			Dir   string
+			Value float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	set, _ := eval.Set("nneonneo")
+	s, err := engine.NewNNCompat(set.Default(), engine.NNCompatOptions{Cap: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := engine.ParseBoard(board)
+	want := s.Search(b)
+	if len(got.Moves) != len(want.Moves) || len(want.Moves) == 0 {
+		t.Fatalf("moves %+v, want %+v", got.Moves, want.Moves)
+	}
+	for i, m := range want.Moves {
+		if got.Moves[i].Dir != m.Dir.String() || got.Moves[i].Value != m.Value {
+			t.Errorf("move %d: %+v, want %v %v", i, got.Moves[i], m.Dir, m.Value)
+		}
+	}
+	for _, bad := range [][]string{
+		{"--search", "nneonneo", "--depth", "4"},
+		{"--search", "nneonneo", "--depth", "3", "--tt"},
+		{"--search", "beam"},
+	} {
+		args := append([]string{"search", "--board", board}, bad...)
+		if code, _, errs := runCLI(t, args...); code != exitUsage || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", bad, code, errs)
+		}
+	}
+}

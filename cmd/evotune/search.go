@@ -13,8 +13,8 @@ import (
 
 var searchCommand = &command{
 	name:     "search",
-	synopsis: "--board B [--weights FILE | --eval NAME] [--depth N] [--tt=BOOL] [--table BITS] [--cutoff P] [--symmetry] [--json]",
-	summary:  "search one board with exact expectimax and report its value, node count and each move's value",
+	synopsis: "--board B [--weights FILE | --eval NAME] [--search expectimax|nneonneo] [--depth N] [--tt=BOOL] [--table BITS] [--cutoff P] [--symmetry] [--json]",
+	summary:  "search one board (exact expectimax, or nneonneo/2048-ai's search) and report its value, node count and each move's value",
 	setup:    setupSearch,
 }
 
@@ -24,6 +24,7 @@ const searchTableBits = 22
 
 func setupSearch(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
 	board := fs.String("board", "", "the board: hex 0x... (cell (r,c) at bit 4*(4r+c), exponents) or tiles \"2 4 8 16/32 64 0 0/0 0 0 0/0 0 0 0\" (required)")
+	algo := fs.String("search", string(engine.AlgorithmExpectimax), "expectimax (exact unless --tt, --table or --cutoff say otherwise), or nneonneo: the search of nneonneo/2048-ai, whose move values are that program's score_toplevel_move (odd depth 2c+1 for its cap c; --cutoff 0 = its 1e-4)")
 	depth := fs.Int("depth", 3, "search depth in plies, a move and a spawn layer counting one each")
 	tt := fs.Bool("tt", false, "use a transposition table: the same values with fewer nodes, but counts that depend on the table (off: the exact node counts of the search semantics)")
 	table := fs.Int("table", 0, fmt.Sprintf("transposition table size, log2 of its entries, 1 to 30; implies --tt (--tt alone: %d)", searchTableBits))
@@ -42,8 +43,12 @@ func setupSearch(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 		if err != nil {
 			return usagef("flag --board: %v", err)
 		}
-		if err := checkDepth(*depth); err != nil {
-			return err
+		algorithm, err := engine.ParseAlgorithm(*algo)
+		if err != nil || algorithm == engine.AlgorithmBeam {
+			return usagef("flag --search: %q: want expectimax or nneonneo", *algo)
+		}
+		if err := algorithm.CheckDepth(*depth); err != nil {
+			return usagef("flag --depth: %v", err)
 		}
 		e, ename, err := ef.load()
 		if err != nil {
@@ -54,6 +59,12 @@ func setupSearch(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 			return usagef("flag --table: %d: want 1 to 30 (log2 of the entries; 0 leaves --tt to decide)", *table)
 		case !(*cutoff >= 0 && *cutoff < 1):
 			return usagef("flag --cutoff: %v: want 0 (exact) or a probability below 1", *cutoff)
+		}
+		if algorithm == engine.AlgorithmNNCompat {
+			if *tt || *table != 0 || *sym {
+				return usagef("flags --tt, --table and --symmetry are for expectimax (the nneonneo search keeps its own table per root move)")
+			}
+			return searchNNCompat(stdout, b, *depth, *cutoff, e, ename, *asJSON)
 		}
 		opts := engine.ExpectimaxOptions{Depth: *depth, ProbCutoff: *cutoff}
 		if *tt {
@@ -148,4 +159,34 @@ func writeSearchJSON(w io.Writer, b engine.Board, depth int, res engine.SearchRe
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// searchNNCompat searches b with the nneonneo/2048-ai search: each move's
+// value is what that program's score_toplevel_move returns for it, so a
+// port can be checked against this output.
+func searchNNCompat(w io.Writer, b engine.Board, depth int, cutoff float64, e engine.Evaluator, ename string, asJSON bool) error {
+	s, err := engine.NewSearcher(e, engine.SearchConfig{Algorithm: engine.AlgorithmNNCompat, Depth: depth, ProbCutoff: cutoff})
+	if err != nil {
+		return usagef("%v", err)
+	}
+	res := s.Search(b)
+	if asJSON {
+		return writeSearchJSON(w, b, depth, res)
+	}
+	if cutoff == 0 {
+		cutoff = engine.NNCompatCutoff
+	}
+	fmt.Fprintf(w, "board     %s\n%s", b.Hex(), b.Pretty())
+	fmt.Fprintf(w, "search    nneonneo/2048-ai's, %d plies (cap %d), cutoff %g, evaluator %s\n", depth, (depth-1)/2, cutoff, ename)
+	fmt.Fprintf(w, "value     %s\n", fmtValue(res.Value))
+	fmt.Fprintf(w, "nodes     %d\n", res.Nodes)
+	if !res.HasMove {
+		fmt.Fprintln(w, "best      none: no legal move, the game is over")
+		return nil
+	}
+	fmt.Fprintf(w, "best      %v\n\n%-6s %20s\n", res.Best, "move", "value")
+	for _, m := range res.Moves {
+		fmt.Fprintf(w, "%-6v %20s\n", m.Dir, fmtValue(m.Value))
+	}
+	return nil
 }
