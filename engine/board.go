@@ -55,13 +55,24 @@ func FromGrid(g [4][4]int) Board {
 }
 
 // CountEmpty returns the number of empty cells.
-func (b Board) CountEmpty() int {
-	// Fold each nibble to one bit that is set iff the nibble is non-zero.
+func (b Board) CountEmpty() int { return bits.OnesCount64(b.emptyCells()) }
+
+// emptyCells returns a mask with bit 4i set iff cell i is empty: each nibble
+// folded to one bit that is set iff the nibble is non-zero, then inverted.
+func (b Board) emptyCells() uint64 {
 	x := uint64(b)
 	x |= x >> 2
 	x |= x >> 1
-	x &= 0x1111111111111111
-	return 16 - bits.OnesCount64(x)
+	return ^x & 0x1111111111111111
+}
+
+// DistinctTiles counts the different tile values (non-empty ranks) on b.
+func (b Board) DistinctTiles() int {
+	var seen uint16
+	for x := uint64(b); x != 0; x >>= 4 {
+		seen |= 1 << (x & 0xf)
+	}
+	return bits.OnesCount16(seen &^ 1)
 }
 
 // MaxRank returns the largest exponent on the board.

@@ -220,7 +220,7 @@ func (s *Expectimax) begin(b Board) {
 	}
 	s.depth = s.opts.Depth
 	if s.opts.Adaptive {
-		s.depth = min(s.depth, max(3, 2*(distinctRanks(b)-2)+1))
+		s.depth = min(s.depth, max(3, 2*(b.DistinctTiles()-2)+1))
 	}
 }
 
@@ -278,12 +278,8 @@ func (s *Expectimax) after(nb Board, score, d int, prob float64) float64 {
 // order. prob is the probability of reaching b from the root.
 func (s *Expectimax) chance(b Board, d int, prob float64) float64 {
 	s.nodes++
-	// Bit 4i of free is set iff cell i is empty: the loops below visit the
-	// empty cells only, in increasing order.
-	x := uint64(b)
-	x |= x >> 2
-	x |= x >> 1
-	free := ^x & 0x1111111111111111
+	// The loops below visit the empty cells only, in increasing order.
+	free := b.emptyCells()
 	empty := bits.OnesCount64(free)
 	if d == 0 || empty == 0 || prob < s.opts.ProbCutoff {
 		return s.eval.Evaluate(b)
@@ -318,15 +314,6 @@ func (s *Expectimax) chance(b Board, d int, prob float64) float64 {
 		*slot = ttEntry{key: b, value: v, tag: s.tag, search: s.search, depth: uint8(d)}
 	}
 	return v
-}
-
-// distinctRanks counts the different tile values on b.
-func distinctRanks(b Board) int {
-	var seen uint16
-	for x := uint64(b); x != 0; x >>= 4 {
-		seen |= 1 << (x & 0xf)
-	}
-	return bits.OnesCount16(seen &^ 1)
 }
 
 // index hashes a board and depth to a table slot (a multiplicative hash; the

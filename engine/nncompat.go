@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"math/bits"
 )
 
 // NNCompatCutoff is the probability cutoff of nneonneo/2048-ai
@@ -107,20 +106,11 @@ func (s *NNCompat) SetEvaluator(e Evaluator) { s.eval = e }
 // DepthLimit returns the moves below the root move that a search from b
 // makes: min(Cap, max(3, distinct(b)-2)), without the minimum when Cap is 0.
 func (s *NNCompat) DepthLimit(b Board) int {
-	limit := max(3, distinctTiles(b)-2)
+	limit := max(3, b.DistinctTiles()-2)
 	if s.opts.Cap > 0 {
 		limit = min(limit, s.opts.Cap)
 	}
 	return limit
-}
-
-// distinctTiles counts the different non-empty ranks on b.
-func distinctTiles(b Board) int {
-	var seen uint16
-	for x := uint64(b); x != 0; x >>= 4 {
-		seen |= 1 << (x & 0xf)
-	}
-	return bits.OnesCount16(seen &^ 1)
 }
 
 // Search values every legal root move of b. The root value is the largest
