@@ -115,16 +115,7 @@ func (c *Config) resolveValidationSearch() {
 		return
 	}
 	base := c.Search
-	// The table and cutoff suit a depth: a validation at another depth or
-	// with another algorithm gets the defaults for its own.
-	defaults := base
-	unset := func(key string, zero bool) bool {
-		if c.given != nil {
-			_, ok := c.given["validation.search."+key]
-			return !ok
-		}
-		return zero // a config built in Go: a zero field is unset
-	}
+	unset := func(key string, zero bool) bool { return c.absent("validation.search."+key, zero) }
 	if unset("algorithm", v.Algorithm == "") {
 		v.Algorithm = base.Algorithm
 	}
@@ -140,6 +131,9 @@ func (c *Config) resolveValidationSearch() {
 	if unset("loss", v.LossValue == 0) {
 		v.LossValue = base.LossValue
 	}
+	// The table and cutoff suit a depth: a validation at another depth or
+	// with another algorithm gets the defaults for its own.
+	defaults := base
 	if v.Algorithm != base.Algorithm || v.Depth != base.Depth {
 		defaults = v.WithPlayDefaults()
 	}
@@ -159,17 +153,10 @@ func (c *Config) resolveValidationSearch() {
 // them out; 0 written in a file is kept (no table; the exact search).
 func (c *Config) resolveSearchOptions() {
 	d := c.Search.WithPlayDefaults()
-	absent := func(key string, zero bool) bool {
-		if c.given != nil {
-			_, ok := c.given["search."+key]
-			return !ok
-		}
-		return zero
-	}
-	if absent("cutoff", c.Search.ProbCutoff == 0) {
+	if c.absent("search.cutoff", c.Search.ProbCutoff == 0) {
 		c.Search.ProbCutoff = d.ProbCutoff
 	}
-	if absent("table", c.Search.TableBits == 0) {
+	if c.absent("search.table", c.Search.TableBits == 0) {
 		c.Search.TableBits = d.TableBits
 	}
 }
@@ -182,14 +169,26 @@ func (c *Config) asCheckpointed() {
 	if c.given == nil {
 		return
 	}
-	for _, k := range []string{"search.cutoff", "validation.search.cutoff"} {
+	keys := []string{"search.cutoff"}
+	if c.Validation.Search != nil {
+		keys = append(keys, "validation.search.cutoff")
+	}
+	for _, k := range keys {
 		if _, ok := c.given[k]; !ok {
-			if k == "validation.search.cutoff" && c.Validation.Search == nil {
-				continue
-			}
 			c.given[k] = 0
 		}
 	}
+}
+
+// absent reports whether the key at path field was left out of the file
+// the config came from; for a config built in Go, which has no file,
+// whether its value is zero.
+func (c *Config) absent(field string, zero bool) bool {
+	if c.given == nil {
+		return zero
+	}
+	_, ok := c.given[field]
+	return !ok
 }
 
 // OptimizerConfig chooses the optimizer.
