@@ -75,19 +75,20 @@ type Pool interface {
 
 // LocalPool plays games on goroutines of this process, one searcher each.
 // Searchers, with their transposition tables, are built on first use and
-// kept across batches while the search stays the same.
+// kept for each search a batch asks for (a run has one or two: the
+// candidates' and the validation's), so switching between them reallocates
+// nothing.
 type LocalPool struct {
 	workers   int
 	mu        sync.Mutex // one batch at a time: the searchers are shared
-	search    engine.SearchConfig
-	searchers []engine.Searcher
+	searchers map[engine.SearchConfig][]engine.Searcher
 }
 
 var _ Pool = (*LocalPool)(nil)
 
 // NewLocalPool returns a pool of workers goroutines (0 = one per core).
 func NewLocalPool(workers int) *LocalPool {
-	return &LocalPool{workers: engine.Workers(workers)}
+	return &LocalPool{workers: engine.Workers(workers), searchers: map[engine.SearchConfig][]engine.Searcher{}}
 }
 
 // Workers returns the number of games the pool plays at once.
@@ -107,18 +108,17 @@ func (p *LocalPool) Play(ctx context.Context, b *Batch, results [][]engine.Resul
 			return fmt.Errorf("tuner: candidate %d: %w", c, err)
 		}
 	}
-	if p.search != b.Search {
-		p.searchers, p.search = nil, b.Search
-	}
-	for len(p.searchers) < p.workers {
+	searchers := p.searchers[b.Search]
+	for len(searchers) < p.workers {
 		s, err := engine.NewSearcher(set.Default(), b.Search)
 		if err != nil {
 			return fmt.Errorf("tuner: %w", err)
 		}
-		p.searchers = append(p.searchers, s)
+		searchers = append(searchers, s)
 	}
-	players := make([]engine.Player, len(p.searchers))
-	for w, s := range p.searchers {
+	p.searchers[b.Search] = searchers
+	players := make([]engine.Player, len(searchers))
+	for w, s := range searchers {
 		players[w] = s
 	}
 	current := make([]*eval.Compiled, len(players)) // each player's evaluator
@@ -126,7 +126,7 @@ func (p *LocalPool) Play(ctx context.Context, b *Batch, results [][]engine.Resul
 	err = engine.PlayOn(ctx, players, len(jobs), func(i, w int) uint64 {
 		j := jobs[i]
 		if e := evals[j.Candidate]; current[w] != e {
-			p.searchers[w].SetEvaluator(e)
+			searchers[w].SetEvaluator(e)
 			current[w] = e
 		}
 		return b.Seeds[j.Game]
