@@ -230,20 +230,28 @@ func (r *Run) weightRows() []weightRow {
 	last := r.History[len(r.History)-1]
 	var rows []weightRow
 	for _, name := range r.weightNames() {
-		row := weightRow{Name: name, Start: "—", Latest: "—", Change: "—"}
-		w0, ok0 := r.startWeight(name)
-		if ok0 {
-			row.Start = num(w0)
-		}
-		if w, ok := last.Weights[name]; ok {
-			row.Latest = num(w)
-			if ok0 {
-				row.Change = signed((w - w0) / weightScale(w0))
-			}
-		}
-		rows = append(rows, row)
+		w, ok := last.Weights[name]
+		rows = append(rows, r.weightRow(name, w, ok))
 	}
 	return rows
+}
+
+// weightRow is one row of a weights table: name's start value, its value w
+// (when ok) and the change between them in the optimizer's unit; "—" for
+// what is not known.
+func (r *Run) weightRow(name string, w float64, ok bool) weightRow {
+	row := weightRow{Name: name, Start: "—", Latest: "—", Change: "—"}
+	w0, ok0 := r.startWeight(name)
+	if ok0 {
+		row.Start = num(w0)
+	}
+	if ok {
+		row.Latest = num(w)
+		if ok0 {
+			row.Change = signed((w - w0) / weightScale(w0))
+		}
+	}
+	return row
 }
 
 func (r *Run) recommended() recommended {
@@ -269,12 +277,7 @@ func (r *Run) recommended() recommended {
 		if i >= len(weights) {
 			break
 		}
-		row := weightRow{Name: name, Latest: num(weights[i]), Start: "—", Change: "—"}
-		if w0, ok := r.startWeight(name); ok {
-			row.Start = num(w0)
-			row.Change = signed((weights[i] - w0) / weightScale(w0))
-		}
-		rec.Rows = append(rec.Rows, row)
+		rec.Rows = append(rec.Rows, r.weightRow(name, weights[i], true))
 	}
 	return rec
 }
