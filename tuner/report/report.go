@@ -255,19 +255,16 @@ func (r *Run) weightRow(name string, w float64, ok bool) weightRow {
 }
 
 func (r *Run) recommended() recommended {
-	v := r.State.Validated
-	var what string
-	if v == nil {
-		v = r.State.Start
-		what = "No generation has been validated yet: these are the starting weights."
-	} else {
-		what = fmt.Sprintf("The distribution mean of generation %d, validated on %d held-out games: what evotune export writes.", v.Generation, v.Games)
-	}
-	rec := recommended{What: what}
+	var rec recommended
 	var weights []float64
-	if v != nil {
+	switch v, start := r.State.Validated, r.State.Start; {
+	case v != nil:
+		rec.What = fmt.Sprintf("The distribution mean of generation %d, validated on %d held-out games: what evotune export writes.", v.Generation, v.Games)
 		weights = v.Weights
-	} else {
+	case start != nil:
+		rec.What = "No generation has been validated yet: these are the starting weights."
+		weights = start.Weights
+	default:
 		rec.What = "Nothing validated yet, not even the starting weights: these are the starting weights from the config."
 		for _, name := range r.Features {
 			weights = append(weights, r.Config.Init[name])
