@@ -35,9 +35,6 @@ type Credentials struct {
 	File string
 }
 
-// IsZero reports whether c holds no credentials.
-func (c Credentials) IsZero() bool { return c == Credentials{} }
-
 // ReadCredentials reads a credentials file: a NATS user credentials file,
 // or a file whose first line that is neither empty nor a # comment is
 // "user:password" (split at the first colon) or else a token.

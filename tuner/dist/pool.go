@@ -85,11 +85,8 @@ func NewPool(ctx context.Context, nc *nats.Conn, o Options) (*Pool, error) {
 		return nil, fmt.Errorf("tuner/dist: %w", err)
 	}
 	p := &Pool{nc: nc, js: js, o: o, told: map[string]bool{}}
-	if p.jobs, p.results, err = ensureQueue(ctx, js, o.QueueOptions); err != nil {
+	if p.jobs, p.results, p.consumer, err = ensureQueue(ctx, js, o.QueueOptions); err != nil {
 		return nil, err
-	}
-	if p.consumer, err = js.Consumer(ctx, JobsStream, WorkersConsumer); err != nil {
-		return nil, fmt.Errorf("tuner/dist: consumer %s: %w", WorkersConsumer, err)
 	}
 	if o.LocalSlots > 0 {
 		w, err := NewWorker(nc, WorkerOptions{Name: o.LocalName, Slots: o.LocalSlots})

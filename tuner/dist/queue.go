@@ -39,8 +39,9 @@ func (o QueueOptions) maxDeliver() int {
 }
 
 // ensureQueue creates or updates the two streams and the workers'
-// consumer. The streams are shared by every run on the server.
-func ensureQueue(ctx context.Context, js jetstream.JetStream, o QueueOptions) (jobs, results jetstream.Stream, err error) {
+// consumer, and returns them. The streams are shared by every run on the
+// server.
+func ensureQueue(ctx context.Context, js jetstream.JetStream, o QueueOptions) (jobs, results jetstream.Stream, workers jetstream.Consumer, err error) {
 	jobs, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:        JobsStream,
 		Description: "evotune jobs: a candidate and a block of seeds each",
@@ -51,7 +52,7 @@ func ensureQueue(ctx context.Context, js jetstream.JetStream, o QueueOptions) (j
 		Duplicates:  2 * time.Minute,
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("tuner/dist: stream %s: %w", JobsStream, err)
+		return nil, nil, nil, fmt.Errorf("tuner/dist: stream %s: %w", JobsStream, err)
 	}
 	results, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:        ResultsStream,
@@ -63,9 +64,9 @@ func ensureQueue(ctx context.Context, js jetstream.JetStream, o QueueOptions) (j
 		Duplicates:  2 * time.Minute,
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("tuner/dist: stream %s: %w", ResultsStream, err)
+		return nil, nil, nil, fmt.Errorf("tuner/dist: stream %s: %w", ResultsStream, err)
 	}
-	_, err = jobs.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
+	workers, err = jobs.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
 		Durable:       WorkersConsumer,
 		Description:   "evotune workers, all runs",
 		AckPolicy:     jetstream.AckExplicitPolicy,
@@ -75,7 +76,7 @@ func ensureQueue(ctx context.Context, js jetstream.JetStream, o QueueOptions) (j
 		MaxAckPending: -1,
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("tuner/dist: consumer %s: %w", WorkersConsumer, err)
+		return nil, nil, nil, fmt.Errorf("tuner/dist: consumer %s: %w", WorkersConsumer, err)
 	}
-	return jobs, results, nil
+	return jobs, results, workers, nil
 }

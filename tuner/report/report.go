@@ -230,36 +230,41 @@ func (r *Run) weightRows() []weightRow {
 	last := r.History[len(r.History)-1]
 	var rows []weightRow
 	for _, name := range r.weightNames() {
-		row := weightRow{Name: name, Start: "—", Latest: "—", Change: "—"}
-		w0, ok0 := r.startWeight(name)
-		if ok0 {
-			row.Start = num(w0)
-		}
-		if w, ok := last.Weights[name]; ok {
-			row.Latest = num(w)
-			if ok0 {
-				row.Change = signed((w - w0) / weightScale(w0))
-			}
-		}
-		rows = append(rows, row)
+		w, ok := last.Weights[name]
+		rows = append(rows, r.weightRow(name, w, ok))
 	}
 	return rows
 }
 
-func (r *Run) recommended() recommended {
-	v := r.State.Validated
-	var what string
-	if v == nil {
-		v = r.State.Start
-		what = "No generation has been validated yet: these are the starting weights."
-	} else {
-		what = fmt.Sprintf("The distribution mean of generation %d, validated on %d held-out games: what evotune export writes.", v.Generation, v.Games)
+// weightRow is one row of a weights table: name's start value, its value w
+// (when ok) and the change between them in the optimizer's unit; "—" for
+// what is not known.
+func (r *Run) weightRow(name string, w float64, ok bool) weightRow {
+	row := weightRow{Name: name, Start: "—", Latest: "—", Change: "—"}
+	w0, ok0 := r.startWeight(name)
+	if ok0 {
+		row.Start = num(w0)
 	}
-	rec := recommended{What: what}
+	if ok {
+		row.Latest = num(w)
+		if ok0 {
+			row.Change = signed((w - w0) / weightScale(w0))
+		}
+	}
+	return row
+}
+
+func (r *Run) recommended() recommended {
+	var rec recommended
 	var weights []float64
-	if v != nil {
+	switch v, start := r.State.Validated, r.State.Start; {
+	case v != nil:
+		rec.What = fmt.Sprintf("The distribution mean of generation %d, validated on %d held-out games: what evotune export writes.", v.Generation, v.Games)
 		weights = v.Weights
-	} else {
+	case start != nil:
+		rec.What = "No generation has been validated yet: these are the starting weights."
+		weights = start.Weights
+	default:
 		rec.What = "Nothing validated yet, not even the starting weights: these are the starting weights from the config."
 		for _, name := range r.Features {
 			weights = append(weights, r.Config.Init[name])
@@ -269,12 +274,7 @@ func (r *Run) recommended() recommended {
 		if i >= len(weights) {
 			break
 		}
-		row := weightRow{Name: name, Latest: num(weights[i]), Start: "—", Change: "—"}
-		if w0, ok := r.startWeight(name); ok {
-			row.Start = num(w0)
-			row.Change = signed((weights[i] - w0) / weightScale(w0))
-		}
-		rec.Rows = append(rec.Rows, row)
+		rec.Rows = append(rec.Rows, r.weightRow(name, weights[i], true))
 	}
 	return rec
 }
