@@ -249,7 +249,9 @@ func TestRoundTripBits(t *testing.T) {
 			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			back, err = ReadWeightsFile(path)
+			if back, err = ReadWeightsFile(path); err != nil {
+				t.Fatalf("weights %v: %v", w, err)
+			}
 		} else {
 			var data []byte
 			if data, err = wf.Marshal(); err == nil {
