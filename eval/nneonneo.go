@@ -173,12 +173,12 @@ func powRank(r int, p float64) float64 {
 // powers, and the weighted sum in float32 from left to right. The explicit
 // float32 conversions round where the program rounds and keep the compiler
 // from fusing a multiply and an add, which the program does not do either.
-func nnLineValue(line [4]int, w [5]float32, pp, pq *[16]float64) float32 {
+// l is the line's entry of nnLines.
+func nnLineValue(line [4]int, l nnLine, w [5]float32, pp, pq *[16]float64) float32 {
 	sum := float32(0)
 	for _, rank := range line {
 		sum = float32(float64(sum) + pq[rank])
 	}
-	empty, merges := nnCounts(line)
 	left, right := float32(0), float32(0)
 	for i := 1; i < 4; i++ {
 		a, b := line[i-1], line[i]
@@ -192,8 +192,8 @@ func nnLineValue(line [4]int, w [5]float32, pp, pq *[16]float64) float32 {
 	if right < left {
 		mono = right
 	}
-	v := w[nnOffset] + float32(w[nnEmpty]*float32(empty))
-	v += float32(w[nnMerges] * float32(merges))
+	v := w[nnOffset] + float32(w[nnEmpty]*float32(l.empty))
+	v += float32(w[nnMerges] * float32(l.merges))
 	v -= float32(w[nnMono] * mono)
 	v -= float32(w[nnSum] * sum)
 	return v
@@ -227,9 +227,10 @@ func (nneonneoImpl) compile(c *Compiled) {
 		nnPowers(float64(float32(c.p[nnSumPower]))),
 	}
 	pp, pq := &c.powers[0], &c.powers[1]
+	lines := nnLines()
 	t := new([1 << 16]float32)
 	for row := range t {
-		t[row] = nnLineValue(lineOf(row), w, pp, pq)
+		t[row] = nnLineValue(lineOf(row), lines[row], w, pp, pq)
 	}
 	c.kind = kindLines32
 	c.table32 = t

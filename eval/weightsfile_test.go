@@ -30,11 +30,19 @@ func tunedFile() *WeightsFile {
 }
 
 func TestGoldenWeightsFile(t *testing.T) {
-	got, err := tunedFile().Marshal()
+	checkGolden(t, "standard_tuned.yaml", tunedFile)
+}
+
+// checkGolden checks that Marshal of file() writes testdata/name byte for
+// byte and that the golden file reads back to the same content, which it
+// returns.
+func checkGolden(t *testing.T, name string, file func() *WeightsFile) *WeightsFile {
+	t.Helper()
+	got, err := file().Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "standard_tuned.yaml")
+	golden := filepath.Join("testdata", name)
 	if *update {
 		if err := os.WriteFile(golden, got, 0o644); err != nil {
 			t.Fatal(err)
@@ -47,14 +55,14 @@ func TestGoldenWeightsFile(t *testing.T) {
 	if string(got) != string(want) {
 		t.Errorf("Marshal differs from %s (run go test ./eval -run Golden -update after checking the change):\n%s", golden, got)
 	}
-	// The golden file reads back to the same content.
 	wf, err := ParseWeights(want, golden)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if orig := tunedFile(); !reflect.DeepEqual(stripLines(wf), orig) {
+	if orig := file(); !reflect.DeepEqual(stripLines(wf), orig) {
 		t.Errorf("golden file reads back as\n%+v\nwant\n%+v", wf, orig)
 	}
+	return wf
 }
 
 // nnTunedFile is a weights file of the nneonneo set with tuned parameters,
@@ -74,30 +82,7 @@ func nnTunedFile() *WeightsFile {
 }
 
 func TestGoldenWeightsFileV2(t *testing.T) {
-	got, err := nnTunedFile().Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden := filepath.Join("testdata", "nneonneo_tuned.yaml")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./eval -run Golden -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("Marshal differs from %s (run go test ./eval -run Golden -update after checking the change):\n%s", golden, got)
-	}
-	wf, err := ParseWeights(want, golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if orig := nnTunedFile(); !reflect.DeepEqual(stripLines(wf), orig) {
-		t.Errorf("golden file reads back as\n%+v\nwant\n%+v", wf, orig)
-	}
+	wf := checkGolden(t, "nneonneo_tuned.yaml", nnTunedFile)
 	// The checks pin the features under the file's parameters, not the
 	// defaults: some differ.
 	differ := false
@@ -249,7 +234,9 @@ func TestRoundTripBits(t *testing.T) {
 			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			back, err = ReadWeightsFile(path)
+			if back, err = ReadWeightsFile(path); err != nil {
+				t.Fatalf("weights %v: %v", w, err)
+			}
 		} else {
 			var data []byte
 			if data, err = wf.Marshal(); err == nil {

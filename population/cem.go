@@ -1,6 +1,7 @@
 package population
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 )
@@ -62,24 +63,14 @@ func (c *CEMConfig) Validate() error {
 func (c *CEMConfig) resolved() CEMConfig {
 	r := *c
 	r.Config = c.Config.resolved()
-	if r.Elite == 0 {
-		r.Elite = DefaultElite
-	}
-	if r.MeanSmoothing == 0 {
-		r.MeanSmoothing = DefaultMeanSmoothing
-	}
-	if r.VarianceSmoothing == 0 {
-		r.VarianceSmoothing = DefaultVarianceSmoothing
-	}
-	if r.Noise == 0 {
-		r.Noise = DefaultNoise
-	}
+	r.Elite = cmp.Or(r.Elite, DefaultElite)
+	r.MeanSmoothing = cmp.Or(r.MeanSmoothing, DefaultMeanSmoothing)
+	r.VarianceSmoothing = cmp.Or(r.VarianceSmoothing, DefaultVarianceSmoothing)
+	r.Noise = cmp.Or(r.Noise, DefaultNoise)
 	if r.Noise < 0 {
 		r.Noise = -1
 	}
-	if r.NoiseGenerations == 0 {
-		r.NoiseGenerations = DefaultNoiseGenerations
-	}
+	r.NoiseGenerations = cmp.Or(r.NoiseGenerations, DefaultNoiseGenerations)
 	if r.Lambda == 0 {
 		r.Lambda = DefaultCEMLambda(len(c.X0), r.Elite, r.Full)
 	}

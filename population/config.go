@@ -1,6 +1,7 @@
 package population
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 )
@@ -192,31 +193,17 @@ func (c *Config) resolved() Config {
 			}
 		}
 	}
-	if r.Sigma0 == 0 {
-		r.Sigma0 = DefaultSigma0
-	}
-	if r.Restarts == "" {
-		r.Restarts = NoRestarts
-	}
-	if r.MaxRestarts == 0 {
-		r.MaxRestarts = DefaultMaxRestarts
-	}
+	r.Sigma0 = cmp.Or(r.Sigma0, DefaultSigma0)
+	r.Restarts = cmp.Or(r.Restarts, NoRestarts)
+	r.MaxRestarts = cmp.Or(r.MaxRestarts, DefaultMaxRestarts)
 	if c.TargetF != nil {
 		t := *c.TargetF
 		r.TargetF = &t
 	}
-	if r.TolX == 0 {
-		r.TolX = DefaultTolX
-	}
-	if r.TolFun == 0 {
-		r.TolFun = DefaultTolFun
-	}
-	if r.TolConditionCov == 0 {
-		r.TolConditionCov = DefaultTolConditionCov
-	}
-	if r.TolUpSigma == 0 {
-		r.TolUpSigma = DefaultTolUpSigma
-	}
+	r.TolX = cmp.Or(r.TolX, DefaultTolX)
+	r.TolFun = cmp.Or(r.TolFun, DefaultTolFun)
+	r.TolConditionCov = cmp.Or(r.TolConditionCov, DefaultTolConditionCov)
+	r.TolUpSigma = cmp.Or(r.TolUpSigma, DefaultTolUpSigma)
 	return r
 }
 

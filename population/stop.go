@@ -28,17 +28,7 @@ const (
 var reasons = []Reason{StopMaxEvals, StopTarget, StopTolX, StopTolFun, StopStagnation,
 	StopConditionCov, StopNoEffectAxis, StopNoEffectCoord, StopTolUpSigma}
 
-func validReason(r Reason) bool {
-	if r == "" {
-		return true
-	}
-	for _, s := range reasons {
-		if r == s {
-			return true
-		}
-	}
-	return false
-}
+func validReason(r Reason) bool { return r == "" || slices.Contains(reasons, r) }
 
 // Restarts selects the restart strategy.
 type Restarts string

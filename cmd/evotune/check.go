@@ -85,10 +85,10 @@ func printWeightsFile(w io.Writer, path string, wf *eval.WeightsFile) error {
 		case s.Algorithm == engine.AlgorithmNNCompat:
 			line += ", cutoff " + num(engine.NNCompatCutoff)
 		}
-		if !s.ScoresMoves() {
-			line += ", heuristic only (no move scores)"
-		} else {
+		if s.ScoresMoves() {
 			line += ", move scores added"
+		} else {
+			line += ", heuristic only (no move scores)"
 		}
 		fmt.Fprintf(&b, "search:      %s\n", line)
 	}

@@ -115,8 +115,9 @@ func cppProvenance(wf *eval.WeightsFile, from string) []string {
 			lines = append(lines, fmt.Sprintf("Tuned for another search (%s, %d plies), not the program's.", s.Algorithm, s.Depth))
 		}
 	}
+	oneLine := strings.NewReplacer("\n", " ", "\r", " ")
 	for i, l := range lines { // one comment line each, whatever a run name holds
-		lines[i] = strings.NewReplacer("\n", " ", "\r", " ").Replace(l)
+		lines[i] = oneLine.Replace(l)
 	}
 	return lines
 }

@@ -41,11 +41,11 @@ func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 		for _, n := range notices {
 			fmt.Fprintf(stderr, "notice    %s\n", n)
 		}
+		wf, err := t.WeightsFile()
+		if err != nil {
+			return err
+		}
 		if *format == "cpp" {
-			wf, err := t.WeightsFile()
-			if err != nil {
-				return err
-			}
 			block, err := cppBlock(wf, src)
 			if err != nil {
 				return err
@@ -64,10 +64,6 @@ func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 				runDir = filepath.Dir(filepath.Dir(src))
 			}
 			dst = filepath.Join(runDir, tuner.WeightsFile)
-		}
-		wf, err := t.WeightsFile()
-		if err != nil {
-			return err
 		}
 		data, err := wf.Marshal()
 		if err != nil {
