@@ -145,6 +145,16 @@ type SearchConfig struct {
 	Adaptive bool `yaml:"adaptive,omitempty"`
 }
 
+// Cutoff returns the probability cutoff the search actually uses: its
+// ProbCutoff, except that for the nneonneo search 0 means the program's
+// own NNCompatCutoff.
+func (cfg SearchConfig) Cutoff() float64 {
+	if cfg.Algorithm == AlgorithmNNCompat && cfg.ProbCutoff == 0 {
+		return NNCompatCutoff
+	}
+	return cfg.ProbCutoff
+}
+
 // ScoresMoves reports whether the search adds move scores to positions'
 // values. When it does not, multiplying every weight of a linear evaluator
 // by a positive constant changes no decision.

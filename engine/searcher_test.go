@@ -84,3 +84,19 @@ func (emptyCells) Evaluate(b Board) float64 {
 	}
 	return v
 }
+
+func TestSearchConfigCutoff(t *testing.T) {
+	for _, c := range []struct {
+		cfg  SearchConfig
+		want float64
+	}{
+		{SearchConfig{Algorithm: AlgorithmExpectimax}, 0},
+		{SearchConfig{Algorithm: AlgorithmExpectimax, ProbCutoff: 0.02}, 0.02},
+		{SearchConfig{Algorithm: AlgorithmNNCompat}, NNCompatCutoff},
+		{SearchConfig{Algorithm: AlgorithmNNCompat, ProbCutoff: 0.01}, 0.01},
+	} {
+		if got := c.cfg.Cutoff(); got != c.want {
+			t.Errorf("%+v: Cutoff() = %v, want %v", c.cfg, got, c.want)
+		}
+	}
+}

@@ -146,16 +146,6 @@ func (wf *WeightsFile) NeedsV2() bool {
 	return wf.Search != nil && (wf.Search.Algorithm == engine.AlgorithmNNCompat || wf.Search.ProbCutoff != 0 || wf.Search.Adaptive)
 }
 
-// writtenCutoff is the cutoff a file states for a search: the one the
-// search uses, so the nneonneo search's 0 is written as the program's 1e-4;
-// 0 means none is written.
-func writtenCutoff(si *engine.SearchConfig) float64 {
-	if si.Algorithm == engine.AlgorithmNNCompat && si.ProbCutoff == 0 {
-		return engine.NNCompatCutoff
-	}
-	return si.ProbCutoff
-}
-
 // Marshal returns the YAML form of wf, with golden checks computed from
 // its weights under its parameters (see WeightsFile.Checks), in FormatV2
 // exactly when NeedsV2 and in FormatV1 otherwise. Floats are written in the shortest
@@ -259,7 +249,7 @@ func searchNode(si *engine.SearchConfig) (*yaml.Node, error) {
 	if err := si.Algorithm.CheckDepth(si.Depth); err != nil {
 		return nil, fmt.Errorf("eval: cannot write weights: search depth %w", err)
 	}
-	cutoff := writtenCutoff(si)
+	cutoff := si.Cutoff() // the one the search uses: nneonneo's 0 is written as its 1e-4
 	if err := engine.CheckCutoff(cutoff); err != nil {
 		return nil, fmt.Errorf("eval: cannot write weights: search cutoff %w", err)
 	}

@@ -259,7 +259,7 @@ func TestRoundTripBits(t *testing.T) {
 				t.Fatalf("param %d: wrote %v, read %v", j, p[j], back.Params[j])
 			}
 		}
-		if wf.Search != nil && (back.Search.Depth != wf.Search.Depth || back.Search.ProbCutoff != writtenCutoff(wf.Search)) {
+		if wf.Search != nil && (back.Search.Depth != wf.Search.Depth || back.Search.ProbCutoff != wf.Search.Cutoff()) {
 			t.Fatalf("search %+v read back as %+v", wf.Search, back.Search)
 		}
 		for j, c := range back.Checks {

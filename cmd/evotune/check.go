@@ -79,11 +79,8 @@ func printWeightsFile(w io.Writer, path string, wf *eval.WeightsFile) error {
 		if s.Width != 0 {
 			line += fmt.Sprintf(", width %d", s.Width)
 		}
-		switch {
-		case s.ProbCutoff != 0:
-			line += ", cutoff " + num(s.ProbCutoff)
-		case s.Algorithm == engine.AlgorithmNNCompat:
-			line += ", cutoff " + num(engine.NNCompatCutoff)
+		if c := s.Cutoff(); c != 0 {
+			line += ", cutoff " + num(c)
 		}
 		if s.ScoresMoves() {
 			line += ", move scores added"

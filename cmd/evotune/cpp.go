@@ -104,10 +104,7 @@ func cppProvenance(wf *eval.WeightsFile, from string) []string {
 	lines := []string{strings.Join(append([]string{src}, parts...), "; ") + "."}
 	if s := wf.Search; s != nil {
 		if s.Algorithm == engine.AlgorithmNNCompat {
-			cutoff := s.ProbCutoff
-			if cutoff == 0 {
-				cutoff = engine.NNCompatCutoff
-			}
+			cutoff := s.Cutoff()
 			c := (s.Depth - 1) / 2
 			lines = append(lines, fmt.Sprintf("Tuned for the program's search at cap %d (%d plies): in score_toplevel_move, state.depth_limit = std::min(%d, std::max(3, count_distinct_tiles(board) - 2)); CPROB_THRESH_BASE = %s.",
 				c, s.Depth, c, cppFloat(cutoff)))

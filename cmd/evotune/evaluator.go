@@ -92,11 +92,7 @@ func describeSearch(cfg engine.SearchConfig) string {
 	case engine.AlgorithmBeam:
 		s = fmt.Sprintf("beam, width %d, %d plies", cfg.Width, cfg.Depth)
 	case engine.AlgorithmNNCompat:
-		cutoff := cfg.ProbCutoff
-		if cutoff == 0 {
-			cutoff = engine.NNCompatCutoff
-		}
-		return fmt.Sprintf("nneonneo, %d plies (cap %d), cutoff %g", cfg.Depth, (cfg.Depth-1)/2, cutoff)
+		return fmt.Sprintf("nneonneo, %d plies (cap %d), cutoff %g", cfg.Depth, (cfg.Depth-1)/2, cfg.Cutoff())
 	}
 	if cfg.HeuristicOnly {
 		s += ", heuristic only"

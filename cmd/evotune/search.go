@@ -173,11 +173,9 @@ func searchNNCompat(w io.Writer, b engine.Board, depth int, cutoff float64, e en
 	if asJSON {
 		return writeSearchJSON(w, b, depth, res)
 	}
-	if cutoff == 0 {
-		cutoff = engine.NNCompatCutoff
-	}
+	cfg := engine.SearchConfig{Algorithm: engine.AlgorithmNNCompat, ProbCutoff: cutoff}
 	fmt.Fprintf(w, "board     %s\n%s", b.Hex(), b.Pretty())
-	fmt.Fprintf(w, "search    nneonneo/2048-ai's, %d plies (cap %d), cutoff %g, evaluator %s\n", depth, (depth-1)/2, cutoff, ename)
+	fmt.Fprintf(w, "search    nneonneo/2048-ai's, %d plies (cap %d), cutoff %g, evaluator %s\n", depth, (depth-1)/2, cfg.Cutoff(), ename)
 	fmt.Fprintf(w, "value     %s\n", fmtValue(res.Value))
 	fmt.Fprintf(w, "nodes     %d\n", res.Nodes)
 	if !res.HasMove {
