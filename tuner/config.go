@@ -89,6 +89,9 @@ type Config struct {
 	Validation ValidationConfig `yaml:"validation"`
 	// Checkpoints configures the run's checkpoints.
 	Checkpoints CheckpointConfig `yaml:"checkpoints"`
+	// Noise configures noise handling: games per candidate set by the
+	// measured noise of the ranking, and racing (see NoiseConfig).
+	Noise NoiseConfig `yaml:"noise"`
 
 	// zeros holds the fields (dotted paths) a file set to their zero value
 	// explicitly: Resolve leaves them alone, so that Validate rejects a
@@ -169,7 +172,8 @@ func (c *Config) asCheckpointed() {
 	if c.given == nil {
 		return
 	}
-	keys := []string{"search.cutoff"}
+	// Noise handling came later still: its switches were off then.
+	keys := []string{"search.cutoff", "noise.handling", "noise.racing"}
 	if c.Validation.Search != nil {
 		keys = append(keys, "validation.search.cutoff")
 	}
@@ -292,6 +296,21 @@ func (c *Config) Resolve() {
 	}
 	c.resolveSearchOptions()
 	c.resolveValidationSearch()
+	c.resolveNoise()
+}
+
+// resolveNoise turns noise handling and racing on where a file leaves them
+// out (a Config built in Go has them off unless set) and fills the block.
+func (c *Config) resolveNoise() {
+	if c.given != nil {
+		if c.absent("noise.handling", false) {
+			c.Noise.Handling = true
+		}
+		if c.absent("noise.racing", false) {
+			c.Noise.Racing = true
+		}
+	}
+	setDefault(c, "noise.block", &c.Noise.Block, defaultBlock)
 }
 
 // zeroIsNoValue lists the fields whose zero is no meaningful value (Resolve
@@ -303,6 +322,7 @@ var zeroIsNoValue = map[string]bool{
 	"search.algorithm": true, "search.depth": true, "search.width": true,
 	"fitness.games": true, "fitness.metric": true,
 	"validation.every": true, "validation.games": true, "checkpoints.keep": true,
+	"noise.block": true,
 }
 
 // setDefault sets *p, the field at path field, to def if it is zero and

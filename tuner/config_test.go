@@ -253,6 +253,7 @@ func TestConfigExplicitZero(t *testing.T) {
 		{"validation:\n  every: 0\n", "validation.every", "0: want at least 1 generation"},
 		{"validation:\n  games: 0\n", "validation.games", "0: want at least 2 games"},
 		{"checkpoints:\n  keep: 0\n", "checkpoints.keep", "0: want at least 1"},
+		{"noise:\n  block: 0\n", "noise.block", "0: want 1 to 1024 games per block"},
 	} {
 		t.Run(tt.field, func(t *testing.T) {
 			data := "seed: 1\n" + tt.yaml
@@ -421,5 +422,33 @@ func TestSearchOptionDefaults(t *testing.T) {
 	cfg.Resolve()
 	if v := cfg.ValidationSearch(); v.TableBits != engine.PlayTableBits(7) || v.ProbCutoff != engine.PlayCutoff(7) {
 		t.Errorf("validation at 7 plies after tuning at 3: table %d, cutoff %v", v.TableBits, v.ProbCutoff)
+	}
+}
+
+// TestNoiseConfigErrors checks the rules of the noise section: one line
+// naming the file, line and field.
+func TestNoiseConfigErrors(t *testing.T) {
+	for _, tt := range []struct {
+		yaml, want string
+	}{
+		{"noise:\n  games: [8]\n", "c.yaml:3: noise.games: [8]: want [least, most] games per candidate"},
+		{"noise:\n  games: [16, 8]\n", "c.yaml:3: noise.games: [16 8]: want least ≥ block (4) and least ≤ most"},
+		{"noise:\n  games: [2, 8]\n", "c.yaml:3: noise.games: [2 8]: want least ≥ block (4) and least ≤ most"},
+		{"noise:\n  games: [8, 30]\n", "c.yaml:3: noise.games: [8 30]: want multiples of the block (4 games)"},
+		{"noise:\n  block: 5\n  games: [8, 20]\n", "c.yaml:4: noise.games: [8 20]: want multiples of the block (5 games)"},
+		{"noise:\n  block: 2000\n", "c.yaml:3: noise.block: 2000: want 1 to 1024 games per block"},
+		{"noise:\n  reevaluate: -1\n", "c.yaml:3: noise.reevaluate: -1: want 0 (2 + λ/20) or a number of candidates up to 1024"},
+		{"noise:\n  racing: maybe\n", `c.yaml:3: noise.racing: want true or false, got "maybe"`},
+		{"noise:\n  budget: 3\n", "c.yaml:3: noise.budget: unknown key (allowed in noise: handling, block, games, reevaluate, racing)"},
+	} {
+		data := "seed: 1\n" + tt.yaml
+		cfg, pos, err := ParseConfig([]byte(data), "c.yaml")
+		if err == nil {
+			cfg.Resolve()
+			err = cfg.Validate(pos)
+		}
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%q: got %v, want %s", tt.yaml, err, tt.want)
+		}
 	}
 }

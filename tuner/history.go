@@ -26,6 +26,8 @@ type Record struct {
 	Restarts  int     `json:"restarts"` // IPOP restarts so far
 	// Weights is the distribution mean after the update, by feature.
 	Weights WeightMap `json:"weights"`
+	// Noise is the generation's noise handling, when the run has it.
+	Noise *RecordNoise `json:"noise,omitempty"`
 	// Validation is the mean's validation, when this generation ran one.
 	Validation *RecordValidation `json:"validation,omitempty"`
 	// Stop is why the run stopped after this generation, if it did.

@@ -18,25 +18,9 @@ func (t *Tuner) play(ctx context.Context, search engine.SearchConfig, weights []
 	for c := range results {
 		results[c] = make([]engine.Result, len(seeds))
 	}
-	b := &Batch{
-		Generation: t.state.Generation,
-		Features:   t.set.Name,
-		Weights:    weights,
-		Seeds:      seeds,
-		Search:     search,
-		MaxMoves:   t.cfg.Fitness.MaxMoves,
-	}
-	var done Done
-	if t.events.Game != nil {
-		done = func(_ Job, _ engine.Result, replayed bool) { t.events.Game(replayed) }
-	}
-	started := time.Now()
-	err := t.pool.Play(ctx, b, results, done)
-	t.gameTime += time.Since(started)
-	if err != nil {
+	if err := t.playJobs(ctx, search, weights, seeds, nil, results); err != nil {
 		return nil, err
 	}
-	t.state.Games += int64(len(weights) * len(seeds))
 	return results, nil
 }
 
@@ -179,19 +163,28 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 	for c, x := range cands {
 		weights[c] = t.full(x)
 	}
-	seeds := make([]uint64, t.cfg.Fitness.Games)
-	for j := range seeds {
-		seeds[j] = TuningSeed(t.cfg.Seed, len(seeds), g, j)
-	}
-	results, err := t.play(ctx, t.search, weights, seeds)
-	if err != nil {
-		return Record{}, err
-	}
-	fit := make([]float64, len(cands))
-	neg := make([]float64, len(cands))
-	for c := range cands {
-		fit[c] = t.fitness(results[c])
-		neg[c] = -fit[c] // the optimizer minimises
+	var fit, neg []float64
+	var noise *RecordNoise
+	var err error
+	if t.cfg.Noise.Handling {
+		if fit, neg, noise, err = t.evaluateNoisy(ctx, weights); err != nil {
+			return Record{}, err
+		}
+	} else {
+		seeds := make([]uint64, t.cfg.Fitness.Games)
+		for j := range seeds {
+			seeds[j] = TuningSeed(t.cfg.Seed, len(seeds), g, j)
+		}
+		var results [][]engine.Result
+		if results, err = t.play(ctx, t.search, weights, seeds); err != nil {
+			return Record{}, err
+		}
+		fit = make([]float64, len(cands))
+		neg = make([]float64, len(cands))
+		for c := range cands {
+			fit[c] = t.fitness(results[c])
+			neg[c] = -fit[c] // the optimizer minimises
+		}
 	}
 	if err := t.opt.Tell(neg); err != nil {
 		return Record{}, fmt.Errorf("tuner: generation %d: %w", g+1, err)
@@ -210,6 +203,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		AxisRatio:   finiteOr0(t.opt.AxisRatio()),
 		Restarts:    t.opt.Restarts(),
 		Weights:     WeightMap{Names: t.names, Values: t.full(t.opt.Mean())},
+		Noise:       noise,
 	}
 	rec.Mean, _ = engine.MeanCI95(fit)
 	rec.Stop = t.stopReasonAt(done, now())

@@ -250,7 +250,7 @@ func TestResumeWithDamagedJournal(t *testing.T) {
 
 	dir := filepath.Join(t.TempDir(), "run")
 	ctx, cancel := context.WithCancel(context.Background())
-	r, err := Create(smallConfig(t), dir, Options{Events: cutAfter(30, cancel)})
+	r, err := Create(smallConfig(t), dir, Options{Events: cutAfter(38, cancel)})
 	if err != nil {
 		t.Fatal(err)
 	}

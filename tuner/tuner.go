@@ -28,6 +28,12 @@ type State struct {
 	Validated *Validation `json:"validated,omitempty"`
 	// Done is why the run finished; empty while it goes on.
 	Done string `json:"done,omitempty"`
+	// SeedCounter counts the tuning seeds taken so far by a run with noise
+	// handling, whose games per generation vary (see takeSeeds); a run
+	// without it uses TuningSeed.
+	SeedCounter uint64 `json:"seed_counter,omitempty"`
+	// Noise is noise handling's state, nil before its first generation.
+	Noise *NoiseState `json:"noise,omitempty"`
 }
 
 // Validation is a weight vector measured on the validation seeds.
@@ -207,6 +213,10 @@ func (t *Tuner) Metric() Metric { return t.metric }
 func (t *Tuner) State() State {
 	s := t.state
 	s.Optimizer = slices.Clone(s.Optimizer)
+	if s.Noise != nil {
+		n := *s.Noise
+		s.Noise = &n
+	}
 	return s
 }
 
@@ -217,6 +227,10 @@ func (t *Tuner) Restore(s State) error {
 	}
 	t.state = s
 	t.state.Optimizer = slices.Clone(s.Optimizer)
+	if s.Noise != nil {
+		n := *s.Noise
+		t.state.Noise = &n
+	}
 	return nil
 }
 

@@ -110,6 +110,29 @@ func (c *Config) Validate(pos *Positions) error {
 	if c.Checkpoints.Keep < 1 {
 		return pos.errorf("checkpoints.keep", "%d: want at least 1", c.Checkpoints.Keep)
 	}
+	return c.Noise.validate(pos)
+}
+
+func (n *NoiseConfig) validate(pos *Positions) error {
+	if n.Block < 1 || n.Block > 1024 {
+		return pos.errorf("noise.block", "%d: want 1 to 1024 games per block", n.Block)
+	}
+	if n.Games != nil {
+		g := n.Games
+		switch {
+		case len(g) != 2:
+			return pos.errorf("noise.games", "%v: want [least, most] games per candidate", g)
+		case g[0] < n.Block || g[0] > g[1]:
+			return pos.errorf("noise.games", "%v: want least ≥ block (%d) and least ≤ most", g, n.Block)
+		case g[0]%n.Block != 0 || g[1]%n.Block != 0:
+			return pos.errorf("noise.games", "%v: want multiples of the block (%d games)", g, n.Block)
+		case g[1] > 1<<20:
+			return pos.errorf("noise.games", "%v: want at most %d games per candidate", g, 1<<20)
+		}
+	}
+	if !(n.Reevaluate >= 0 && n.Reevaluate <= maxReevaluated) {
+		return pos.errorf("noise.reevaluate", "%v: want 0 (2 + λ/20) or a number of candidates up to %d", n.Reevaluate, maxReevaluated)
+	}
 	return nil
 }
 

@@ -1,0 +1,206 @@
+package tuner
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// noisyConfig is a small run whose noise handling acts: three blocks per
+// candidate (so racing can drop candidates after two), bounds that let the
+// games per candidate move.
+func noisyConfig(t *testing.T) *Config {
+	t.Helper()
+	cfg, pos, err := ParseConfig([]byte(`
+name: noisy
+seed: 7
+generations: 5
+sigma: 1
+optimizer: {population: 8}
+search: {depth: 1}
+fitness: {games: 12}
+validation: {every: 2, games: 4}
+noise: {block: 4, games: [8, 24]}
+checkpoints: {keep: 2}
+`), "noisy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Resolve()
+	if err := cfg.Validate(pos); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func noiseRecords(t *testing.T, dir string) []Record {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, HistoryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var recs []Record
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var r Record
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	return recs
+}
+
+// TestNoiseHandlingActs checks that the small run exercises every part of
+// noise handling, and that the history's counts add up: the games of a
+// generation are the full candidates' blocks, the dropped candidates' first
+// blocks and the re-evaluations.
+func TestNoiseHandlingActs(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := Create(noisyConfig(t), dir, Options{Pool: NewLocalPool(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runToEnd(t, r)
+	recs := noiseRecords(t, dir)
+	if len(recs) != 5 {
+		t.Fatalf("%d history lines, want 5", len(recs))
+	}
+	dropped, moved := 0, false
+	prev := recs[0].Games
+	for i, rec := range recs {
+		n := rec.Noise
+		if n == nil {
+			t.Fatalf("generation %d: no noise record", rec.Generation)
+		}
+		if i > 0 && n.Games != recs[i-1].Noise.Next {
+			t.Errorf("generation %d plays %d games per candidate, the one before asked for %d", rec.Generation, n.Games, recs[i-1].Noise.Next)
+		}
+		if n.Games%4 != 0 || n.Games < 8 || n.Games > 24 {
+			t.Errorf("generation %d: %d games per candidate, want whole blocks in [8, 24]", rec.Generation, n.Games)
+		}
+		if n.Next != n.Games {
+			moved = true
+		}
+		// Dropped candidates played 2 or more blocks, the rest all.
+		lo := (rec.Lambda-n.Dropped)*n.Games + n.Dropped*8 + n.Reevaluated*n.Games
+		hi := (rec.Lambda)*n.Games + n.Reevaluated*n.Games
+		if n.Played < lo || n.Played > hi || (n.Dropped == 0 && n.Played != hi) {
+			t.Errorf("generation %d: %d games played, want %d..%d (%+v)", rec.Generation, n.Played, lo, hi, *n)
+		}
+		if n.Reevaluated < 2 || n.Reevaluated > 3 {
+			t.Errorf("generation %d: %d re-evaluated, want 2 or 3 (2 + 8/20)", rec.Generation, n.Reevaluated)
+		}
+		validation := int64(0)
+		if rec.Validation != nil {
+			validation = 4
+		}
+		if got := rec.Games - prev; i > 0 && got != int64(n.Played)+validation {
+			t.Errorf("generation %d: game count rose by %d, want %d played + %d validation", rec.Generation, got, n.Played, validation)
+		}
+		prev = rec.Games
+		dropped += n.Dropped
+	}
+	if dropped == 0 {
+		t.Error("racing dropped no candidate in 5 generations")
+	}
+	if !moved {
+		t.Error("the games per candidate never changed")
+	}
+}
+
+// TestNoiseWorkersAndResume: with noise handling on, 1 worker or 4, and
+// runs cut anywhere (mid-race, in a re-evaluation, in a validation) and
+// resumed, end with the same bytes.
+func TestNoiseWorkersAndResume(t *testing.T) {
+	ref := filepath.Join(t.TempDir(), "ref")
+	r, err := Create(noisyConfig(t), ref, Options{Pool: NewLocalPool(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runToEnd(t, r)
+	want := readRun(t, ref)
+
+	four := filepath.Join(t.TempDir(), "four")
+	if r, err = Create(noisyConfig(t), four, Options{Pool: NewLocalPool(4)}); err != nil {
+		t.Fatal(err)
+	}
+	runToEnd(t, r)
+	if diff := readRun(t, four).equal(want); diff != "" {
+		t.Errorf("4 workers differ from 1 in %s", diff)
+	}
+
+	for _, cuts := range [][]int64{{10}, {70}, {101}, {150, 40}} {
+		dir := filepath.Join(t.TempDir(), "cut")
+		for i, n := range cuts {
+			ctx, cancel := context.WithCancel(context.Background())
+			opts := Options{Pool: NewLocalPool(4), Events: cutAfter(n, cancel)}
+			var r *Run
+			var err error
+			if i == 0 {
+				r, err = Create(noisyConfig(t), dir, opts)
+			} else {
+				r, err = Resume(dir, ResumeOverrides{}, opts)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = r.Run(ctx)
+			cancel()
+			r.Close()
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("cuts %v: run %d: err = %v, want cancellation", cuts, i, err)
+			}
+		}
+		r, err := Resume(dir, ResumeOverrides{}, Options{Pool: NewLocalPool(2)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runToEnd(t, r)
+		if diff := readRun(t, dir).equal(want); diff != "" {
+			t.Errorf("cuts %v: resumed run differs from the uninterrupted one in %s", cuts, diff)
+		}
+	}
+}
+
+// TestNoiseDefaults: a Config built in Go has no noise handling,
+// a file that leaves noise out has it, and a checkpoint written before
+// noise handling existed resumes without it.
+func TestNoiseDefaults(t *testing.T) {
+	var c Config
+	c.Resolve()
+	if c.Noise.Handling || c.Noise.Racing || c.Noise.Block != 4 {
+		t.Errorf("Go config: noise %+v, want off with block 4", c.Noise)
+	}
+	f, _, err := ParseConfig([]byte("name: x\n"), "x.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Resolve()
+	if !f.Noise.Handling || !f.Noise.Racing {
+		t.Errorf("file without noise: %+v, want handling and racing on", f.Noise)
+	}
+	old, _, err := ParseConfig([]byte("name: x\nsearch: {cutoff: 0}\n"), "x.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.asCheckpointed()
+	old.Resolve()
+	if old.Noise.Handling || old.Noise.Racing {
+		t.Errorf("checkpointed config without noise: %+v, want off", old.Noise)
+	}
+	data, err := MarshalConfig(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte("noise:\n  handling: true\n  block: 4\n")) {
+		t.Errorf("resolved config does not write noise handling out:\n%s", data)
+	}
+}
