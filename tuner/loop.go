@@ -76,6 +76,7 @@ func (t *Tuner) Measure(ctx context.Context, w []float64) (*Validation, error) {
 		CI95:       sum.CI95,
 		Median:     sum.Median,
 		Games:      sum.Games,
+		Stage:      t.state.Stage,
 	}, nil
 }
 
@@ -106,7 +107,7 @@ func (t *Tuner) ValidateStart(ctx context.Context) error {
 	if t.state.Start != nil {
 		return nil
 	}
-	_, err := t.validate(ctx, t.base, 0, true)
+	_, err := t.validate(ctx, t.init, 0, true)
 	return err
 }
 
@@ -116,7 +117,8 @@ func (t *Tuner) StopReason(elapsed time.Duration) string {
 	return t.stopReasonAt(t.state.Generation, elapsed)
 }
 
-// stopReasonAt is StopReason after generations completed generations.
+// stopReasonAt is StopReason after generations completed generations: the
+// run's own limits, or the end of its last stage.
 func (t *Tuner) stopReasonAt(generations int, elapsed time.Duration) string {
 	switch {
 	case t.cfg.Generations > 0 && generations >= t.cfg.Generations:
@@ -124,10 +126,55 @@ func (t *Tuner) stopReasonAt(generations int, elapsed time.Duration) string {
 	case t.cfg.Duration > 0 && elapsed >= time.Duration(t.cfg.Duration):
 		return fmt.Sprintf("duration: %v spent", time.Duration(t.cfg.Duration))
 	}
+	if t.state.Stage < len(t.stages)-1 {
+		return "" // the stage's end begins the next one (see step)
+	}
+	end := t.stageEndAt(generations, elapsed)
+	if end != "" && len(t.cfg.Stages) > 0 {
+		end = fmt.Sprintf("last stage %s: %s", t.stages[t.state.Stage].Name, end)
+	}
+	return end
+}
+
+// stageEndAt says why the current stage ends after generations completed
+// generations (of the run) and elapsed wall-clock time, or "": its budget
+// is spent or its optimizer converged.
+func (t *Tuner) stageEndAt(generations int, elapsed time.Duration) string {
+	st := t.stages[t.state.Stage]
+	switch {
+	case st.Generations > 0 && generations-t.state.StageGeneration >= st.Generations:
+		return fmt.Sprintf("generations: %d done", st.Generations)
+	case st.Duration > 0 && elapsed-t.stageBegan >= time.Duration(st.Duration):
+		return fmt.Sprintf("duration: %v spent", time.Duration(st.Duration))
+	}
 	if r, ok := t.opt.Stop(); ok {
 		return "optimizer: " + string(r)
 	}
 	return ""
+}
+
+// nextStage begins the stage after the current one once generation done
+// is complete, from the mean just validated (v): a fresh optimizer at v's
+// weights with the stage's sigma, population and search. When the
+// validation search changes with the stage, the starting weights are
+// measured again with the new one, so that tuned and start always compare
+// on the same search and games.
+func (t *Tuner) nextStage(ctx context.Context, done int, v *Validation) error {
+	i := t.state.Stage + 1
+	before := t.valSearch
+	// The counter after the generation just played (state.Generation is
+	// still its start).
+	seeds := t.seedCounter() + uint64(t.games())
+	if err := t.enterStage(i, v.Weights); err != nil {
+		return fmt.Errorf("tuner: stage %d: %w", i+1, err)
+	}
+	t.state.Stage, t.state.StageGeneration, t.state.StageSeeds, t.state.StageStart = i, done, seeds, slices.Clone(v.Weights)
+	if t.valSearch != before {
+		if _, err := t.validate(ctx, t.init, 0, true); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Done says why the run finished, or "" while it goes on.
@@ -161,9 +208,10 @@ func (t *Tuner) Finish(ctx context.Context, reason string) error {
 // duration budget and the record). On error, including cancellation, the
 // state is left as it was before the step.
 func (t *Tuner) Step(ctx context.Context, now func() time.Duration) (Record, error) {
-	saved := t.State()
+	saved, began := t.State(), t.stageBegan
 	rec, err := t.step(ctx, now)
 	if err != nil {
+		t.stageBegan = began
 		if rerr := t.Restore(saved); rerr != nil {
 			return Record{}, errors.Join(err, rerr)
 		}
@@ -179,10 +227,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 	for c, x := range cands {
 		weights[c] = t.full(x)
 	}
-	seeds := make([]uint64, t.cfg.Fitness.Games)
-	for j := range seeds {
-		seeds[j] = TuningSeed(t.cfg.Seed, len(seeds), g, j)
-	}
+	seeds := t.tuningSeeds(t.games())
 	results, err := t.play(ctx, t.search, weights, seeds)
 	if err != nil {
 		return Record{}, err
@@ -212,18 +257,35 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		Weights:     WeightMap{Names: t.names, Values: t.full(t.opt.Mean())},
 	}
 	rec.Mean, _ = engine.MeanCI95(fit)
+	if len(t.cfg.Stages) > 0 {
+		rec.Stage = t.state.Stage + 1
+	}
 	rec.Stop = t.stopReasonAt(done, now())
-	if rec.Stop != "" || done%t.cfg.Validation.Every == 0 {
-		v, err := t.validate(ctx, rec.Weights.Values, done, false)
-		if err != nil {
+	if rec.Stop == "" && t.state.Stage < len(t.stages)-1 {
+		rec.StageEnd = t.stageEndAt(done, now())
+	}
+	var v *Validation
+	if rec.Stop != "" || rec.StageEnd != "" || done%t.cfg.Validation.Every == 0 {
+		if v, err = t.validate(ctx, rec.Weights.Values, done, false); err != nil {
 			return Record{}, err
 		}
 		rec.Validation = &RecordValidation{Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games}
+	}
+	if rec.StageEnd != "" {
+		// A stage always ends with its mean validated; the next starts
+		// from there.
+		if err := t.nextStage(ctx, done, v); err != nil {
+			return Record{}, err
+		}
 	}
 	rec.Games = t.state.Games
 	t.state.Generation = done
 	t.state.Done = rec.Stop
 	rec.Elapsed = now().Seconds()
+	if rec.StageEnd != "" {
+		// As a resumed run recovers it from the history (see Run).
+		t.stageBegan = elapsedOf(rec.Elapsed)
+	}
 	if t.state.Optimizer, err = t.opt.MarshalBinary(); err != nil {
 		return Record{}, err
 	}
