@@ -443,7 +443,13 @@ func (p *Positions) errorf(field, format string, args ...any) error {
 		// The file wrote 0 where 0 is no value: say how to get the default.
 		format += " (leave the key out for the default)"
 	}
-	return p.yf.At(p.lines[field], field, format, args...)
+	line := p.lines[field]
+	if rest, ok := strings.CutPrefix(field, "stages."); ok && line == 0 {
+		// A stage's key left out (its default is wrong): the stage's line.
+		n, _, _ := strings.Cut(rest, ".")
+		line = p.lines["stages."+n]
+	}
+	return p.yf.At(line, field, format, args...)
 }
 
 // ParseConfig decodes a config strictly, through eval's strict YAML layer

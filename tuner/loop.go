@@ -159,12 +159,11 @@ func (t *Tuner) stageEndAt(generations int, elapsed time.Duration) string {
 // validation search changes with the stage, the starting weights are
 // measured again with the new one, so that tuned and start always compare
 // on the same search and games.
-func (t *Tuner) nextStage(ctx context.Context, done int, v *Validation) error {
+// The stage's tuning seeds start at counter seeds, where the previous
+// stage's ended.
+func (t *Tuner) nextStage(ctx context.Context, done int, v *Validation, seeds uint64) error {
 	i := t.state.Stage + 1
 	before := t.valSearch
-	// The counter after the generation just played (state.Generation is
-	// still its start).
-	seeds := t.seedCounter() + uint64(t.games())
 	if err := t.enterStage(i, v.Weights); err != nil {
 		return fmt.Errorf("tuner: stage %d: %w", i+1, err)
 	}
@@ -222,6 +221,22 @@ func (t *Tuner) Step(ctx context.Context, now func() time.Duration) (Record, err
 
 func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, error) {
 	g := t.state.Generation
+	if t.state.Stage < len(t.stages)-1 && t.stageEndAt(g, now()) != "" {
+		// A stage whose end coincided with the run's own limit, in a run
+		// resumed with a higher limit: the next stage begins now, from
+		// the mean validated at the stop.
+		v := t.state.Validated
+		if v == nil || v.Generation != g {
+			var err error
+			if v, err = t.validate(ctx, t.full(t.opt.Mean()), g, false); err != nil {
+				return Record{}, err
+			}
+		}
+		if err := t.nextStage(ctx, g, v, t.seedCounter()); err != nil {
+			return Record{}, err
+		}
+		t.stageBegan = now()
+	}
 	cands := t.opt.Ask()
 	weights := make([][]float64, len(cands))
 	for c, x := range cands {
@@ -274,7 +289,9 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 	if rec.StageEnd != "" {
 		// A stage always ends with its mean validated; the next starts
 		// from there.
-		if err := t.nextStage(ctx, done, v); err != nil {
+		// The counter after the generation just played (state.Generation is
+		// still its start).
+		if err := t.nextStage(ctx, done, v, t.seedCounter()+uint64(t.games())); err != nil {
 			return Record{}, err
 		}
 	}
