@@ -84,7 +84,7 @@ func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
 		Generation:  v.Generation,
 		Optimizer:   t.cfg.Optimizer.Method,
 		Seed:        t.cfg.Seed,
-		Evaluations: t.opt.Evaluations(),
+		Evaluations: t.Evaluations(),
 		Init:        t.cfg.InitFrom,
 		Fitness:     fitness(v),
 		Baseline:    fitness(t.state.Start),

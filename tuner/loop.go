@@ -164,10 +164,12 @@ func (t *Tuner) stageEndAt(generations int, elapsed time.Duration) string {
 func (t *Tuner) nextStage(ctx context.Context, done int, v *Validation, seeds uint64) error {
 	i := t.state.Stage + 1
 	before := t.valSearch
+	evaluations := t.Evaluations()
 	if err := t.enterStage(i, v.Weights); err != nil {
 		return fmt.Errorf("tuner: stage %d: %w", i+1, err)
 	}
 	t.state.Stage, t.state.StageGeneration, t.state.StageSeeds, t.state.StageStart = i, done, seeds, slices.Clone(v.Weights)
+	t.state.StageEvaluations = evaluations
 	if t.valSearch != before {
 		if _, err := t.validate(ctx, t.init, 0, true); err != nil {
 			return err
@@ -262,7 +264,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 	done := g + 1
 	rec := Record{
 		Generation:  done,
-		Evaluations: t.opt.Evaluations(),
+		Evaluations: t.Evaluations(),
 		Lambda:      len(cands),
 		Best:        slices.Max(fit),
 		Median:      engine.Median(fit),
@@ -318,8 +320,8 @@ func (t *Tuner) Recommended() *Validation {
 	return t.state.Start
 }
 
-// Evaluations returns the candidate evaluations so far.
-func (t *Tuner) Evaluations() int { return t.opt.Evaluations() }
+// Evaluations returns the candidate evaluations so far, over all stages.
+func (t *Tuner) Evaluations() int { return t.state.StageEvaluations + t.opt.Evaluations() }
 
 // finiteOr0 returns x, or 0 for an infinite or NaN x, which JSON cannot
 // carry.

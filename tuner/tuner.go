@@ -36,10 +36,13 @@ type State struct {
 	// rebuilt from them before its state is restored. All are zero (and
 	// left out) in the first stage, so a run without stages has the state
 	// it had before stages existed.
-	Stage           int       `json:"stage,omitempty"`
-	StageGeneration int       `json:"stage_generation,omitempty"`
-	StageSeeds      uint64    `json:"stage_seeds,omitempty"`
-	StageStart      []float64 `json:"stage_start,omitempty"`
+	Stage           int    `json:"stage,omitempty"`
+	StageGeneration int    `json:"stage_generation,omitempty"`
+	StageSeeds      uint64 `json:"stage_seeds,omitempty"`
+	// StageEvaluations counts the candidate evaluations of the stages
+	// before the current one, whose optimizers are gone.
+	StageEvaluations int       `json:"stage_evaluations,omitempty"`
+	StageStart       []float64 `json:"stage_start,omitempty"`
 }
 
 // Validation is a weight vector measured on the validation seeds.
