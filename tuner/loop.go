@@ -186,6 +186,7 @@ func (t *Tuner) Done() string { return t.state.Done }
 func (t *Tuner) Reopen() bool {
 	if t.state.Done != "" && t.StopReason(0) == "" {
 		t.state.Done = ""
+		t.reopened = true
 	}
 	return t.state.Done == ""
 }
@@ -209,10 +210,10 @@ func (t *Tuner) Finish(ctx context.Context, reason string) error {
 // duration budget and the record). On error, including cancellation, the
 // state is left as it was before the step.
 func (t *Tuner) Step(ctx context.Context, now func() time.Duration) (Record, error) {
-	saved, began := t.State(), t.stageBegan
+	saved, began, reopened := t.State(), t.stageBegan, t.reopened
 	rec, err := t.step(ctx, now)
 	if err != nil {
-		t.stageBegan = began
+		t.stageBegan, t.reopened = began, reopened
 		if rerr := t.Restore(saved); rerr != nil {
 			return Record{}, errors.Join(err, rerr)
 		}
@@ -223,7 +224,7 @@ func (t *Tuner) Step(ctx context.Context, now func() time.Duration) (Record, err
 
 func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, error) {
 	g := t.state.Generation
-	if t.state.Stage < len(t.stages)-1 && t.stageEndAt(g, now()) != "" {
+	if t.reopened && t.state.Stage < len(t.stages)-1 && t.stageEndAt(g, now()) != "" {
 		// A stage whose end coincided with the run's own limit, in a run
 		// resumed with a higher limit: the next stage begins now, from
 		// the mean validated at the stop.
@@ -239,6 +240,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		}
 		t.stageBegan = now()
 	}
+	t.reopened = false
 	cands := t.opt.Ask()
 	weights := make([][]float64, len(cands))
 	for c, x := range cands {

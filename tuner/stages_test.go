@@ -8,8 +8,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
@@ -390,5 +392,78 @@ func TestStagesResume(t *testing.T) {
 		if !bytes.Equal(a, b) {
 			t.Errorf("resumed at the boundary, generation %d:\n%s\nwant\n%s", i+1, a, b)
 		}
+	}
+}
+
+// TestStageDuration drives a ladder with a stage duration budget on a
+// clock the test sets: the stage ends at the first generation that ends
+// at or after its budget, counted from when the stage began.
+func TestStageDuration(t *testing.T) {
+	cfg := parseResolved(t, strings.Replace(ladderYAML, "    generations: 3\n", "    duration: 10s\n", 1)+"    duration: 9s\n  - name: third\n")
+	tu, err := New(cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := tu.ValidateStart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var clock time.Duration
+	now := func() time.Duration { return clock }
+	var ends []int
+	for g := 1; g <= 9; g++ {
+		clock = time.Duration(g) * 4 * time.Second
+		rec, err := tu.Step(ctx, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.StageEnd != "" {
+			ends = append(ends, rec.Generation)
+		}
+	}
+	// Stage 1 ends after generation 3 (12 s ≥ 10 s), stage 2 after
+	// generation 6 (24 s − 12 s ≥ 9 s).
+	if !slices.Equal(ends, []int{3, 6}) {
+		t.Errorf("stages ended after generations %v, want [3 6]", ends)
+	}
+	if i, st := tu.Stage(); i != 2 || st.Name != "third" {
+		t.Errorf("in stage %d (%s), want the third", i, st.Name)
+	}
+}
+
+// TestLastElapsedStage checks the recovery of a stage's start from the
+// history: the elapsed time of the previous stage's last line.
+func TestLastElapsedStage(t *testing.T) {
+	h := `{"generation":1,"stage":1,"elapsed_s":1.5}
+{"generation":2,"stage":1,"stage_end":"generations: 2 done","elapsed_s":3.25}
+{"generation":3,"stage":2,"elapsed_s":7}
+`
+	for _, tt := range []struct {
+		stage         int
+		last, started time.Duration
+	}{{1, 7 * time.Second, 0}, {2, 7 * time.Second, 3250 * time.Millisecond}, {3, 7 * time.Second, 7 * time.Second}} {
+		last, began := lastElapsed(strings.NewReader(h), tt.stage)
+		if last != tt.last || began != tt.started {
+			t.Errorf("stage %d: last %v, began %v; want %v, %v", tt.stage, last, began, tt.last, tt.started)
+		}
+	}
+}
+
+// TestStagesOneValidationSearch: with validation.search given, every stage
+// validates with it and the start is measured once.
+func TestStagesOneValidationSearch(t *testing.T) {
+	cfg := parseResolved(t, strings.Replace(ladderYAML, "validation: {every: 2, games: 4}", "validation: {every: 2, games: 4, search: {depth: 2}}", 1))
+	starts := 0
+	r, err := Create(cfg, filepath.Join(t.TempDir(), "run"), Options{Events: Events{Validation: func(v *Validation, start bool) {
+		if start {
+			starts++
+		}
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runToEnd(t, r)
+	if starts != 1 {
+		t.Errorf("start measured %d times, want once", starts)
 	}
 }

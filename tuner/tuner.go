@@ -124,6 +124,9 @@ type Tuner struct {
 	// stage began, for its duration budget. It is no part of State (which
 	// holds no clock): a Run recovers it from the history on resume.
 	stageBegan time.Duration
+	// reopened is set when Reopen let a finished run go on: its stage may
+	// have ended with it (see step).
+	reopened bool
 }
 
 // New returns a tuner at the start of the run cfg describes; cfg must be
