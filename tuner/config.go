@@ -133,6 +133,36 @@ type StageConfig struct {
 	Duration Duration `yaml:"duration,omitempty"`
 }
 
+// MarshalYAML writes a stage with its search in full: adaptive too, which
+// engine.SearchConfig leaves out when false, and which a stage left out
+// would take from the top-level search.
+func (s StageConfig) MarshalYAML() (any, error) {
+	type search struct {
+		Algorithm     engine.Algorithm `yaml:"algorithm"`
+		Depth         int              `yaml:"depth"`
+		Width         int              `yaml:"width"`
+		HeuristicOnly bool             `yaml:"heuristic_only"`
+		LossValue     float64          `yaml:"loss"`
+		ProbCutoff    float64          `yaml:"cutoff"`
+		TableBits     int              `yaml:"table"`
+		Adaptive      bool             `yaml:"adaptive"`
+	}
+	type stage struct {
+		Name        string   `yaml:"name"`
+		Search      *search  `yaml:"search"`
+		Games       int      `yaml:"games"`
+		Population  int      `yaml:"population"`
+		Sigma       float64  `yaml:"sigma"`
+		Generations int      `yaml:"generations,omitempty"`
+		Duration    Duration `yaml:"duration,omitempty"`
+	}
+	out := stage{Name: s.Name, Games: s.Games, Population: s.Population, Sigma: s.Sigma, Generations: s.Generations, Duration: s.Duration}
+	if q := s.Search; q != nil {
+		out.Search = &search{q.Algorithm, q.Depth, q.Width, q.HeuristicOnly, q.LossValue, q.ProbCutoff, q.TableBits, q.Adaptive}
+	}
+	return out, nil
+}
+
 // StageList returns the run's stages, resolved: the config's, or one stage
 // made of the top-level search, games, population and sigma, without a
 // budget, for a config without stages.

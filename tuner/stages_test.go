@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -99,7 +100,8 @@ func parseResolved(t *testing.T, yml string) *Config {
 
 func TestStageResolveRoundTrip(t *testing.T) {
 	// The second stage is not the last here: it gets a budget.
-	cfg := parseResolved(t, ladderYAML+"    duration: 10m\n  - name: deep\n    search: {depth: 5, table: 0}\n")
+	cfg := parseResolved(t, strings.Replace(ladderYAML, "search: {depth: 1}", "search: {depth: 1, adaptive: true}", 1)+
+		"    duration: 10m\n  - name: deep\n    search: {depth: 5, table: 0, adaptive: false}\n")
 	st := cfg.Stages
 	if len(st) != 3 || st[0].Name != "shallow" || st[1].Name != "2" || st[2].Name != "deep" {
 		t.Fatalf("names: %+v", st)
@@ -113,6 +115,9 @@ func TestStageResolveRoundTrip(t *testing.T) {
 	// Table and cutoff left out take the play defaults of the stage's own
 	// depth, as validation.search does; a table written as 0 stays 0.
 	want := (engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 5}).WithPlayDefaults()
+	if !st[0].Search.Adaptive || !st[1].Search.Adaptive || st[2].Search.Adaptive {
+		t.Errorf("adaptive: stages 1 and 2 take the top-level true, stage 3 keeps its false: %v %v %v", st[0].Search.Adaptive, st[1].Search.Adaptive, st[2].Search.Adaptive)
+	}
 	if s := *st[2].Search; s.ProbCutoff != want.ProbCutoff || s.TableBits != 0 || s.LossValue != cfg.Search.LossValue {
 		t.Errorf("stage 3's search %+v: want the cutoff of depth 5 (%v), no table, the top-level loss", s, want.ProbCutoff)
 	}
@@ -121,6 +126,9 @@ func TestStageResolveRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	back := parseResolved(t, string(data))
+	if !reflect.DeepEqual(back.Stages, cfg.Stages) {
+		t.Errorf("stages read back as %+v, want %+v", back.Stages, cfg.Stages)
+	}
 	again, err := MarshalConfig(back)
 	if err != nil {
 		t.Fatal(err)

@@ -165,8 +165,13 @@ func describeLadder(stages []tuner.StageConfig) string {
 func describeStage(t *tuner.Tuner) string {
 	i, st := t.Stage()
 	from := "from the starting weights"
-	if v := t.State().Validated; i > 0 && v != nil {
-		from = fmt.Sprintf("from the validated mean of stage %d (%s)", i, fmtFitness(v.Fitness))
+	if i > 0 {
+		from = fmt.Sprintf("from the validated mean of stage %d", i)
+		// Its figure, unless a validation in this stage (a resumed run)
+		// has replaced it.
+		if v := t.State().Validated; v != nil && v.Stage == i-1 {
+			from += fmt.Sprintf(" (%s)", fmtFitness(v.Fitness))
+		}
 	}
 	return fmt.Sprintf("stage %d/%d %q: %s, %d × %d games, sigma %g, %s",
 		i+1, len(t.Stages()), st.Name, describeSearch(*st.Search), t.Lambda(), st.Games, st.Sigma, from)
