@@ -418,7 +418,18 @@ func (p *parser) search(n *yaml.Node, what string) (*engine.SearchConfig, error)
 }
 
 func (p *parser) provenance(n *yaml.Node) (*Provenance, error) {
-	m, err := p.fields(n, "provenance", "run", "generation", "optimizer", "seed", "evaluations", "init", "fitness", "baseline")
+	keys := []string{"run", "generation", "optimizer", "seed", "evaluations", "init", "fitness", "baseline"}
+	if p.format == FormatV1 && n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Value == "stage" {
+				return nil, p.v2Key(k, "provenance.stage")
+			}
+		}
+	}
+	if p.format != FormatV1 {
+		keys = append(keys, "stage")
+	}
+	m, err := p.fields(n, "provenance", keys...)
 	if err != nil {
 		return nil, err
 	}
@@ -467,7 +478,39 @@ func (p *parser) provenance(n *yaml.Node) (*Provenance, error) {
 			return nil, err
 		}
 	}
+	if x := m["stage"]; x != nil {
+		if pr.Stage, err = p.stage(x, "provenance.stage"); err != nil {
+			return nil, err
+		}
+	}
 	return pr, nil
+}
+
+// stage reads provenance.stage: {index: I, of: N, name: NAME}, 1 <= I <= N.
+func (p *parser) stage(n *yaml.Node, what string) (*Stage, error) {
+	m, err := p.fields(n, what, "index", "of", "name")
+	if err != nil {
+		return nil, err
+	}
+	if err := p.required(m, n, what, "index", "of", "name"); err != nil {
+		return nil, err
+	}
+	of, err := p.integer(m["of"], what+".of", 1, maxCount)
+	if err != nil {
+		return nil, err
+	}
+	i, err := p.integer(m["index"], what+".index", 1, of)
+	if err != nil {
+		return nil, err
+	}
+	st := &Stage{Index: int(i), Of: int(of)}
+	if st.Name, err = p.text(m["name"], what+".name"); err != nil {
+		return nil, err
+	}
+	if st.Name == "" {
+		return nil, p.Errorf(m["name"], what+".name", "empty (want the stage's name)")
+	}
+	return st, nil
 }
 
 func (p *parser) fitness(n *yaml.Node, what string) (*Fitness, error) {

@@ -61,6 +61,16 @@ type Provenance struct {
 	// the starting weights' figure on the same games, for comparison.
 	Fitness  *Fitness
 	Baseline *Fitness
+	// Stage is the stage of a staged run the weights were tuned in (its
+	// search is the file's search); nil for a run without stages. Format 2.
+	Stage *Stage
+}
+
+// Stage names one stage of a run that was a ladder of searches.
+type Stage struct {
+	Index int    // from 1
+	Of    int    // the run's stages
+	Name  string // the stage's name in the run's config
 }
 
 // Fitness is a measured figure of a weight vector.
@@ -135,12 +145,13 @@ func (wf *WeightsFile) Compile() (*Compiled, error) {
 }
 
 // NeedsV2 reports whether the file says something version 1 cannot: shape
-// parameters, the nneonneo search, or a probability cutoff.
+// parameters, the nneonneo search, a probability cutoff, a figure measured
+// with another search, or the stage of a staged run.
 func (wf *WeightsFile) NeedsV2() bool {
 	if s, err := wf.Set(); err == nil && len(s.Params) > 0 {
 		return true
 	}
-	if p := wf.Provenance; p != nil && (p.Fitness != nil && p.Fitness.Search != nil || p.Baseline != nil && p.Baseline.Search != nil) {
+	if p := wf.Provenance; p != nil && (p.Stage != nil || p.Fitness != nil && p.Fitness.Search != nil || p.Baseline != nil && p.Baseline.Search != nil) {
 		return true
 	}
 	return wf.Search != nil && (wf.Search.Algorithm == engine.AlgorithmNNCompat || wf.Search.ProbCutoff != 0 || wf.Search.Adaptive)
@@ -318,6 +329,11 @@ func provenanceNode(p *Provenance) (*yaml.Node, error) {
 			m.Content = append(m.Content, str("search"), sn)
 		}
 		n.Content = append(n.Content, str(f.key), m)
+	}
+	if st := p.Stage; st != nil {
+		m := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+		m.Content = append(m.Content, str("index"), integer(int64(st.Index)), str("of"), integer(int64(st.Of)), str("name"), str(st.Name))
+		n.Content = append(n.Content, str("stage"), m)
 	}
 	return n, nil
 }

@@ -115,12 +115,16 @@ func TestFormatChosen(t *testing.T) {
 		{"parameters", nneonneoSet, nil, FormatV2},
 		{"adaptive", standardSet, &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 7, ProbCutoff: 1e-3, Adaptive: true}, FormatV2},
 		{"validated at another depth", standardSet, nil, FormatV2},
+		{"stage of a ladder", standardSet, nil, FormatV2},
 	} {
 		wf := NewWeightsFile(tc.set, tc.set.Defaults)
 		wf.Search = tc.search
 		if tc.name == "validated at another depth" {
 			wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3}
 			wf.Provenance = &Provenance{Fitness: &Fitness{Metric: "mean_score", Mean: 1, Search: &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 5, ProbCutoff: 0.02}}}
+		}
+		if tc.name == "stage of a ladder" {
+			wf.Provenance = &Provenance{Run: "ladder", Stage: &Stage{Index: 2, Of: 3, Name: "deep"}}
 		}
 		data, err := wf.Marshal()
 		if err != nil {
@@ -137,7 +141,10 @@ func TestFormatChosen(t *testing.T) {
 		if tc.search != nil && tc.search.Algorithm != engine.AlgorithmNNCompat && *back.Search != *tc.search { // nneonneo: written as the search it is (see TestParseV2)
 			t.Errorf("%s: search %+v reads back as %+v", tc.name, *tc.search, *back.Search)
 		}
-		if p := wf.Provenance; p != nil && !reflect.DeepEqual(back.Provenance.Fitness.Search, p.Fitness.Search) {
+		if p := wf.Provenance; p != nil && !reflect.DeepEqual(back.Provenance, p) {
+			t.Errorf("%s: provenance %+v reads back as %+v", tc.name, p, back.Provenance)
+		}
+		if p := wf.Provenance; p != nil && p.Fitness != nil && !reflect.DeepEqual(back.Provenance.Fitness.Search, p.Fitness.Search) {
 			t.Errorf("%s: validated with %+v, reads back as %+v", tc.name, p.Fitness.Search, back.Provenance.Fitness.Search)
 		}
 	}
@@ -470,6 +477,14 @@ func TestParseV2Errors(t *testing.T) {
 		{"check under the file's params", edit("sum_power: 3.5", "sum_power: 3.25"), 8, "checks[0].features.sum: the file says -51.254833995939045, this implementation computes -44.05462768008707"},
 		{"check value", edit("value: 1.6059771968260447e+06", "value: 1.605978e+06"), 9, "checks[0].value: the file says 1.605978e+06, this implementation computes 1.6059771968260447e+06"},
 		{"unknown key v2", goodV2 + "color: blue\n", 10, `weights file: unknown key "color" (allowed: format, features, weights, params, search, provenance, checks)`},
+		{"stage in v1", goodFile + "provenance: {stage: {index: 1, of: 2, name: a}}\n", 11, "provenance.stage: an evotune.weights/v2 key in an evotune.weights/v1 file"},
+		{"stage unknown key", goodV2 + "provenance: {stage: {index: 1, of: 2, name: a, depth: 3}}\n", 10, `provenance.stage: unknown key "depth" (allowed: index, of, name)`},
+		{"stage missing name", goodV2 + "provenance: {stage: {index: 1, of: 2}}\n", 10, `provenance.stage: missing key "name"`},
+		{"stage empty name", goodV2 + "provenance: {stage: {index: 1, of: 2, name: \"\"}}\n", 10, "provenance.stage.name: empty"},
+		{"stage index beyond", goodV2 + "provenance: {stage: {index: 3, of: 2, name: a}}\n", 10, "provenance.stage.index: 3 is out of range (want 1 to 2)"},
+		{"stage index zero", goodV2 + "provenance: {stage: {index: 0, of: 2, name: a}}\n", 10, "provenance.stage.index: 0 is out of range"},
+		{"stage of zero", goodV2 + "provenance: {stage: {index: 1, of: 0, name: a}}\n", 10, "provenance.stage.of: 0 is out of range"},
+		{"stage not a mapping", goodV2 + "provenance: {stage: 2}\n", 10, "provenance.stage: want a mapping"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseWeights([]byte(tc.data), "w.yaml")

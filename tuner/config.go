@@ -87,6 +87,10 @@ type Config struct {
 	Fitness FitnessConfig `yaml:"fitness"`
 	// Validation says how the distribution mean is re-evaluated.
 	Validation ValidationConfig `yaml:"validation"`
+	// Stages makes the run a ladder of searches (see StageConfig); absent,
+	// the run is one stage with the top-level search, games, population
+	// and sigma. An empty list is an error.
+	Stages []StageConfig `yaml:"stages,omitempty"`
 	// Checkpoints configures the run's checkpoints.
 	Checkpoints CheckpointConfig `yaml:"checkpoints"`
 	// Noise configures noise handling: games per candidate set by the
@@ -102,23 +106,133 @@ type Config struct {
 	given map[string]int
 }
 
-// ValidationSearch returns the search validation plays with.
-func (c *Config) ValidationSearch() engine.SearchConfig {
+// StageConfig is one rung of a ladder of searches. A stage starts from the
+// previous stage's validated mean (the first from init) with a fresh
+// optimizer, and ends when its budget is spent or its optimizer converges;
+// every stage but the last needs a budget (generations, duration or both).
+// Keys left out take the top-level values; Resolve fills them in.
+type StageConfig struct {
+	// Name names the stage in output and provenance; absent: its 1-based
+	// index ("1", "2", ...). Letters, digits, '.', '_' and '-' only.
+	Name string `yaml:"name"`
+	// Search is the stage's search; keys it leaves out take the top-level
+	// search's, except the table and cutoff, which take the play defaults
+	// of the stage's own algorithm and depth when those differ from the
+	// top-level search (as validation.search does).
+	Search *engine.SearchConfig `yaml:"search"`
+	// Games per candidate; absent: fitness.games.
+	Games int `yaml:"games"`
+	// Population is the candidates per generation, 0 meaning the method's
+	// default; absent: optimizer.population.
+	Population int `yaml:"population"`
+	// Sigma is the step size at the stage's start, in the run's relative
+	// coordinates (as the top-level sigma); absent: sigma.
+	Sigma float64 `yaml:"sigma"`
+	// Generations is the stage's budget in generations; 0 (absent) means
+	// none.
+	Generations int `yaml:"generations,omitempty"`
+	// Duration is the stage's budget in wall-clock time (the generation in
+	// progress is finished); 0 (absent) means none.
+	Duration Duration `yaml:"duration,omitempty"`
+}
+
+// MarshalYAML writes a stage with its search in full: adaptive too, which
+// engine.SearchConfig leaves out when false, and which a stage left out
+// would take from the top-level search.
+func (s StageConfig) MarshalYAML() (any, error) {
+	type search struct {
+		Algorithm     engine.Algorithm `yaml:"algorithm"`
+		Depth         int              `yaml:"depth"`
+		Width         int              `yaml:"width"`
+		HeuristicOnly bool             `yaml:"heuristic_only"`
+		LossValue     float64          `yaml:"loss"`
+		ProbCutoff    float64          `yaml:"cutoff"`
+		TableBits     int              `yaml:"table"`
+		Adaptive      bool             `yaml:"adaptive"`
+	}
+	type stage struct {
+		Name        string   `yaml:"name"`
+		Search      *search  `yaml:"search"`
+		Games       int      `yaml:"games"`
+		Population  int      `yaml:"population"`
+		Sigma       float64  `yaml:"sigma"`
+		Generations int      `yaml:"generations,omitempty"`
+		Duration    Duration `yaml:"duration,omitempty"`
+	}
+	out := stage{Name: s.Name, Games: s.Games, Population: s.Population, Sigma: s.Sigma, Generations: s.Generations, Duration: s.Duration}
+	if q := s.Search; q != nil {
+		out.Search = &search{q.Algorithm, q.Depth, q.Width, q.HeuristicOnly, q.LossValue, q.ProbCutoff, q.TableBits, q.Adaptive}
+	}
+	return out, nil
+}
+
+// StageList returns the run's stages, resolved: the config's, or one stage
+// made of the top-level search, games, population and sigma, without a
+// budget, for a config without stages.
+func (c *Config) StageList() []StageConfig {
+	if len(c.Stages) > 0 {
+		return c.Stages
+	}
+	search := c.Search
+	return []StageConfig{{Name: "1", Search: &search, Games: c.Fitness.Games, Population: c.Optimizer.Population, Sigma: c.Sigma}}
+}
+
+// ValidationSearch returns the search validation plays with in the first
+// stage (the only one of a run without stages).
+func (c *Config) ValidationSearch() engine.SearchConfig { return c.StageValidationSearch(0) }
+
+// StageValidationSearch returns the search validation plays with in stage
+// i (0-based): validation.search if the config gives one, else the stage's
+// own search.
+func (c *Config) StageValidationSearch(i int) engine.SearchConfig {
 	if c.Validation.Search != nil {
 		return *c.Validation.Search
 	}
-	return c.Search
+	return *c.StageList()[i].Search
 }
 
 // resolveValidationSearch fills the keys validation.search leaves out from
 // the tuning search (already resolved).
 func (c *Config) resolveValidationSearch() {
-	v := c.Validation.Search
-	if v == nil {
-		return
+	if c.Validation.Search != nil {
+		c.resolveSearchFrom(c.Validation.Search, "validation.search.")
 	}
+}
+
+// resolveStages fills every key a stage leaves out from the top-level
+// values (already resolved).
+func (c *Config) resolveStages() {
+	for i := range c.Stages {
+		st := &c.Stages[i]
+		prefix := StageField(i, "")
+		if c.absent(prefix+"name", st.Name == "") {
+			st.Name = strconv.Itoa(i + 1)
+		}
+		if st.Search == nil {
+			st.Search = &engine.SearchConfig{}
+		}
+		c.resolveSearchFrom(st.Search, prefix+"search.")
+		if c.absent(prefix+"games", st.Games == 0) {
+			st.Games = c.Fitness.Games
+		}
+		if c.absent(prefix+"population", st.Population == 0) {
+			st.Population = c.Optimizer.Population
+		}
+		if c.absent(prefix+"sigma", st.Sigma == 0) {
+			st.Sigma = c.Sigma
+		}
+	}
+}
+
+// StageField returns the dotted path of key in stage i (0-based) as errors
+// name it: stages are numbered from 1, as in the output ("stages.2.games").
+func StageField(i int, key string) string { return "stages." + strconv.Itoa(i+1) + "." + key }
+
+// resolveSearchFrom fills the keys of the search v (at path prefix, ending
+// in '.') the file leaves out from the tuning search (already resolved).
+func (c *Config) resolveSearchFrom(v *engine.SearchConfig, prefix string) {
 	base := c.Search
-	unset := func(key string, zero bool) bool { return c.absent("validation.search."+key, zero) }
+	unset := func(key string, zero bool) bool { return c.absent(prefix+key, zero) }
 	if unset("algorithm", v.Algorithm == "") {
 		v.Algorithm = base.Algorithm
 	}
@@ -296,6 +410,7 @@ func (c *Config) Resolve() {
 	}
 	c.resolveSearchOptions()
 	c.resolveValidationSearch()
+	c.resolveStages()
 	c.resolveNoise()
 }
 
@@ -315,7 +430,8 @@ func (c *Config) resolveNoise() {
 
 // zeroIsNoValue lists the fields whose zero is no meaningful value (Resolve
 // gives them a default when absent, Validate rejects an explicit zero). The
-// zeros of the other fields mean something, as their comments say.
+// zeros of the other fields mean something, as their comments say. A
+// stage's keys are looked up by their name in the stage (see stageKey).
 var zeroIsNoValue = map[string]bool{
 	"name": true, "features": true, "sigma": true,
 	"optimizer.method": true, "optimizer.elite": true, "optimizer.restarts": true,
@@ -323,6 +439,21 @@ var zeroIsNoValue = map[string]bool{
 	"fitness.games": true, "fitness.metric": true,
 	"validation.every": true, "validation.games": true, "checkpoints.keep": true,
 	"noise.block": true,
+	"stages.name": true, "stages.search.algorithm": true, "stages.search.depth": true,
+	"stages.search.width": true, "stages.games": true, "stages.sigma": true,
+}
+
+// stageKey maps a stage's field ("stages.2.games") to its entry in
+// zeroIsNoValue ("stages.games"); other fields are returned as they are.
+func stageKey(field string) string {
+	rest, ok := strings.CutPrefix(field, "stages.")
+	if !ok {
+		return field
+	}
+	if _, key, ok := strings.Cut(rest, "."); ok {
+		return "stages." + key
+	}
+	return field
 }
 
 // setDefault sets *p, the field at path field, to def if it is zero and
@@ -358,11 +489,17 @@ func (p *Positions) errorf(field, format string, args ...any) error {
 	if p == nil {
 		return &eval.FileError{Field: field, Msg: fmt.Sprintf(format, args...), Kind: ErrConfig}
 	}
-	if p.zeros[field] && zeroIsNoValue[field] {
+	if p.zeros[field] && zeroIsNoValue[stageKey(field)] {
 		// The file wrote 0 where 0 is no value: say how to get the default.
 		format += " (leave the key out for the default)"
 	}
-	return p.yf.At(p.lines[field], field, format, args...)
+	line := p.lines[field]
+	if rest, ok := strings.CutPrefix(field, "stages."); ok && line == 0 {
+		// A stage's key left out (its default is wrong): the stage's line.
+		n, _, _ := strings.Cut(rest, ".")
+		line = p.lines["stages."+n]
+	}
+	return p.yf.At(line, field, format, args...)
 }
 
 // ParseConfig decodes a config strictly, through eval's strict YAML layer
@@ -560,6 +697,25 @@ func decodeValue(n *yaml.Node, v reflect.Value, field string, pos *Positions) er
 			m.SetMapIndex(reflect.ValueOf(k.Value), elem)
 		}
 		v.Set(m)
+		return nil
+	case v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Struct:
+		// A list of mappings (stages): each element's keys are named by
+		// its 1-based index, "stages.2.games".
+		if n.Kind != yaml.SequenceNode {
+			return bad("a list of mappings")
+		}
+		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+		for i, c := range n.Content {
+			elem := field + "." + strconv.Itoa(i+1)
+			pos.lines[elem] = c.Line
+			if c.Kind != yaml.MappingNode {
+				return pos.yf.Errorf(c, elem, "want a mapping of keys to values")
+			}
+			if err := decodeStruct(c, s.Index(i), elem, pos); err != nil {
+				return err
+			}
+		}
+		v.Set(s)
 		return nil
 	case v.Kind() == reflect.Slice:
 		if n.Kind != yaml.SequenceNode {

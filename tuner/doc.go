@@ -11,6 +11,23 @@
 //     (seeds.go), tells the fitness back and validates the distribution
 //     mean when it is due. Its state between generations (State) is all a
 //     checkpoint needs; it holds no file and no clock.
+//   - Stages (Config.Stages) make a run a ladder of searches, say 3 plies
+//     then 5. The first stage starts from init exactly as a run without
+//     stages does (same optimizer stream, same seeds, same bytes). A stage
+//     ends when its generations or duration budget is spent or its
+//     optimizer converges; its mean is validated, and the next stage starts
+//     from that validated mean with a fresh optimizer (the stage's sigma,
+//     population and search, a random stream derived from the run seed and
+//     the stage's index) and takes its tuning seeds on from where the
+//     previous stage's ended. When the validation search changes with the
+//     stage, the starting weights are measured again with it, so that the
+//     start and the recommended weights always compare on the same search
+//     and seeds. The run's generations and duration count over all stages.
+//     State holds the stage, the generation and seed counter it began at
+//     and the vector it started from, so Restore rebuilds that stage's
+//     optimizer before reading its state; the wall-clock time a stage began
+//     (for its duration budget) is no part of State: a Run recovers it from
+//     history.jsonl, whose lines carry their stage.
 //   - Pool (pool.go) is the seam between the loop and wherever games are
 //     played: Play takes a Batch — candidates' weight vectors × seeds, plus
 //     the feature set, search and move limit a player needs to replay a

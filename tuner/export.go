@@ -63,7 +63,10 @@ func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	search := t.cfg.Search
+	// The weights were tuned with the search of the stage whose mean they
+	// are; each figure records the search it was measured with when that
+	// is another.
+	search := *t.stages[v.Stage].Search
 	wf.Search = &search
 	fitness := func(v *Validation) *eval.Fitness {
 		if v == nil {
@@ -71,7 +74,7 @@ func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
 		}
 		f := &eval.Fitness{Metric: t.metric.String(), Mean: v.Fitness, CI95: v.CI95, Games: v.Games,
 			Seeds: &eval.SeedRange{First: validationOffset, Count: v.Games}}
-		if vs := t.cfg.ValidationSearch(); vs != t.cfg.Search {
+		if vs := t.cfg.StageValidationSearch(v.Stage); vs != search {
 			f.Search = &vs // measured at another depth than tuned at
 		}
 		return f
@@ -81,10 +84,13 @@ func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
 		Generation:  v.Generation,
 		Optimizer:   t.cfg.Optimizer.Method,
 		Seed:        t.cfg.Seed,
-		Evaluations: t.opt.Evaluations(),
+		Evaluations: t.Evaluations(),
 		Init:        t.cfg.InitFrom,
 		Fitness:     fitness(v),
 		Baseline:    fitness(t.state.Start),
+	}
+	if len(t.cfg.Stages) > 0 {
+		wf.Provenance.Stage = &eval.Stage{Index: v.Stage + 1, Of: len(t.stages), Name: t.stages[v.Stage].Name}
 	}
 	return wf, nil
 }

@@ -11,7 +11,10 @@ import (
 
 // Record is one generation's line in history.jsonl.
 type Record struct {
-	Generation  int     `json:"generation"`  // completed generations, from 1
+	Generation int `json:"generation"` // completed generations, from 1
+	// Stage is the stage this generation was played in, from 1; 0
+	// (omitted) in a run without stages.
+	Stage       int     `json:"stage,omitempty"`
 	Evaluations int     `json:"evaluations"` // candidate evaluations so far
 	Games       int64   `json:"games"`       // games played so far, tuning and validation
 	Lambda      int     `json:"lambda"`      // candidates in this generation
@@ -30,6 +33,9 @@ type Record struct {
 	Noise *RecordNoise `json:"noise,omitempty"`
 	// Validation is the mean's validation, when this generation ran one.
 	Validation *RecordValidation `json:"validation,omitempty"`
+	// StageEnd is why the stage ended after this generation, when it did
+	// and the run goes on in the next stage.
+	StageEnd string `json:"stage_end,omitempty"`
 	// Stop is why the run stopped after this generation, if it did.
 	Stop string `json:"stop,omitempty"`
 	// Elapsed is the wall-clock time of the run so far: the one field that
@@ -66,18 +72,27 @@ func (m WeightMap) MarshalJSON() ([]byte, error) {
 	return []byte(sb.String()), nil
 }
 
-// lastElapsed reads the elapsed time of the last complete line of a history.
-func lastElapsed(history io.Reader) time.Duration {
-	var last float64
+// lastElapsed reads the elapsed time of the last complete line of a
+// history, and that of the last line of a stage before stage (1-based; the
+// time that stage began, 0 for the first).
+func lastElapsed(history io.Reader, stage int) (last, stageBegan time.Duration) {
+	var l, began float64
 	sc := bufio.NewScanner(history)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		var rec struct {
+			Stage   int     `json:"stage"`
 			Elapsed float64 `json:"elapsed_s"`
 		}
 		if json.Unmarshal(sc.Bytes(), &rec) == nil {
-			last = rec.Elapsed
+			l = rec.Elapsed
+			if rec.Stage < stage {
+				began = rec.Elapsed
+			}
 		}
 	}
-	return time.Duration(last * float64(time.Second))
+	return elapsedOf(l), elapsedOf(began)
 }
+
+// elapsedOf converts a record's elapsed seconds back to a duration.
+func elapsedOf(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

@@ -60,6 +60,7 @@ func (t *Tuner) Measure(ctx context.Context, w []float64) (*Validation, error) {
 		CI95:       sum.CI95,
 		Median:     sum.Median,
 		Games:      sum.Games,
+		Stage:      t.state.Stage,
 	}, nil
 }
 
@@ -90,7 +91,7 @@ func (t *Tuner) ValidateStart(ctx context.Context) error {
 	if t.state.Start != nil {
 		return nil
 	}
-	_, err := t.validate(ctx, t.base, 0, true)
+	_, err := t.validate(ctx, t.init, 0, true)
 	return err
 }
 
@@ -100,7 +101,8 @@ func (t *Tuner) StopReason(elapsed time.Duration) string {
 	return t.stopReasonAt(t.state.Generation, elapsed)
 }
 
-// stopReasonAt is StopReason after generations completed generations.
+// stopReasonAt is StopReason after generations completed generations: the
+// run's own limits, or the end of its last stage.
 func (t *Tuner) stopReasonAt(generations int, elapsed time.Duration) string {
 	switch {
 	case t.cfg.Generations > 0 && generations >= t.cfg.Generations:
@@ -108,10 +110,61 @@ func (t *Tuner) stopReasonAt(generations int, elapsed time.Duration) string {
 	case t.cfg.Duration > 0 && elapsed >= time.Duration(t.cfg.Duration):
 		return fmt.Sprintf("duration: %v spent", time.Duration(t.cfg.Duration))
 	}
+	if t.state.Stage < len(t.stages)-1 {
+		return "" // the stage's end begins the next one (see step)
+	}
+	end := t.stageEndAt(generations, elapsed)
+	if end != "" && len(t.cfg.Stages) > 0 {
+		end = fmt.Sprintf("last stage %s: %s", t.stages[t.state.Stage].Name, end)
+	}
+	return end
+}
+
+// stageEndAt says why the current stage ends after generations completed
+// generations (of the run) and elapsed wall-clock time, or "": its budget
+// is spent or its optimizer converged.
+func (t *Tuner) stageEndAt(generations int, elapsed time.Duration) string {
+	st := t.stages[t.state.Stage]
+	switch {
+	case st.Generations > 0 && generations-t.state.StageGeneration >= st.Generations:
+		return fmt.Sprintf("generations: %d done", st.Generations)
+	case st.Duration > 0 && elapsed-t.stageBegan >= time.Duration(st.Duration):
+		return fmt.Sprintf("duration: %v spent", time.Duration(st.Duration))
+	}
 	if r, ok := t.opt.Stop(); ok {
 		return "optimizer: " + string(r)
 	}
 	return ""
+}
+
+// nextStage begins the stage after the current one once generation done
+// is complete, from the mean just validated (v): a fresh optimizer at v's
+// weights with the stage's sigma, population and search. When the
+// validation search changes with the stage, the starting weights are
+// measured again with the new one, so that tuned and start always compare
+// on the same search and games.
+// The stage's tuning seeds start at counter seeds, where the previous
+// stage's ended.
+func (t *Tuner) nextStage(ctx context.Context, done int, v *Validation, seeds uint64) error {
+	i := t.state.Stage + 1
+	before := t.valSearch
+	evaluations := t.Evaluations()
+	if err := t.enterStage(i, v.Weights); err != nil {
+		return fmt.Errorf("tuner: stage %d: %w", i+1, err)
+	}
+	if t.cfg.Noise.Handling {
+		// Noise handling takes tuning counters as it goes (takeSeeds);
+		// its games per candidate start again from the stage's.
+		seeds, t.state.Noise = t.state.SeedCounter, nil
+	}
+	t.state.Stage, t.state.StageGeneration, t.state.StageSeeds, t.state.StageStart = i, done, seeds, slices.Clone(v.Weights)
+	t.state.StageEvaluations = evaluations
+	if t.valSearch != before {
+		if _, err := t.validate(ctx, t.init, 0, true); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Done says why the run finished, or "" while it goes on.
@@ -122,6 +175,7 @@ func (t *Tuner) Done() string { return t.state.Done }
 func (t *Tuner) Reopen() bool {
 	if t.state.Done != "" && t.StopReason(0) == "" {
 		t.state.Done = ""
+		t.reopened = true
 	}
 	return t.state.Done == ""
 }
@@ -145,9 +199,10 @@ func (t *Tuner) Finish(ctx context.Context, reason string) error {
 // duration budget and the record). On error, including cancellation, the
 // state is left as it was before the step.
 func (t *Tuner) Step(ctx context.Context, now func() time.Duration) (Record, error) {
-	saved := t.State()
+	saved, began, reopened := t.State(), t.stageBegan, t.reopened
 	rec, err := t.step(ctx, now)
 	if err != nil {
+		t.stageBegan, t.reopened = began, reopened
 		if rerr := t.Restore(saved); rerr != nil {
 			return Record{}, errors.Join(err, rerr)
 		}
@@ -158,6 +213,23 @@ func (t *Tuner) Step(ctx context.Context, now func() time.Duration) (Record, err
 
 func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, error) {
 	g := t.state.Generation
+	if t.reopened && t.state.Stage < len(t.stages)-1 && t.stageEndAt(g, now()) != "" {
+		// A stage whose end coincided with the run's own limit, in a run
+		// resumed with a higher limit: the next stage begins now, from
+		// the mean validated at the stop.
+		v := t.state.Validated
+		if v == nil || v.Generation != g {
+			var err error
+			if v, err = t.validate(ctx, t.full(t.opt.Mean()), g, false); err != nil {
+				return Record{}, err
+			}
+		}
+		if err := t.nextStage(ctx, g, v, t.seedCounter()); err != nil {
+			return Record{}, err
+		}
+		t.stageBegan = now()
+	}
+	t.reopened = false
 	cands := t.opt.Ask()
 	weights := make([][]float64, len(cands))
 	for c, x := range cands {
@@ -171,10 +243,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 			return Record{}, err
 		}
 	} else {
-		seeds := make([]uint64, t.cfg.Fitness.Games)
-		for j := range seeds {
-			seeds[j] = TuningSeed(t.cfg.Seed, len(seeds), g, j)
-		}
+		seeds := t.tuningSeeds(t.games())
 		var results [][]engine.Result
 		if results, err = t.play(ctx, t.search, weights, seeds); err != nil {
 			return Record{}, err
@@ -195,7 +264,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 	done := g + 1
 	rec := Record{
 		Generation:  done,
-		Evaluations: t.opt.Evaluations(),
+		Evaluations: t.Evaluations(),
 		Lambda:      len(cands),
 		Best:        slices.Max(fit),
 		Median:      engine.Median(fit),
@@ -206,18 +275,37 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		Noise:       noise,
 	}
 	rec.Mean, _ = engine.MeanCI95(fit)
+	if len(t.cfg.Stages) > 0 {
+		rec.Stage = t.state.Stage + 1
+	}
 	rec.Stop = t.stopReasonAt(done, now())
-	if rec.Stop != "" || done%t.cfg.Validation.Every == 0 {
-		v, err := t.validate(ctx, rec.Weights.Values, done, false)
-		if err != nil {
+	if rec.Stop == "" && t.state.Stage < len(t.stages)-1 {
+		rec.StageEnd = t.stageEndAt(done, now())
+	}
+	var v *Validation
+	if rec.Stop != "" || rec.StageEnd != "" || done%t.cfg.Validation.Every == 0 {
+		if v, err = t.validate(ctx, rec.Weights.Values, done, false); err != nil {
 			return Record{}, err
 		}
 		rec.Validation = &RecordValidation{Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games}
+	}
+	if rec.StageEnd != "" {
+		// A stage always ends with its mean validated; the next starts
+		// from there.
+		// The counter after the generation just played (state.Generation is
+		// still its start).
+		if err := t.nextStage(ctx, done, v, t.seedCounter()+uint64(t.games())); err != nil {
+			return Record{}, err
+		}
 	}
 	rec.Games = t.state.Games
 	t.state.Generation = done
 	t.state.Done = rec.Stop
 	rec.Elapsed = now().Seconds()
+	if rec.StageEnd != "" {
+		// As a resumed run recovers it from the history (see Run).
+		t.stageBegan = elapsedOf(rec.Elapsed)
+	}
 	if t.state.Optimizer, err = t.opt.MarshalBinary(); err != nil {
 		return Record{}, err
 	}
@@ -233,8 +321,8 @@ func (t *Tuner) Recommended() *Validation {
 	return t.state.Start
 }
 
-// Evaluations returns the candidate evaluations so far.
-func (t *Tuner) Evaluations() int { return t.opt.Evaluations() }
+// Evaluations returns the candidate evaluations so far, over all stages.
+func (t *Tuner) Evaluations() int { return t.state.StageEvaluations + t.opt.Evaluations() }
 
 // finiteOr0 returns x, or 0 for an infinite or NaN x, which JSON cannot
 // carry.

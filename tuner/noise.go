@@ -304,12 +304,14 @@ func (m Metric) utility(r engine.Result) float64 {
 	return float64(r.Score)
 }
 
-// takeSeeds returns the next n tuning seeds: the run's tuning seeds are
-// consumed in order, so no two games of a run share one.
+// takeSeeds returns the next n tuning seeds of a run with noise handling,
+// whose games per generation vary: it takes the run's tuning counters in
+// order (State.SeedCounter, across stages), so no two games of a run share
+// a seed.
 func (t *Tuner) takeSeeds(n int) []uint64 {
 	seeds := make([]uint64, n)
 	for j := range seeds {
-		seeds[j] = mix(seedBase(t.cfg.Seed) + t.state.SeedCounter + uint64(j))
+		seeds[j] = TuningSeedAt(t.cfg.Seed, t.state.SeedCounter+uint64(j))
 	}
 	t.state.SeedCounter += uint64(n)
 	return seeds
@@ -323,9 +325,9 @@ func (t *Tuner) takeSeeds(n int) []uint64 {
 func (t *Tuner) evaluateNoisy(ctx context.Context, weights [][]float64) (fit, tell []float64, rec *RecordNoise, err error) {
 	nc := &t.cfg.Noise
 	lam := len(weights)
-	block, lo, hi := nc.bounds(t.cfg.Fitness.Games)
-	if t.state.Noise == nil {
-		t.state.Noise = &NoiseState{Effort: float64(min(max(t.cfg.Fitness.Games, lo), hi))}
+	block, lo, hi := nc.bounds(t.games())
+	if t.state.Noise == nil { // the first generation of a stage
+		t.state.Noise = &NoiseState{Effort: float64(min(max(t.games(), lo), hi))}
 	}
 	ns := t.state.Noise
 	n := gamesFor(ns.Effort, block, lo, hi)

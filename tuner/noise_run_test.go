@@ -204,3 +204,44 @@ func TestNoiseDefaults(t *testing.T) {
 		t.Errorf("resolved config does not write noise handling out:\n%s", data)
 	}
 }
+
+// TestNoiseStages: in a ladder, each stage's games per candidate start
+// from the stage's own games, and no game seed is played twice by the
+// tuning games of the run (counters are taken in order across stages).
+func TestNoiseStages(t *testing.T) {
+	cfg := parseResolved(t, `name: noisy-ladder
+seed: 4
+generations: 6
+optimizer: {population: 6}
+search: {depth: 1}
+fitness: {games: 8}
+validation: {every: 3, games: 4}
+stages:
+  - generations: 3
+  - search: {depth: 2}
+    games: 24
+`)
+	rp := &recordingPool{p: NewLocalPool(2)}
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := Create(cfg, dir, Options{Pool: rp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runToEnd(t, r)
+	recs := noiseRecords(t, dir)
+	if len(recs) != 6 || recs[0].Noise.Games != 8 || recs[3].Noise.Games != 24 {
+		t.Fatalf("games per candidate at the start of stages 1 and 2: %+v, %+v; want 8 and 24", recs[0].Noise, recs[3].Noise)
+	}
+	seen := map[uint64]int{}
+	for _, b := range rp.batches {
+		if b.Seeds[0] == ValidationSeed(cfg.Seed, 0) {
+			continue
+		}
+		for _, s := range b.Seeds {
+			if g, ok := seen[s]; ok && g != b.Generation {
+				t.Fatalf("seed %d played in generations %d and %d", s, g, b.Generation)
+			}
+			seen[s] = b.Generation
+		}
+	}
+}

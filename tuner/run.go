@@ -160,7 +160,7 @@ func Resume(dir string, o ResumeOverrides, opts Options) (_ *Run, err error) {
 	if o.changesLimits() {
 		r.t.Reopen()
 	}
-	if err := r.openHistory(historyLines); err != nil {
+	if err := r.openHistory(historyLines, state.Stage+1); err != nil {
 		return nil, err
 	}
 	if err := r.openStores(); err != nil {
@@ -203,8 +203,9 @@ func (o ResumeOverrides) changesLimits() bool { return o.Generations != nil || o
 
 // openHistory opens history.jsonl for appending after its first lines
 // lines: later lines are from a generation the checkpoint does not cover,
-// which will be played again. It also recovers the run's elapsed time.
-func (r *Run) openHistory(lines int) (err error) {
+// which will be played again. It also recovers the run's elapsed time, and
+// when the current stage (1-based) began.
+func (r *Run) openHistory(lines, stage int) (err error) {
 	path := filepath.Join(r.dir, HistoryFile)
 	if r.history, err = os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644); err != nil {
 		return fmt.Errorf("tuner: %w", err)
@@ -228,7 +229,9 @@ func (r *Run) openHistory(lines int) (err error) {
 	if _, err := r.history.Seek(int64(end), io.SeekStart); err != nil {
 		return fmt.Errorf("tuner: %s: %w", path, err)
 	}
-	r.elapsed0 = lastElapsed(bytes.NewReader(data[:end]))
+	var began time.Duration
+	r.elapsed0, began = lastElapsed(bytes.NewReader(data[:end]), stage)
+	r.t.SetStageBegan(began)
 	r.historyLines = lines
 	return nil
 }

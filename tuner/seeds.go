@@ -8,6 +8,14 @@ import "github.com/evotune/evotune/engine"
 // use counters below 2^63 (generation g, game j: k = g*games + j) and
 // validation games counters from 2^63 up, so no validation seed is ever a
 // tuning seed.
+//
+// Tuning counters are handed out in order, games per generation: a stage
+// starts at the counter where the previous one ended (State.StageSeeds) and
+// its generation i (0-based, counted in the stage) game j gets k =
+// StageSeeds + i*games + j, with the stage's games per candidate. So a run
+// without stages, and the first stage of any run, gets TuningSeed's k =
+// g*games + j, and no stage replays another's seeds, whatever their games
+// per candidate.
 
 const validationOffset = 1 << 63
 
@@ -15,10 +23,24 @@ func mix(x uint64) uint64 { return engine.Mix64(x) }
 
 func seedBase(runSeed uint64) uint64 { return mix(runSeed + 0x9E3779B97F4A7C15) }
 
-// TuningSeed is the seed of game j of generation g (0-based); every
-// candidate of the generation plays the same seeds (common random numbers).
+// TuningSeed is the seed of game j of generation g (0-based) of a run that
+// plays games games per candidate from its start; every candidate of the
+// generation plays the same seeds (common random numbers).
 func TuningSeed(runSeed uint64, games, g, j int) uint64 {
-	return mix(seedBase(runSeed) + uint64(g)*uint64(games) + uint64(j))
+	return TuningSeedAt(runSeed, uint64(g)*uint64(games)+uint64(j))
+}
+
+// TuningSeedAt is the seed of tuning counter k (below 2^63).
+func TuningSeedAt(runSeed uint64, k uint64) uint64 { return mix(seedBase(runSeed) + k) }
+
+// optimizerSeed is the seed of the optimizer's own stream in stage (0-based):
+// the first stage's is the one every run had before stages existed.
+func optimizerSeed(runSeed uint64, stage int) uint64 {
+	s := mix(seedBase(runSeed) ^ 0x6f7074696d697a65)
+	if stage == 0 {
+		return s
+	}
+	return mix(s + uint64(stage))
 }
 
 // ValidationSeed is the seed of validation game j; the same set serves every

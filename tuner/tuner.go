@@ -34,6 +34,21 @@ type State struct {
 	SeedCounter uint64 `json:"seed_counter,omitempty"`
 	// Noise is noise handling's state, nil before its first generation.
 	Noise *NoiseState `json:"noise,omitempty"`
+	// Stage is the current stage (0-based; always 0 without stages).
+	// StageGeneration is the generations completed when it began,
+	// StageSeeds the first tuning-seed counter it uses (see seeds.go), and
+	// StageStart the full weight vector it started from (nil in the first
+	// stage, which starts from init): the optimizer of a later stage is
+	// rebuilt from them before its state is restored. All are zero (and
+	// left out) in the first stage, so a run without stages has the state
+	// it had before stages existed.
+	Stage           int    `json:"stage,omitempty"`
+	StageGeneration int    `json:"stage_generation,omitempty"`
+	StageSeeds      uint64 `json:"stage_seeds,omitempty"`
+	// StageEvaluations counts the candidate evaluations of the stages
+	// before the current one, whose optimizers are gone.
+	StageEvaluations int       `json:"stage_evaluations,omitempty"`
+	StageStart       []float64 `json:"stage_start,omitempty"`
 }
 
 // Validation is a weight vector measured on the validation seeds.
@@ -45,6 +60,9 @@ type Validation struct {
 	CI95       float64   `json:"ci95"`       // half-width of the mean score's 95% t interval
 	Median     float64   `json:"median"`     // median score
 	Games      int       `json:"games"`
+	// Stage is the stage (0-based) whose mean was measured, and so whose
+	// search the weights were tuned with.
+	Stage int `json:"stage,omitempty"`
 	// Scores and MaxTiles are the games one by one, in seed order, so that
 	// two validations on the same seeds compare game by game (Paired).
 	Scores   []int `json:"scores,omitempty"`
@@ -92,13 +110,15 @@ type Tuner struct {
 	cfg    *Config
 	set    *eval.FeatureSet
 	metric Metric
-	search engine.SearchConfig // the candidates' search
+	stages []StageConfig       // the run's stages, resolved (one without stages)
+	search engine.SearchConfig // the candidates' search in the current stage
 	// valSearch is the validation's search: the tuning search unless the
 	// config asks for another (a deeper one, say).
 	valSearch engine.SearchConfig
 	names     []string  // the vector's coordinates: the features, then the parameters
-	free      []int     // indices of the tuned coordinates
-	base      []float64 // the starting vector; fixed weights keep their value
+	free      []int     // indices of the coordinates tuned in the current stage
+	init      []float64 // the run's starting vector
+	base      []float64 // the current stage's starting vector; fixed weights keep their value
 	opt       population.Optimizer
 	state     State
 	pool      Pool
@@ -106,6 +126,13 @@ type Tuner struct {
 	// gameTime is the wall-clock time spent with the pool playing: the
 	// rest of a generation is the tuner's own overhead.
 	gameTime time.Duration
+	// stageBegan is the run's elapsed wall-clock time when the current
+	// stage began, for its duration budget. It is no part of State (which
+	// holds no clock): a Run recovers it from the history on resume.
+	stageBegan time.Duration
+	// reopened is set when Reopen let a finished run go on: its stage may
+	// have ended with it (see step).
+	reopened bool
 }
 
 // New returns a tuner at the start of the run cfg describes; cfg must be
@@ -119,28 +146,18 @@ func New(cfg *Config, opts Options) (*Tuner, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Tuner{cfg: cfg, set: set, metric: metric, pool: opts.Pool, events: opts.Events}
+	t := &Tuner{cfg: cfg, set: set, metric: metric, pool: opts.Pool, events: opts.Events, stages: cfg.StageList()}
 	if t.pool == nil {
 		t.pool = NewLocalPool(cfg.Workers)
 	}
-	t.search = cfg.Search
-	t.valSearch = cfg.ValidationSearch()
 	// The tuned vector is the weights followed by the set's shape
 	// parameters, if it has any: both are tuned together.
 	t.names = set.VectorNames()
-	t.base = make([]float64, len(t.names))
+	t.init = make([]float64, len(t.names))
 	for i, name := range t.names {
-		t.base[i] = cfg.Init[name]
+		t.init[i] = cfg.Init[name]
 	}
-	// Scale invariance: without move scores only the direction of a linear
-	// weight vector matters, so the reference weight stays fixed.
-	for i := range t.names {
-		if !cfg.Search.ScoresMoves() && set.ScaleInvariant && i == set.Reference() {
-			continue
-		}
-		t.free = append(t.free, i)
-	}
-	if t.opt, err = newOptimizer(cfg, set, t.names, t.free, t.base); err != nil {
+	if err := t.enterStage(0, t.init); err != nil {
 		return nil, err
 	}
 	if t.state.Optimizer, err = t.opt.MarshalBinary(); err != nil {
@@ -149,11 +166,39 @@ func New(cfg *Config, opts Options) (*Tuner, error) {
 	return t, nil
 }
 
-func newOptimizer(cfg *Config, set *eval.FeatureSet, names []string, free []int, base []float64) (population.Optimizer, error) {
+// enterStage makes stage i (0-based) the current one, starting from the
+// full weight vector from: its searches, its tuned coordinates and a fresh
+// optimizer. It leaves the state alone.
+func (t *Tuner) enterStage(i int, from []float64) error {
+	st := t.stages[i]
+	t.search = *st.Search
+	t.valSearch = t.cfg.StageValidationSearch(i)
+	t.base = slices.Clone(from)
+	// Scale invariance: without move scores only the direction of a linear
+	// weight vector matters, so the reference weight stays fixed.
+	t.free = t.free[:0]
+	for k := range t.names {
+		if !t.search.ScoresMoves() && t.set.ScaleInvariant && k == t.set.Reference() {
+			continue
+		}
+		t.free = append(t.free, k)
+	}
+	opt, err := newOptimizer(t.cfg, st, i, t.set, t.names, t.free, t.base, t.init)
+	if err != nil {
+		return err
+	}
+	t.opt = opt
+	return nil
+}
+
+// newOptimizer returns the optimizer of stage i (settings st) starting at
+// base. Coordinates are scaled by the run's starting vector init in every
+// stage, so that a stage's sigma means what the top-level sigma means.
+func newOptimizer(cfg *Config, st StageConfig, i int, set *eval.FeatureSet, names []string, free []int, base, init []float64) (population.Optimizer, error) {
 	pc := population.Config{
-		Sigma0: cfg.Sigma,
-		Lambda: cfg.Optimizer.Population,
-		Seed:   mix(seedBase(cfg.Seed) ^ 0x6f7074696d697a65), // its own stream
+		Sigma0: st.Sigma,
+		Lambda: st.Population,
+		Seed:   optimizerSeed(cfg.Seed, i), // its own stream
 		// Every generation plays new games: the stop conditions that judge
 		// fitness values over generations would fire on noise alone.
 		Noisy: true,
@@ -162,7 +207,7 @@ func newOptimizer(cfg *Config, set *eval.FeatureSet, names []string, free []int,
 	for _, i := range free {
 		x := base[i]
 		pc.X0 = append(pc.X0, x)
-		pc.Scale = append(pc.Scale, cmp.Or(math.Abs(x), 1))
+		pc.Scale = append(pc.Scale, cmp.Or(math.Abs(init[i]), 1))
 		lo, hi := math.Inf(-1), math.Inf(1)
 		if k := i - len(set.Features); k >= 0 { // a parameter: always within its own bounds
 			lo, hi = set.Params[k].Min, set.Params[k].Max
@@ -217,11 +262,27 @@ func (t *Tuner) State() State {
 		n := *s.Noise
 		s.Noise = &n
 	}
+	s.StageStart = slices.Clone(s.StageStart)
 	return s
 }
 
-// Restore continues from a saved state.
+// Restore continues from a saved state. The optimizer of the state's stage
+// is rebuilt before its state is read: its dimension, bounds and origin are
+// the stage's.
 func (t *Tuner) Restore(s State) error {
+	if s.Stage < 0 || s.Stage >= len(t.stages) {
+		return fmt.Errorf("tuner: restore: stage %d of a run with %d", s.Stage+1, len(t.stages))
+	}
+	from := t.init
+	if s.Stage > 0 {
+		if len(s.StageStart) != len(t.names) {
+			return fmt.Errorf("tuner: restore: stage %d starts from %d weights, want %d", s.Stage+1, len(s.StageStart), len(t.names))
+		}
+		from = s.StageStart
+	}
+	if err := t.enterStage(s.Stage, from); err != nil {
+		return fmt.Errorf("tuner: restore: %w", err)
+	}
 	if err := t.opt.UnmarshalBinary(s.Optimizer); err != nil {
 		return fmt.Errorf("tuner: restore: %w", err)
 	}
@@ -231,7 +292,41 @@ func (t *Tuner) Restore(s State) error {
 		n := *s.Noise
 		t.state.Noise = &n
 	}
+	t.state.StageStart = slices.Clone(s.StageStart)
 	return nil
+}
+
+// games returns the games each candidate plays per generation in the
+// current stage.
+func (t *Tuner) games() int { return t.stages[t.state.Stage].Games }
+
+// Games returns the games each candidate plays per generation now.
+func (t *Tuner) Games() int { return t.games() }
+
+// Stage returns the current stage (0-based) and its resolved settings.
+func (t *Tuner) Stage() (int, StageConfig) { return t.state.Stage, t.stages[t.state.Stage] }
+
+// Stages returns the run's stages, resolved; a run without stages has one.
+func (t *Tuner) Stages() []StageConfig { return t.stages }
+
+// SetStageBegan tells the tuner the run's elapsed time when the current
+// stage began (recovered from the history by a resumed Run).
+func (t *Tuner) SetStageBegan(d time.Duration) { t.stageBegan = d }
+
+// seedCounter returns the first tuning-seed counter of the current
+// generation: a stage uses games counters per generation from its first.
+func (t *Tuner) seedCounter() uint64 {
+	return t.state.StageSeeds + uint64(t.state.Generation-t.state.StageGeneration)*uint64(t.games())
+}
+
+// tuningSeeds returns the current generation's n tuning seeds.
+func (t *Tuner) tuningSeeds(n int) []uint64 {
+	seeds := make([]uint64, n)
+	k := t.seedCounter()
+	for j := range seeds {
+		seeds[j] = TuningSeedAt(t.cfg.Seed, k+uint64(j))
+	}
+	return seeds
 }
 
 // Lambda returns the current number of candidates per generation.

@@ -110,7 +110,10 @@ func (c *Config) Validate(pos *Positions) error {
 	if c.Checkpoints.Keep < 1 {
 		return pos.errorf("checkpoints.keep", "%d: want at least 1", c.Checkpoints.Keep)
 	}
-	return c.Noise.validate(pos)
+	if err := c.Noise.validate(pos); err != nil {
+		return err
+	}
+	return c.validateStages(pos)
 }
 
 func (n *NoiseConfig) validate(pos *Positions) error {
@@ -132,6 +135,50 @@ func (n *NoiseConfig) validate(pos *Positions) error {
 	}
 	if !(n.Reevaluate >= 0 && n.Reevaluate <= maxReevaluated) {
 		return pos.errorf("noise.reevaluate", "%v: want 0 (2 + λ/20) or a number of candidates up to %d", n.Reevaluate, maxReevaluated)
+	}
+	return nil
+}
+
+// validateStages checks the stages of a resolved config: each value in the
+// range of its top-level key, names unique, and a budget for every stage but
+// the last (which may run until the run's own limits).
+func (c *Config) validateStages(pos *Positions) error {
+	if c.Stages == nil {
+		return nil
+	}
+	if len(c.Stages) == 0 {
+		return pos.errorf("stages", "an empty list: want at least one stage, or leave the key out for one stage of the top-level search")
+	}
+	seen := map[string]int{}
+	for i, st := range c.Stages {
+		field := func(key string) string { return StageField(i, key) }
+		if !nameRE.MatchString(st.Name) || len(st.Name) > 100 {
+			return pos.errorf(field("name"), "%q: want 1 to 100 letters, digits, '.', '_' or '-', not starting with '.' or '-'", st.Name)
+		}
+		if j, ok := seen[st.Name]; ok {
+			return pos.errorf(field("name"), "%q: the name of stage %d too; want a name of its own", st.Name, j+1)
+		}
+		seen[st.Name] = i
+		if st.Search == nil {
+			return pos.errorf(field("search"), "missing (Resolve gives every stage its search)")
+		}
+		if err := checkSearch(*st.Search, strings.TrimSuffix(field("search"), "."), pos); err != nil {
+			return err
+		}
+		switch {
+		case st.Games < 1:
+			return pos.errorf(field("games"), "%d: want at least 1 game per candidate", st.Games)
+		case st.Population < 0 || st.Population == 1:
+			return pos.errorf(field("population"), "%d: want 0 (the method's default) or at least 2 candidates", st.Population)
+		case !(st.Sigma > 0 && st.Sigma <= 10):
+			return pos.errorf(field("sigma"), "%v: want a step size in (0, 10], relative to each weight's scale", st.Sigma)
+		case st.Generations < 0 || st.Generations == 0 && c.zeros[field("generations")]:
+			return pos.errorf(field("generations"), "%d: want at least 1 generation (leave the key out for no generation budget)", st.Generations)
+		case st.Duration < 0 || st.Duration == 0 && c.zeros[field("duration")]:
+			return pos.errorf(field("duration"), "%v: want a positive duration (leave the key out for no time budget)", time.Duration(st.Duration))
+		case i < len(c.Stages)-1 && st.Generations == 0 && st.Duration == 0:
+			return pos.errorf(strings.TrimSuffix(field(""), "."), "stage %q has no budget: every stage but the last needs generations or duration (or both) to end", st.Name)
+		}
 	}
 	return nil
 }

@@ -74,6 +74,23 @@ validation: {every: 2, games: 20}
 checkpoints: {keep: 2}
 `
 
+// crashLadderConfig is a ladder whose first stage (1 ply) takes a few
+// milliseconds, so that the kills land in its second stage (3 plies), or in
+// the validations and start measurement between the two.
+const crashLadderConfig = `name: crash-ladder
+seed: 11
+generations: 8
+features: standard
+optimizer: {method: cmaes, population: 6}
+search: {algorithm: expectimax, depth: 1}
+fitness: {games: 6}
+validation: {every: 2, games: 20}
+checkpoints: {keep: 2}
+stages:
+  - {name: shallow, generations: 2}
+  - {name: deep, search: {depth: 3}, games: 12, population: 5, sigma: 0.2}
+`
+
 type child struct {
 	cmd    *exec.Cmd
 	stdout bytes.Buffer
@@ -145,7 +162,15 @@ func countLines(t *testing.T, path string) int {
 // game after its journal line is written; a kill between the two makes the
 // count one lower, never higher.)
 func crashAndResume(t *testing.T, sig syscall.Signal, kills int, seed uint64) int {
-	cfg := writeConfig(t, crashConfig)
+	lost, _ := crashAndResumeConfig(t, crashConfig, sig, kills, seed)
+	return lost
+}
+
+// crashAndResumeConfig is crashAndResume of the run config describes; it
+// also returns how many interruptions landed after the run's first stage
+// ended and before it finished.
+func crashAndResumeConfig(t *testing.T, config string, sig syscall.Signal, kills int, seed uint64) (lost, laterStage int) {
+	cfg := writeConfig(t, config)
 	tmp := t.TempDir()
 
 	refTrace := filepath.Join(tmp, "ref.trace")
@@ -187,6 +212,10 @@ func crashAndResume(t *testing.T, sig syscall.Signal, kills int, seed uint64) in
 			t.Fatalf("interrupt %d: exit %d after %v\n%s", i, code, sig, c.stderr.String())
 		}
 		interrupted++
+		// (A child killed early may not have written its history yet.)
+		if h, _ := os.ReadFile(filepath.Join(dir, "history.jsonl")); bytes.Contains(h, []byte(`"stage_end"`)) && !bytes.Contains(h, []byte(`"stop"`)) {
+			laterStage++
+		}
 	}
 	c := startChild(t, trace, "resume", dir)
 	if code := c.exitCode(); code != 0 {
@@ -205,9 +234,9 @@ func crashAndResume(t *testing.T, sig syscall.Signal, kills int, seed uint64) in
 	if interrupted == 0 {
 		t.Fatalf("no interruption landed before the run finished")
 	}
-	lost := countLines(t, trace) - want.games
-	t.Logf("%v: %d interruptions, %d finished games played again (the games in flight, at most one per worker, are not counted)", sig, interrupted, max(lost, 0))
-	return lost
+	lost = countLines(t, trace) - want.games
+	t.Logf("%v: %d interruptions (%d after the first stage), %d finished games played again (the games in flight, at most one per worker, are not counted)", sig, interrupted, laterStage, max(lost, 0))
+	return lost, laterStage
 }
 
 func TestCrashKill9(t *testing.T) {
@@ -217,6 +246,23 @@ func TestCrashKill9(t *testing.T) {
 	}
 	if lost := crashAndResume(t, syscall.SIGKILL, kills, 1); lost > 0 {
 		t.Errorf("%d finished games were played again after kill -9; the journal should have kept them", lost)
+	}
+}
+
+// TestCrashKill9Stages kills a ladder with SIGKILL in its second stage:
+// the resumed run continues in the stage it was in and ends with the bytes
+// of an uninterrupted run.
+func TestCrashKill9Stages(t *testing.T) {
+	kills := 6
+	if testing.Short() {
+		kills = 3
+	}
+	lost, later := crashAndResumeConfig(t, crashLadderConfig, syscall.SIGKILL, kills, 3)
+	if lost > 0 {
+		t.Errorf("%d finished games were played again after kill -9; the journal should have kept them", lost)
+	}
+	if later == 0 {
+		t.Errorf("no kill landed in the second stage")
 	}
 }
 

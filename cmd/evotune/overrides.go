@@ -23,6 +23,9 @@ type overrides struct {
 	depth       int
 }
 
+// stageFlags are the flags a config with stages refuses.
+var stageFlags = map[string]bool{"games": true, "population": true, "depth": true}
+
 var overrideFields = map[string]string{
 	"seed": "seed", "generations": "generations", "duration": "duration", "workers": "workers",
 	"games": "fitness.games", "population": "optimizer.population", "depth": "search.depth",
@@ -62,6 +65,10 @@ func (o *overrides) apply(cfg *tuner.Config) (map[string]string, error) {
 			err = usagef("flag --depth: %v", engine.CheckDepth(o.depth))
 		case f.Name == "games" && o.games < 1:
 			err = usagef("flag --games: %d: want at least 1 game per candidate", o.games)
+		case len(cfg.Stages) > 0 && stageFlags[f.Name]:
+			// Each stage has its own search, games and population: which
+			// of them a flag would change is no question to guess.
+			err = usagef("flag --%s: the config has stages, each with its own search, games and population; edit the stages in the config instead (--generations and --duration limit the whole run)", f.Name)
 		}
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -52,13 +53,17 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, open func(tuner.Ev
 		return nil
 	}
 	if p.terminal {
-		p.bar = newBar(stderr, estimateGames(cfg, t.Lambda()), "validating start", "games")
+		p.bar = newBar(stderr, estimateGames(cfg, t.Lambda(), t.Games()), "validating start", "games")
 	}
 	if cfg.Generations == 0 && cfg.Duration == 0 {
 		fmt.Fprintf(stdout, "note      no stopping condition: runs until interrupted (set generations or duration, or --generations/--duration, to stop on its own)\n")
 	}
 	fmt.Fprintf(stdout, "run       %s\n", r.Dir())
 	fmt.Fprintf(stdout, "config    %s\n", describeConfig(cfg, t))
+	if len(cfg.Stages) > 0 {
+		fmt.Fprintf(stdout, "stages    %s\n", describeLadder(t.Stages()))
+		fmt.Fprintf(stdout, "%s\n", describeStage(t))
+	}
 	fmt.Fprintf(stdout, "resume    evotune resume %s   (after Ctrl-C or a crash; progress is saved every generation)\n", r.Dir())
 	p.reportPath = filepath.Join(r.Dir(), report.DefaultFile)
 	fmt.Fprintf(stdout, "report    %s   (rewritten after every validation; open it in a browser)\n", p.reportPath)
@@ -92,7 +97,7 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, open func(tuner.Ev
 	}
 	fmt.Fprintf(stdout, "written   %s\n", res.WeightsPath)
 	fmt.Fprintf(stdout, "report    %s\n", p.reportPath)
-	fmt.Fprintf(stdout, "next      evotune play --weights %s --depth %d --games 100\n", res.WeightsPath, cfg.ValidationSearch().Depth)
+	fmt.Fprintf(stdout, "next      evotune play --weights %s --depth %d --games 100\n", res.WeightsPath, t.ValidationSearchConfig().Depth)
 	return nil
 }
 
@@ -123,12 +128,53 @@ func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
 		gens += fmt.Sprintf(", at most %v", time.Duration(cfg.Duration))
 	}
 	search := describeSearch(t.SearchConfig())
-	if vs := cfg.ValidationSearch(); vs != cfg.Search {
+	if vs := t.ValidationSearchConfig(); vs != t.SearchConfig() {
 		search += " (validated with " + describeSearch(vs) + ")"
 	}
 	return fmt.Sprintf("%s on %s, %d candidates × %d games, %s, %s, fitness %s, seed %d, %d workers",
-		cfg.Optimizer.Method, cfg.Features, t.Lambda(), cfg.Fitness.Games, gens,
+		cfg.Optimizer.Method, cfg.Features, t.Lambda(), t.Games(), gens,
 		search, cfg.Fitness.Metric, cfg.Seed, engine.Workers(cfg.Workers))
+}
+
+// describeLadder shows a run's stages in one line: each stage's depth,
+// games per candidate and budget.
+func describeLadder(stages []tuner.StageConfig) string {
+	s := ""
+	for i, st := range stages {
+		if i > 0 {
+			s += " → "
+		}
+		var budget []string
+		if st.Generations > 0 {
+			budget = append(budget, fmt.Sprintf("%d gen", st.Generations))
+		}
+		if st.Duration > 0 {
+			budget = append(budget, time.Duration(st.Duration).String())
+		}
+		b := strings.Join(budget, " or ")
+		if b == "" {
+			b = "until the end"
+		}
+		s += fmt.Sprintf("%d plies × %d games (%s)", st.Search.Depth, st.Games, b)
+	}
+	return s
+}
+
+// describeStage is the line a stage begins with: its settings and where it
+// starts from.
+func describeStage(t *tuner.Tuner) string {
+	i, st := t.Stage()
+	from := "from the starting weights"
+	if i > 0 {
+		from = fmt.Sprintf("from the validated mean of stage %d", i)
+		// Its figure, unless a validation in this stage (a resumed run)
+		// has replaced it.
+		if v := t.State().Validated; v != nil && v.Stage == i-1 {
+			from += fmt.Sprintf(" (%s)", fmtFitness(v.Fitness))
+		}
+	}
+	return fmt.Sprintf("stage %d/%d %q: %s, %d × %d games, sigma %g, %s",
+		i+1, len(t.Stages()), st.Name, describeSearch(*st.Search), t.Lambda(), st.Games, st.Sigma, from)
 }
 
 // tuneProgress shows a run's progress: a bar on a terminal, one plain line
@@ -144,6 +190,10 @@ type tuneProgress struct {
 	// validated (once that generation is saved, so the page shows it).
 	reportPath   string
 	reportFailed bool // a failure to write it was reported once
+	// restart is the line about the starting weights measured again when
+	// a stage begins with another validation search: shown after the line
+	// that says the stage began.
+	restart string
 }
 
 // writeReport rewrites the run report. A failure does not stop the run:
@@ -187,7 +237,20 @@ func (p *tuneProgress) generation(rec tuner.Record) {
 	if cfg.Generations > 0 {
 		of = fmt.Sprintf("/%d", cfg.Generations)
 	}
+	next := ""
+	if rec.StageEnd != "" {
+		next = fmt.Sprintf("stage %d ended (%s)\n%s", rec.Stage, rec.StageEnd, describeStage(p.run.Tuner()))
+	}
+	if p.restart != "" {
+		// (A stage that began when a stopped run was resumed has no
+		// stage_end line before it.)
+		next = strings.TrimPrefix(next+"\n"+p.restart, "\n")
+		p.restart = ""
+	}
 	if p.terminal {
+		if next != "" {
+			p.bar.println(next)
+		}
 		p.bar.describe(fmt.Sprintf("gen %d%s best %s", rec.Generation+1, of, fmtFitness(rec.Best)))
 		return
 	}
@@ -198,6 +261,9 @@ func (p *tuneProgress) generation(rec tuner.Record) {
 		line += fmt.Sprintf("  validated %s (mean score %.0f ± %.0f)  report updated", fmtFitness(v.Fitness), v.Mean, v.CI95)
 	}
 	fmt.Fprintln(p.w, line)
+	if next != "" {
+		fmt.Fprintln(p.w, next)
+	}
 }
 
 func (p *tuneProgress) validation(v *tuner.Validation, start bool) {
@@ -205,6 +271,12 @@ func (p *tuneProgress) validation(v *tuner.Validation, start bool) {
 		return
 	}
 	msg := fmt.Sprintf("start     validated %s (mean score %.0f ± %.0f over %d games)", fmtFitness(v.Fitness), v.Mean, v.CI95, v.Games)
+	if v.Stage > 0 {
+		// The next stage validates with another search.
+		p.restart = fmt.Sprintf("start     measured again with %s: %s (mean score %.0f ± %.0f over %d games)",
+			describeSearch(p.run.Tuner().ValidationSearchConfig()), fmtFitness(v.Fitness), v.Mean, v.CI95, v.Games)
+		return
+	}
 	if p.terminal {
 		p.bar.println(msg)
 		return
@@ -217,7 +289,7 @@ func (p *tuneProgress) finish() { p.bar.done() }
 // estimateGames is the bar's total: every tuning and validation game the
 // run will play at the current population size, or -1 with no generation
 // limit.
-func estimateGames(cfg *tuner.Config, lambda int) int {
+func estimateGames(cfg *tuner.Config, lambda, games int) int {
 	if cfg.Generations <= 0 {
 		return -1
 	}
@@ -225,7 +297,8 @@ func estimateGames(cfg *tuner.Config, lambda int) int {
 	if cfg.Generations%cfg.Validation.Every != 0 {
 		validations++
 	}
-	return cfg.Generations*lambda*cfg.Fitness.Games + validations*cfg.Validation.Games
+	// With stages, an estimate at the current stage's population and games.
+	return cfg.Generations*lambda*games + validations*cfg.Validation.Games
 }
 
 // pairedSummary compares the tuned weights with the starting ones game by

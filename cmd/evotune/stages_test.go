@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evotune/evotune/eval"
+)
+
+const ladderConfig = `name: ladder
+seed: 3
+generations: 5
+features: standard
+optimizer: {method: cmaes, population: 4}
+search: {algorithm: expectimax, depth: 1}
+fitness: {games: 3}
+validation: {every: 2, games: 4}
+stages:
+  - name: shallow
+    generations: 2
+  - name: deeper
+    search: {depth: 2}
+    games: 4
+    population: 6
+    sigma: 0.2
+`
+
+// TestTuneStages runs a ladder from the command line: the ladder and each
+// stage's beginning are shown, and export writes the last stage's search
+// and the stage in provenance.
+func TestTuneStages(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, ladderConfig), "--out", dir)
+	if code != 0 {
+		t.Fatalf("tune: exit %d\n%s\n%s", code, out, errs)
+	}
+	for _, want := range []string{
+		"\nstages    1 plies × 3 games (2 gen) → 2 plies × 4 games (until the end)\n",
+		"\nstage 1/2 \"shallow\": expectimax, 1 plies, 4 × 3 games, sigma 0.3, from the starting weights\n",
+		"candidates × 3 games",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	for _, want := range []string{
+		"\nstage 1 ended (generations: 2 done)\nstage 2/2 \"deeper\": expectimax, 2 plies, 6 × 4 games, sigma 0.2, from the validated mean of stage 1 (",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	wf, err := eval.ReadWeightsFile(filepath.Join(dir, "weights.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := wf.Provenance; wf.Search.Depth != 2 || p == nil || p.Stage == nil || *p.Stage != (eval.Stage{Index: 2, Of: 2, Name: "deeper"}) {
+		t.Errorf("weights file: search %+v, provenance %+v", wf.Search, wf.Provenance)
+	}
+	exported := filepath.Join(t.TempDir(), "w.yaml")
+	if code, _, errs := runCLI(t, "export", dir, "-o", exported); code != 0 {
+		t.Fatalf("export: exit %d: %s", code, errs)
+	}
+	a, _ := os.ReadFile(exported)
+	b, _ := os.ReadFile(filepath.Join(dir, "weights.yaml"))
+	if !bytes.Equal(a, b) || !strings.Contains(string(a), "stage: {index: 2, of: 2, name: deeper}") {
+		t.Errorf("export of a staged run:\n%s", a)
+	}
+}
+
+// TestTuneStagesRefusesFlags: the flags that would change a stage's search,
+// games or population are refused on a config with stages; the run's
+// limits are not.
+func TestTuneStagesRefusesFlags(t *testing.T) {
+	for _, flag := range []string{"--depth", "--games", "--population"} {
+		args := []string{"tune", "--config", writeConfig(t, ladderConfig), "--out", filepath.Join(t.TempDir(), "r"), flag, "3"}
+		code, _, errs := runCLI(t, args...)
+		if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "flag "+flag+": the config has stages") {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 and one line refusing the flag", flag, code, errs)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "r")
+	if code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, ladderConfig), "--out", dir, "--generations", "3"); code != 0 || !strings.Contains(out, "generations: 3 done after 3 generations") {
+		t.Errorf("--generations on a ladder: exit %d\n%s\n%s", code, out, errs)
+	}
+}
