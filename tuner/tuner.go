@@ -300,6 +300,10 @@ func (t *Tuner) Restore(s State) error {
 // current stage.
 func (t *Tuner) games() int { return t.stages[t.state.Stage].Games }
 
+// GamesBounds returns noise handling's block and bounds of the games per
+// candidate in the current stage.
+func (t *Tuner) GamesBounds() (block, lo, hi int) { return t.cfg.Noise.bounds(t.games()) }
+
 // Games returns the games each candidate plays per generation now.
 func (t *Tuner) Games() int { return t.games() }
 

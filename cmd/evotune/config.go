@@ -13,11 +13,12 @@ import (
 // loadConfig reads the config a --config value names: the file at that path
 // if there is one, else the embedded preset of that name ("overnight" or
 // "overnight.yaml"); "" is the default preset. A file wins over a preset of
-// the same name, so a user's own quick.yaml is never shadowed.
+// the same name, so a user's own quick.yaml is never shadowed; a directory
+// does not (a run directory named quick/ next to the user is common).
 func loadConfig(arg string) (*tuner.Config, *tuner.Positions, error) {
 	if arg == "" {
 		arg = configs.Default
-	} else if _, err := os.Stat(arg); !errors.Is(err, fs.ErrNotExist) {
+	} else if st, err := os.Stat(arg); !errors.Is(err, fs.ErrNotExist) && (err != nil || !st.IsDir() || !isPreset(arg)) {
 		cfg, pos, err := tuner.LoadConfig(arg)
 		return cfg, pos, badInput(err)
 	}
@@ -27,4 +28,10 @@ func loadConfig(arg string) (*tuner.Config, *tuner.Positions, error) {
 	}
 	cfg, pos, err := tuner.ParseConfig(data, "preset "+file)
 	return cfg, pos, badInput(err)
+}
+
+// isPreset reports whether name names an embedded preset.
+func isPreset(name string) bool {
+	_, _, err := configs.Get(name)
+	return err == nil
 }

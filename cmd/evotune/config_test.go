@@ -33,6 +33,14 @@ func TestConfigPreset(t *testing.T) {
 	if cfg, _, err := loadConfig("overnight"); err != nil || cfg.Name != "mine" {
 		t.Errorf("--config overnight with a file of that name: %v, want the file", err)
 	}
+	// A directory of a preset's name (a run directory, say) is not a
+	// config: the preset is.
+	if err := os.Mkdir("quick", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if cfg, _, err := loadConfig("quick"); err != nil || cfg.Name != "quick" {
+		t.Errorf("--config quick with a directory quick/: %v, want the preset", err)
+	}
 }
 
 // TestConfigUnknownPreset checks that a --config value that is neither a

@@ -131,8 +131,17 @@ func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
 	if vs := t.ValidationSearchConfig(); vs != t.SearchConfig() {
 		search += " (validated with " + describeSearch(vs) + ")"
 	}
-	return fmt.Sprintf("%s on %s, %d candidates × %d games, %s, %s, fitness %s, seed %d, %d workers",
-		cfg.Optimizer.Method, cfg.Features, t.Lambda(), t.Games(), gens,
+	games := fmt.Sprintf("%d games", t.Games())
+	if cfg.Noise.Handling {
+		_, lo, hi := t.GamesBounds()
+		games += fmt.Sprintf(" (noise handling: %d to %d as ranks need", lo, hi)
+		if cfg.Noise.Racing {
+			games += ", racing"
+		}
+		games += ")"
+	}
+	return fmt.Sprintf("%s on %s, %d candidates × %s, %s, %s, fitness %s, seed %d, %d workers",
+		cfg.Optimizer.Method, cfg.Features, t.Lambda(), games, gens,
 		search, cfg.Fitness.Metric, cfg.Seed, engine.Workers(cfg.Workers))
 }
 
@@ -251,12 +260,19 @@ func (p *tuneProgress) generation(rec tuner.Record) {
 		if next != "" {
 			p.bar.println(next)
 		}
-		p.bar.describe(fmt.Sprintf("gen %d%s best %s", rec.Generation+1, of, fmtFitness(rec.Best)))
+		desc := fmt.Sprintf("gen %d%s best %s", rec.Generation+1, of, fmtFitness(rec.Best))
+		if n := rec.Noise; n != nil {
+			desc += fmt.Sprintf(", %d games/candidate", n.Next)
+		}
+		p.bar.describe(desc)
 		return
 	}
 	line := fmt.Sprintf("gen %d%s  best %s  median %s  sigma %.3g  games %d  %.1f games/s  %s",
 		rec.Generation, of, fmtFitness(rec.Best), fmtFitness(rec.Median), rec.Sigma, rec.Games,
 		float64(p.played.Load())/max(time.Since(p.start).Seconds(), 1e-9), p.run.Elapsed().Round(time.Second))
+	if n := rec.Noise; n != nil {
+		line += "  " + describeNoise(n)
+	}
 	if v := rec.Validation; v != nil {
 		line += fmt.Sprintf("  validated %s (mean score %.0f ± %.0f)  report updated", fmtFitness(v.Fitness), v.Mean, v.CI95)
 	}
@@ -286,11 +302,23 @@ func (p *tuneProgress) validation(v *tuner.Validation, start bool) {
 
 func (p *tuneProgress) finish() { p.bar.done() }
 
+// describeNoise shows a generation's noise handling: the games per
+// candidate and the next generation's, the smoothed rank-change measure
+// (positive: ranks are noise) and the candidates racing dropped.
+func describeNoise(n *tuner.RecordNoise) string {
+	s := fmt.Sprintf("games/candidate %d→%d (ranks %s, s̄ %+.2f)", n.Games, n.Next, map[bool]string{true: "noisy", false: "clear"}[n.SBar > 0], n.SBar)
+	if n.Dropped > 0 {
+		s += fmt.Sprintf(", %d dropped early", n.Dropped)
+	}
+	return s
+}
+
 // estimateGames is the bar's total: every tuning and validation game the
-// run will play at the current population size, or -1 with no generation
-// limit.
+// run will play at the current population size, or -1 (a count without a
+// total) with no generation limit or with noise handling, whose games per
+// generation follow the noise.
 func estimateGames(cfg *tuner.Config, lambda, games int) int {
-	if cfg.Generations <= 0 {
+	if cfg.Generations <= 0 || cfg.Noise.Handling {
 		return -1
 	}
 	validations := 1 + cfg.Generations/cfg.Validation.Every
