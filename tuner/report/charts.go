@@ -46,7 +46,11 @@ func (r *Run) charts() []chart {
 	if len(r.History) == 0 {
 		return nil
 	}
-	cs := []chart{r.fitnessChart(), r.sigmaChart(), r.weightsChart(), r.gamesChart(), r.throughputChart()}
+	cs := []chart{r.fitnessChart(), r.sigmaChart(), r.weightsChart(), r.gamesChart()}
+	if c, ok := r.noiseChart(); ok {
+		cs = append(cs, c)
+	}
+	cs = append(cs, r.throughputChart())
 	for _, name := range extraNames(r.History) {
 		cs = append(cs, r.extraChart(name))
 	}
@@ -83,6 +87,52 @@ func (r *Run) restartMarks() []series {
 		return nil
 	}
 	return []series{{Name: "IPOP restart", Kind: markers, X: xs, Color: 7, Faint: true}}
+}
+
+// stageMarks returns the vertical lines at the first generation of each
+// stage after the first, or nil.
+func (r *Run) stageMarks() []series {
+	var xs []float64
+	for i := 1; i < len(r.History); i++ {
+		if g := r.History[i]; g.Stage > r.History[i-1].Stage {
+			xs = append(xs, float64(g.Generation))
+		}
+	}
+	if xs == nil {
+		return nil
+	}
+	return []series{{Name: "next stage", Kind: markers, X: xs, Color: 5, Faint: true}}
+}
+
+// noiseChart shows noise handling: the games each candidate played and the
+// tuning games of each generation (racing and re-evaluation included). ok
+// is false for a run without noise handling.
+func (r *Run) noiseChart() (chart, bool) {
+	var xs, per, played []float64
+	for _, g := range r.History {
+		if g.Noise != nil {
+			xs = append(xs, float64(g.Generation))
+			per = append(per, float64(g.Noise.Games))
+			played = append(played, float64(g.Noise.Played)/float64(max(g.Lambda, 1)))
+		}
+	}
+	if xs == nil {
+		return chart{}, false
+	}
+	c := chart{
+		ID:     "noise",
+		Title:  "Games per candidate (noise handling)",
+		XLabel: "generation",
+		YLabel: "games",
+		Height: 220,
+		Series: []series{
+			{Name: "games per candidate", Kind: line, X: xs, Y: per, Color: 0},
+			{Name: "tuning games played / λ", Kind: line, X: xs, Y: played, Color: 1, Faint: true},
+		},
+		Caption: "Noise handling sets the games per candidate from how much the ranking moves when candidates are played again on fresh seeds: it grows while ranks are noise and shrinks while they are clear. Games played per candidate are below it when racing stopped beaten candidates early, above it by the re-evaluations.",
+	}
+	c.Series = append(c.Series, r.stageMarks()...)
+	return c, true
 }
 
 func (r *Run) fitnessChart() chart {
@@ -129,6 +179,7 @@ func (r *Run) fitnessChart() chart {
 		c.Series = append(c.Series, series{Name: "start weights, validated", Kind: reference, X: []float64{0}, Y: []float64{y}, Color: 1})
 	}
 	c.Series = append(c.Series, r.restartMarks()...)
+	c.Series = append(c.Series, r.stageMarks()...)
 	c.Caption = fmt.Sprintf("Each candidate plays the generation's %d common games; best, median and mean are over the generation's candidates. "+
 		"The points with error bars are the distribution mean (the recommended weights) measured on %d held-out validation games: trust these, not the best candidate, which is the luckiest.",
 		r.Config.Fitness.Games, r.Config.Validation.Games)
@@ -162,6 +213,7 @@ func (r *Run) sigmaChart() chart {
 		c.Series = append(c.Series, series{Name: "axis ratio √cond(C)", Kind: line, X: ax, Y: ay, Color: 4})
 	}
 	c.Series = append(c.Series, r.restartMarks()...)
+	c.Series = append(c.Series, r.stageMarks()...)
 	c.Caption = "σ is the search distribution's step size in normalised coordinates (each weight divided by the magnitude of its start value): 0.1 means candidates differ from the mean by about 10% of each weight. " +
 		"It should shrink slowly as the run converges. The axis ratio (absent from histories that do not record it) is the ratio of the longest to the shortest axis of the search distribution: a large one means some weight combinations matter far more than others."
 	return c
@@ -208,6 +260,7 @@ func (r *Run) weightsChart() chart {
 		c.Series = append(c.Series, series{Name: label, Kind: line, X: xs, Y: ys, Color: i})
 	}
 	c.Series = append(c.Series, r.restartMarks()...)
+	c.Series = append(c.Series, r.stageMarks()...)
 	c.Caption = "Each line is one weight of the distribution mean, as its change from the start in units of its start value's magnitude: 0 is unchanged, 0.5 is 50% larger, −1 is zero. " +
 		"This is the optimizer's own coordinate system, the one σ is measured in. A line that keeps drifting has not converged; a flat one near 0 is a weight the fitness is not sensitive to, or one that started right."
 	if zeroStart {
@@ -233,6 +286,9 @@ func (r *Run) gamesChart() chart {
 	c.Series = []series{{Name: "games (tuning + validation)", Kind: line, X: xs, Y: ys, Color: 0}}
 	c.Caption = fmt.Sprintf("Tuning plays λ candidates × %d games each generation; generations that validate add %d games (the first also holds the start weights' validation).",
 		r.Config.Fitness.Games, r.Config.Validation.Games)
+	if r.Config.Noise.Handling || len(r.Config.Stages) > 0 {
+		c.Caption = fmt.Sprintf("Tuning plays λ candidates × the games per candidate (set by noise handling or by the stage) each generation; generations that validate add %d games (the first also holds the start weights' validation).", r.Config.Validation.Games)
+	}
 	return c
 }
 

@@ -59,6 +59,11 @@ type Generation struct {
 	// AxisRatio is the square root of the condition number of CMA-ES's
 	// covariance; nil when the optimizer has none.
 	AxisRatio *float64 `json:"axis_ratio"`
+	// Stage is the generation's stage in a ladder, from 1; 0 without
+	// stages.
+	Stage int `json:"stage"`
+	// Noise is the generation's noise handling, nil without it.
+	Noise *tuner.RecordNoise `json:"noise"`
 	// Extra holds the numeric fields this build does not know, by name
 	// (a nested object's numbers as "object.field").
 	Extra map[string]float64 `json:"-"`
@@ -70,6 +75,7 @@ var known = map[string]bool{
 	"generation": true, "evaluations": true, "games": true, "lambda": true,
 	"best": true, "median": true, "mean": true, "sigma": true, "restarts": true,
 	"weights": true, "validation": true, "stop": true, "elapsed_s": true, "axis_ratio": true,
+	"stage": true, "stage_end": true, "noise": true,
 }
 
 // Load reads the run in dir: its newest good checkpoint and its history. It

@@ -76,6 +76,7 @@ type synth struct {
 	axis     bool  // write axis_ratio
 	constant bool  // every value the same in every generation
 	extra    bool  // write fields this build does not know
+	ladder   bool  // stages of 4 generations, with noise handling
 }
 
 // synthRun returns a run with a made-up history written by tuner.Record's
@@ -140,6 +141,10 @@ init: {corner: 0}
 			rec.Validation = &tuner.RecordValidation{Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games}
 			r.State.Validated = v
 		}
+		if o.ladder {
+			rec.Stage = 1 + (g-1)/4
+			rec.Noise = &tuner.RecordNoise{Games: 4 * (1 + g%3), Played: 8 * 4 * (1 + g%3), Reevaluated: 2, Next: 4 * (1 + (g+1)%3)}
+		}
 		if g == o.gens {
 			rec.Stop = fmt.Sprintf("generations: %d done", g)
 			r.State.Done = rec.Stop
@@ -152,7 +157,7 @@ init: {corner: 0}
 			line = bytes.Replace(line, []byte(`,"elapsed_s"`), fmt.Appendf(nil, `,"axis_ratio":%g,"elapsed_s"`, 1+f/10), 1)
 		}
 		if o.extra {
-			line = bytes.Replace(line, []byte(`{"generation"`), fmt.Appendf(nil, `{"stage":%d,"noise":{"rank_change":%g,"label":"x"},"note":"n","generation"`, 1+g/3, f/100), 1)
+			line = bytes.Replace(line, []byte(`{"generation"`), fmt.Appendf(nil, `{"phase":%d,"probe":{"rank_change":%g,"label":"x"},"note":"n","generation"`, 1+g/3, f/100), 1)
 		}
 		lines.Write(line)
 		lines.WriteByte('\n')
@@ -192,6 +197,7 @@ func TestChartSeries(t *testing.T) {
 		{"restarts", synth{gens: 40, every: 5, restarts: []int{12, 30}, axis: true}},
 		{"constant", synth{gens: 20, every: 4, constant: true}},
 		{"unknown fields", synth{gens: 10, every: 5, extra: true}},
+		{"ladder with noise handling", synth{gens: 10, every: 5, ladder: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := synthRun(t, tc.o)
@@ -221,8 +227,23 @@ func TestChartSeries(t *testing.T) {
 				}
 			}
 			if tc.o.extra {
-				want["extra-stage"] = map[string]int{"stage": n}
-				want["extra-noise.rank_change"] = map[string]int{"noise.rank_change": n}
+				want["extra-phase"] = map[string]int{"phase": n}
+				want["extra-probe.rank_change"] = map[string]int{"probe.rank_change": n}
+			}
+			if tc.o.ladder {
+				// Stages 2 and 3 begin at generations 5 and 9.
+				for _, id := range []string{"fitness", "sigma", "weights"} {
+					want[id]["next stage"] = 2
+				}
+				want["noise"] = map[string]int{"games per candidate": n, "tuning games played / λ": n, "next stage": 2}
+				if c := findChart(r.charts(), "noise"); c != nil {
+					if per, played := c.Series[0].Y, c.Series[1].Y; per[0] != 8 || played[0] != 8 || per[2] != 4 {
+						t.Errorf("noise chart: games per candidate %v, played per candidate %v; want 8, 8, ..., 4", per, played)
+					}
+					if marks := c.Series[2].X; !slices.Equal(marks, []float64{5, 9}) {
+						t.Errorf("stage marks at %v, want [5 9]", marks)
+					}
+				}
 			}
 			cs := r.charts()
 			if len(cs) != len(want) {
