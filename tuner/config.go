@@ -136,34 +136,50 @@ type StageConfig struct {
 	Duration Duration `yaml:"duration,omitempty"`
 }
 
-// MarshalYAML writes a stage with its search in full: adaptive too, which
-// engine.SearchConfig leaves out when false, and which a stage left out
-// would take from the top-level search.
+// fullSearch is a search as a resolved config writes it: every key, adaptive
+// too, which engine.SearchConfig leaves out when false, and which a stage or
+// validation.search left out would take from the top-level search.
+type fullSearch struct {
+	Algorithm     engine.Algorithm `yaml:"algorithm"`
+	Depth         int              `yaml:"depth"`
+	Width         int              `yaml:"width"`
+	HeuristicOnly bool             `yaml:"heuristic_only"`
+	LossValue     float64          `yaml:"loss"`
+	ProbCutoff    float64          `yaml:"cutoff"`
+	TableBits     int              `yaml:"table"`
+	Adaptive      bool             `yaml:"adaptive"`
+}
+
+func full(q *engine.SearchConfig) *fullSearch {
+	if q == nil {
+		return nil
+	}
+	return &fullSearch{q.Algorithm, q.Depth, q.Width, q.HeuristicOnly, q.LossValue, q.ProbCutoff, q.TableBits, q.Adaptive}
+}
+
+// MarshalYAML writes a stage with its search in full (fullSearch).
 func (s StageConfig) MarshalYAML() (any, error) {
-	type search struct {
-		Algorithm     engine.Algorithm `yaml:"algorithm"`
-		Depth         int              `yaml:"depth"`
-		Width         int              `yaml:"width"`
-		HeuristicOnly bool             `yaml:"heuristic_only"`
-		LossValue     float64          `yaml:"loss"`
-		ProbCutoff    float64          `yaml:"cutoff"`
-		TableBits     int              `yaml:"table"`
-		Adaptive      bool             `yaml:"adaptive"`
-	}
 	type stage struct {
-		Name        string   `yaml:"name"`
-		Search      *search  `yaml:"search"`
-		Games       int      `yaml:"games"`
-		Population  int      `yaml:"population"`
-		Sigma       float64  `yaml:"sigma"`
-		Generations int      `yaml:"generations,omitempty"`
-		Duration    Duration `yaml:"duration,omitempty"`
+		Name        string      `yaml:"name"`
+		Search      *fullSearch `yaml:"search"`
+		Games       int         `yaml:"games"`
+		Population  int         `yaml:"population"`
+		Sigma       float64     `yaml:"sigma"`
+		Generations int         `yaml:"generations,omitempty"`
+		Duration    Duration    `yaml:"duration,omitempty"`
 	}
-	out := stage{Name: s.Name, Games: s.Games, Population: s.Population, Sigma: s.Sigma, Generations: s.Generations, Duration: s.Duration}
-	if q := s.Search; q != nil {
-		out.Search = &search{q.Algorithm, q.Depth, q.Width, q.HeuristicOnly, q.LossValue, q.ProbCutoff, q.TableBits, q.Adaptive}
+	return stage{Name: s.Name, Search: full(s.Search), Games: s.Games, Population: s.Population, Sigma: s.Sigma, Generations: s.Generations, Duration: s.Duration}, nil
+}
+
+// MarshalYAML writes validation.search in full (fullSearch), so that an
+// explicit adaptive: false under a top-level adaptive: true reads back.
+func (v ValidationConfig) MarshalYAML() (any, error) {
+	type validation struct {
+		Every  int         `yaml:"every"`
+		Games  int         `yaml:"games"`
+		Search *fullSearch `yaml:"search,omitempty"`
 	}
-	return out, nil
+	return validation{Every: v.Every, Games: v.Games, Search: full(v.Search)}, nil
 }
 
 // StageList returns the run's stages, resolved: the config's, or one stage
