@@ -63,6 +63,8 @@ func (tp *tracingPool) Play(ctx context.Context, b *tuner.Batch, results [][]eng
 
 // crashConfig takes a few seconds on two cores: long enough to be killed
 // at many different points, in games, validations and checkpoint writes.
+// Noise handling is on (racing rounds, re-evaluations), its games per
+// candidate bounded by the fixed figure so that the run stays that short.
 const crashConfig = `name: crash
 seed: 11
 generations: 8
@@ -72,6 +74,7 @@ search: {algorithm: expectimax, depth: 3}
 fitness: {games: 12}
 validation: {every: 2, games: 20}
 checkpoints: {keep: 2}
+noise: {games: [4, 12]}
 `
 
 // crashLadderConfig is a ladder whose first stage (1 ply) takes a few
@@ -89,6 +92,7 @@ checkpoints: {keep: 2}
 stages:
   - {name: shallow, generations: 2}
   - {name: deep, search: {depth: 3}, games: 12, population: 5, sigma: 0.2}
+noise: {games: [4, 12]}
 `
 
 type child struct {
