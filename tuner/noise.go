@@ -268,7 +268,7 @@ type RecordNoise struct {
 	Next        int     `json:"next_games"`  // games per candidate of the next generation
 }
 
-// noiseBounds returns the block and the bounds of the games per candidate
+// bounds returns the block and the bounds of the games per candidate
 // for a run whose candidates start at games games.
 func (c *NoiseConfig) bounds(games int) (block, lo, hi int) {
 	block = cmp.Or(c.Block, defaultBlock)

@@ -1,12 +1,9 @@
 package tuner
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -16,7 +13,7 @@ import (
 // games per candidate move.
 func noisyConfig(t *testing.T) *Config {
 	t.Helper()
-	cfg, pos, err := ParseConfig([]byte(`
+	return parseResolved(t, `
 name: noisy
 seed: 7
 generations: 5
@@ -27,35 +24,7 @@ fitness: {games: 12}
 validation: {every: 2, games: 4}
 noise: {block: 4, games: [8, 24]}
 checkpoints: {keep: 2}
-`), "noisy.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Resolve()
-	if err := cfg.Validate(pos); err != nil {
-		t.Fatal(err)
-	}
-	return cfg
-}
-
-func noiseRecords(t *testing.T, dir string) []Record {
-	t.Helper()
-	f, err := os.Open(filepath.Join(dir, HistoryFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var recs []Record
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var r Record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		recs = append(recs, r)
-	}
-	return recs
+`)
 }
 
 // TestNoiseHandlingActs checks that the small run exercises every part of
@@ -69,7 +38,7 @@ func TestNoiseHandlingActs(t *testing.T) {
 		t.Fatal(err)
 	}
 	runToEnd(t, r)
-	recs := noiseRecords(t, dir)
+	recs := historyRecords(t, dir)
 	if len(recs) != 5 {
 		t.Fatalf("%d history lines, want 5", len(recs))
 	}
@@ -228,7 +197,7 @@ stages:
 		t.Fatal(err)
 	}
 	runToEnd(t, r)
-	recs := noiseRecords(t, dir)
+	recs := historyRecords(t, dir)
 	if len(recs) != 6 || recs[0].Noise.Games != 8 || recs[3].Noise.Games != 24 {
 		t.Fatalf("games per candidate at the start of stages 1 and 2: %+v, %+v; want 8 and 24", recs[0].Noise, recs[3].Noise)
 	}

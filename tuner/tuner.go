@@ -255,8 +255,10 @@ func (t *Tuner) ValidationSearchConfig() engine.SearchConfig { return t.valSearc
 func (t *Tuner) Metric() Metric { return t.metric }
 
 // State returns a copy of the state between generations.
-func (t *Tuner) State() State {
-	s := t.state
+func (t *Tuner) State() State { return t.state.clone() }
+
+// clone returns a copy of s that shares no memory with it.
+func (s State) clone() State {
 	s.Optimizer = slices.Clone(s.Optimizer)
 	if s.Noise != nil {
 		n := *s.Noise
@@ -286,13 +288,7 @@ func (t *Tuner) Restore(s State) error {
 	if err := t.opt.UnmarshalBinary(s.Optimizer); err != nil {
 		return fmt.Errorf("tuner: restore: %w", err)
 	}
-	t.state = s
-	t.state.Optimizer = slices.Clone(s.Optimizer)
-	if s.Noise != nil {
-		n := *s.Noise
-		t.state.Noise = &n
-	}
-	t.state.StageStart = slices.Clone(s.StageStart)
+	t.state = s.clone()
 	return nil
 }
 

@@ -306,7 +306,11 @@ func (p *tuneProgress) finish() { p.bar.done() }
 // candidate and the next generation's, the smoothed rank-change measure
 // (positive: ranks are noise) and the candidates racing dropped.
 func describeNoise(n *tuner.RecordNoise) string {
-	s := fmt.Sprintf("games/candidate %d→%d (ranks %s, s̄ %+.2f)", n.Games, n.Next, map[bool]string{true: "noisy", false: "clear"}[n.SBar > 0], n.SBar)
+	ranks := "clear"
+	if n.SBar > 0 {
+		ranks = "noisy"
+	}
+	s := fmt.Sprintf("games/candidate %d→%d (ranks %s, s̄ %+.2f)", n.Games, n.Next, ranks, n.SBar)
 	if n.Dropped > 0 {
 		s += fmt.Sprintf(", %d dropped early", n.Dropped)
 	}
