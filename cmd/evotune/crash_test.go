@@ -78,8 +78,9 @@ noise: {games: [4, 12]}
 `
 
 // crashLadderConfig is a ladder whose first stage (1 ply) takes a few
-// milliseconds, so that the kills land in its second stage (3 plies), or in
-// the validations and start measurement between the two.
+// milliseconds; TestCrashKill9Stages aims its first kill after that stage's
+// end, so that the kills land in the second stage (3 plies), or in the
+// validations and start measurement between the two.
 const crashLadderConfig = `name: crash-ladder
 seed: 11
 generations: 8
@@ -99,6 +100,7 @@ type child struct {
 	cmd    *exec.Cmd
 	stdout bytes.Buffer
 	stderr bytes.Buffer
+	done   chan struct{} // closed once the child has exited and been waited for
 }
 
 func startChild(t *testing.T, trace string, args ...string) *child {
@@ -109,13 +111,37 @@ func startChild(t *testing.T, trace string, args ...string) *child {
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	c.done = make(chan struct{})
+	go func() {
+		c.cmd.Wait()
+		close(c.done)
+	}()
 	return c
 }
 
+// wait waits for the child to exit.
+func (c *child) wait() { <-c.done }
+
 // exitCode waits for the child and returns its exit status (-1 if killed).
 func (c *child) exitCode() int {
-	c.cmd.Wait()
+	c.wait()
 	return c.cmd.ProcessState.ExitCode()
+}
+
+// waitHistory waits until the run's history contains marker or the child
+// exits, so that an interruption can be aimed at a part of the run by
+// progress rather than by a time that a slow machine (-race) overshoots.
+func (c *child) waitHistory(dir, marker string) {
+	for {
+		if h, _ := os.ReadFile(filepath.Join(dir, "history.jsonl")); bytes.Contains(h, []byte(marker)) {
+			return
+		}
+		select {
+		case <-c.done:
+			return
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 }
 
 // finishedRun reads what a finished run is compared by.
@@ -166,14 +192,16 @@ func countLines(t *testing.T, path string) int {
 // game after its journal line is written; a kill between the two makes the
 // count one lower, never higher.)
 func crashAndResume(t *testing.T, sig syscall.Signal, kills int, seed uint64) int {
-	lost, _ := crashAndResumeConfig(t, crashConfig, sig, kills, seed)
+	lost, _ := crashAndResumeConfig(t, crashConfig, sig, kills, seed, "")
 	return lost
 }
 
 // crashAndResumeConfig is crashAndResume of the run config describes; it
 // also returns how many interruptions landed after the run's first stage
-// ended and before it finished.
-func crashAndResumeConfig(t *testing.T, config string, sig syscall.Signal, kills int, seed uint64) (lost, laterStage int) {
+// ended and before it finished. With a non-empty after, the first
+// interruption's random delay starts only once the run's history contains
+// after.
+func crashAndResumeConfig(t *testing.T, config string, sig syscall.Signal, kills int, seed uint64, after string) (lost, laterStage int) {
 	cfg := writeConfig(t, config)
 	tmp := t.TempDir()
 
@@ -197,6 +225,9 @@ func crashAndResumeConfig(t *testing.T, config string, sig syscall.Signal, kills
 			args = []string{"tune", "--config", cfg, "--out", dir}
 		}
 		c := startChild(t, trace, args...)
+		if i == 0 && after != "" {
+			c.waitHistory(dir, after)
+		}
 		time.Sleep(time.Duration(100+rng.IntN(350)) * time.Millisecond)
 		sent := time.Now()
 		c.cmd.Process.Signal(sig)
@@ -261,7 +292,7 @@ func TestCrashKill9Stages(t *testing.T) {
 	if testing.Short() {
 		kills = 3
 	}
-	lost, later := crashAndResumeConfig(t, crashLadderConfig, syscall.SIGKILL, kills, 3)
+	lost, later := crashAndResumeConfig(t, crashLadderConfig, syscall.SIGKILL, kills, 3, `"stage_end"`)
 	if lost > 0 {
 		t.Errorf("%d finished games were played again after kill -9; the journal should have kept them", lost)
 	}

@@ -56,7 +56,7 @@ func TestNATSWorkerKill9(t *testing.T) {
 		workers = append(workers, c)
 		t.Cleanup(func() {
 			c.cmd.Process.Kill()
-			c.cmd.Wait()
+			c.wait()
 		})
 	}
 	dir := filepath.Join(tmp, "dist")
@@ -167,7 +167,7 @@ func TestNATSCoordinatorKill9(t *testing.T) {
 	w := startChild(t, "", "worker", "--nats", s.URL(), "--slots", "2", "--name", "w")
 	t.Cleanup(func() {
 		w.cmd.Process.Kill()
-		w.cmd.Wait()
+		w.wait()
 	})
 	dir := filepath.Join(tmp, "dist")
 	c := startChild(t, "", "tune", "--config", cfg, "--out", dir, "--nats", s.URL())
