@@ -457,14 +457,7 @@ func TestNoiseConfigErrors(t *testing.T) {
 // validation.search under a top-level adaptive: true survives the resolved
 // config's round trip.
 func TestValidationSearchAdaptiveRoundTrip(t *testing.T) {
-	cfg, pos, err := ParseConfig([]byte("search: {depth: 3, adaptive: true}\nvalidation: {search: {depth: 5, adaptive: false}}\n"), "c.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Resolve()
-	if err := cfg.Validate(pos); err != nil {
-		t.Fatal(err)
-	}
+	cfg := parseResolved(t, "search: {depth: 3, adaptive: true}\nvalidation: {search: {depth: 5, adaptive: false}}\n")
 	if !cfg.Search.Adaptive || cfg.ValidationSearch().Adaptive {
 		t.Fatalf("resolved: search adaptive %v, validation adaptive %v; want true, false", cfg.Search.Adaptive, cfg.ValidationSearch().Adaptive)
 	}
@@ -472,14 +465,7 @@ func TestValidationSearchAdaptiveRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, pos, err := ParseConfig(data, "resolved.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	back.Resolve()
-	if err := back.Validate(pos); err != nil {
-		t.Fatal(err)
-	}
+	back := parseResolved(t, string(data))
 	if back.ValidationSearch() != cfg.ValidationSearch() {
 		t.Errorf("validation search after the round trip %+v, want %+v\n%s", back.ValidationSearch(), cfg.ValidationSearch(), data)
 	}
