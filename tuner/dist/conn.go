@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 var (
@@ -117,4 +118,20 @@ func Connect(serverURL string, c Credentials, name string, logf func(format stri
 		return nil, fmt.Errorf("tuner/dist: cannot connect to the NATS server at %s: %w", Redact(serverURL), err)
 	}
 	return nc, nil
+}
+
+// apiTimeout bounds a JetStream API call made without a deadline of its
+// own (creating the streams and the consumer, purging a run). The client's
+// default, 5 s, is shorter than a server's file store can take to create a
+// stream on a busy disk; a run start that waits longer is better than one
+// that fails.
+const apiTimeout = 30 * time.Second
+
+// newJetStream is jetstream.New with apiTimeout.
+func newJetStream(nc *nats.Conn) (jetstream.JetStream, error) {
+	js, err := jetstream.New(nc, jetstream.WithDefaultTimeout(apiTimeout))
+	if err != nil {
+		return nil, fmt.Errorf("tuner/dist: %w", err)
+	}
+	return js, nil
 }

@@ -80,9 +80,9 @@ func NewPool(ctx context.Context, nc *nats.Conn, o Options) (*Pool, error) {
 	if !validToken(o.Run) {
 		return nil, fmt.Errorf("tuner/dist: run id %q: want letters, digits, '-' or '_'", o.Run)
 	}
-	js, err := jetstream.New(nc)
+	js, err := newJetStream(nc)
 	if err != nil {
-		return nil, fmt.Errorf("tuner/dist: %w", err)
+		return nil, err
 	}
 	p := &Pool{nc: nc, js: js, o: o, told: map[string]bool{}}
 	if p.jobs, p.results, p.consumer, err = ensureQueue(ctx, js, o.QueueOptions); err != nil {

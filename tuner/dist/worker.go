@@ -65,9 +65,9 @@ type Worker struct {
 
 // NewWorker returns a worker pulling jobs through nc.
 func NewWorker(nc *nats.Conn, o WorkerOptions) (*Worker, error) {
-	js, err := jetstream.New(nc)
+	js, err := newJetStream(nc)
 	if err != nil {
-		return nil, fmt.Errorf("tuner/dist: %w", err)
+		return nil, err
 	}
 	name := o.Name
 	if name == "" {
