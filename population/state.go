@@ -239,7 +239,7 @@ func kindName(k byte) string {
 	return "unknown optimizer"
 }
 
-// encodeConfig writes a resolved config.
+// config writes a resolved config, field by field in the order decoder.config reads them.
 func (e *encoder) config(c *Config) {
 	e.f64s(c.X0)
 	e.f64(c.Sigma0)
