@@ -34,7 +34,7 @@
 //     game exactly — and stores each result in its slot by (candidate,
 //     game), so where and in which order games are played never changes a
 //     result. LocalPool plays on this process's cores through engine.PlayOn;
-//     the pool on many machines (NATS JetStream) lives in tuner/dist. A
+//     the pool on many machines (NATS JetStream) lives in tuner/natspool. A
 //     pool is injected through Options; nil means a LocalPool.
 //   - Cached wraps any pool with a GameCache. A Run wraps its pool with the
 //     journal cache (journal.go): games finished before an interruption are

@@ -68,7 +68,7 @@ type Done func(j Job, r engine.Result, replayed bool)
 //
 // LocalPool plays on this machine's cores; Cached wraps any pool with a
 // game cache (the run's journal); a pool on many machines lives in
-// tuner/dist.
+// tuner/natspool.
 type Pool interface {
 	Play(ctx context.Context, b *Batch, results [][]engine.Result, done Done) error
 }

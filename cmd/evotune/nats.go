@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/tuner"
-	"github.com/evotune/evotune/tuner/dist"
+	"github.com/evotune/evotune/tuner/natspool"
 )
 
 // natsFlags are the flags with which tune and resume hand their games to
@@ -26,10 +26,10 @@ type natsFlags struct {
 func addNATSFlags(fs *flag.FlagSet) *natsFlags {
 	f := &natsFlags{}
 	fs.StringVar(&f.url, "nats", "", "hand the games to workers (evotune worker) through the NATS server at `URL`, as in nats://[user:password@]host:4222")
-	fs.StringVar(&f.listen, "nats-listen", "", "hand the games to workers through a NATS server started in this process, listening on `ADDR` (host:port; "+dist.DefaultListen+" serves this machine only, other addresses need --nats-creds)")
+	fs.StringVar(&f.listen, "nats-listen", "", "hand the games to workers through a NATS server started in this process, listening on `ADDR` (host:port; "+natspool.DefaultListen+" serves this machine only, other addresses need --nats-creds)")
 	fs.StringVar(&f.creds, "nats-creds", "", "NATS credentials `FILE`: one line user:password or a token (with --nats also a NATS .creds file)")
 	fs.IntVar(&f.localSlots, "local-slots", 0, "with --nats or --nats-listen, also play this many games at once in this process (default 0: workers play them all)")
-	fs.DurationVar(&f.ackWait, "nats-ack-wait", dist.DefaultAckWait, "with --nats or --nats-listen, how long a job may go without a sign of life from its worker before it goes to another: how long a dead worker delays a job (workers ping while they play, so games may take longer)")
+	fs.DurationVar(&f.ackWait, "nats-ack-wait", natspool.DefaultAckWait, "with --nats or --nats-listen, how long a job may go without a sign of life from its worker before it goes to another: how long a dead worker delays a job (workers ping while they play, so games may take longer)")
 	return f
 }
 
@@ -50,21 +50,21 @@ func (f *natsFlags) pool(ctx context.Context, dir string, stderr io.Writer, fall
 	case f.ackWait < time.Second:
 		return nil, nil, usagef("flag --nats-ack-wait: %v: want at least 1s", f.ackWait)
 	}
-	var creds dist.Credentials
+	var creds natspool.Credentials
 	if f.creds != "" {
 		var err error
-		if creds, err = dist.ReadCredentials(f.creds); err != nil {
+		if creds, err = natspool.ReadCredentials(f.creds); err != nil {
 			return nil, nil, badInput(fmt.Errorf("flag --nats-creds: %w", err))
 		}
 	}
 	host, _ := os.Hostname()
 	release := func() {}
 	url, flagName := f.url, "--nats"
-	hint := "evotune worker --nats " + dist.Redact(f.url)
+	hint := "evotune worker --nats " + natspool.Redact(f.url)
 	if f.listen != "" {
 		flagName = "--nats-listen"
-		srv, err := dist.StartServer(f.listen, creds)
-		if errors.Is(err, dist.ErrInsecure) || errors.Is(err, dist.ErrCredentials) || errors.Is(err, dist.ErrAddress) {
+		srv, err := natspool.StartServer(f.listen, creds)
+		if errors.Is(err, natspool.ErrInsecure) || errors.Is(err, natspool.ErrCredentials) || errors.Is(err, natspool.ErrAddress) {
 			return nil, nil, badInput(fmt.Errorf("flag --nats-listen: %w", err))
 		}
 		if err != nil {
@@ -82,12 +82,12 @@ func (f *natsFlags) pool(ctx context.Context, dir string, stderr io.Writer, fall
 		}
 		fmt.Fprintf(stderr, "nats      serving jobs on %s; start workers with: %s\n", url, hint)
 	}
-	nc, err := dist.Connect(url, creds, "evotune coordinator", func(format string, args ...any) {
+	nc, err := natspool.Connect(url, creds, "evotune coordinator", func(format string, args ...any) {
 		fmt.Fprintf(stderr, "nats      "+format+"\n", args...)
 	})
 	if err != nil {
 		release()
-		if errors.Is(err, dist.ErrAuth) {
+		if errors.Is(err, natspool.ErrAuth) {
 			return nil, nil, badInput(fmt.Errorf("flag %s: %w", flagName, err))
 		}
 		return nil, nil, fmt.Errorf("flag %s: %w", flagName, err)
@@ -96,9 +96,9 @@ func (f *natsFlags) pool(ctx context.Context, dir string, stderr io.Writer, fall
 	if err != nil {
 		abs = dir
 	}
-	p, err := dist.NewPool(ctx, nc, dist.Options{
-		QueueOptions: dist.QueueOptions{AckWait: f.ackWait},
-		Run:          dist.RunID(host, abs),
+	p, err := natspool.NewPool(ctx, nc, natspool.Options{
+		QueueOptions: natspool.QueueOptions{AckWait: f.ackWait},
+		Run:          natspool.RunID(host, abs),
 		LocalSlots:   f.localSlots,
 		LocalName:    host + "-coordinator",
 		Notify:       func(msg string) { fmt.Fprintf(stderr, "nats      %s\n", msg) },

@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evotune/evotune/tuner/dist"
+	"github.com/evotune/evotune/tuner/natspool"
 )
 
-func startNATS(t *testing.T, auth dist.Credentials) *dist.Server {
+func startNATS(t *testing.T, auth natspool.Credentials) *natspool.Server {
 	t.Helper()
-	s, err := dist.StartServer("127.0.0.1:0", auth)
+	s, err := natspool.StartServer("127.0.0.1:0", auth)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestNATSWorkerKill9(t *testing.T) {
 	start = time.Now()
 	want := readFinished(t, ref)
 
-	s := startNATS(t, dist.Credentials{})
+	s := startNATS(t, natspool.Credentials{})
 	var workers []*child
 	for _, name := range []string{"victim", "survivor"} {
 		c := startChild(t, "", "worker", "--nats", s.URL(), "--slots", "1", "--name", name)
@@ -112,7 +112,7 @@ func TestNATSWorkerKill9(t *testing.T) {
 // TestNATSBadInput checks the NATS flags' bad input: one line naming the
 // flag, exit status 2.
 func TestNATSBadInput(t *testing.T) {
-	s := startNATS(t, dist.Credentials{User: "tuner", Password: "right"})
+	s := startNATS(t, natspool.Credentials{User: "tuner", Password: "right"})
 	tmp := t.TempDir()
 	wrong := filepath.Join(tmp, "wrong")
 	os.WriteFile(wrong, []byte("tuner:wrong\n"), 0o600)
@@ -163,7 +163,7 @@ func TestNATSCoordinatorKill9(t *testing.T) {
 	}
 	want := readFinished(t, ref)
 
-	s := startNATS(t, dist.Credentials{})
+	s := startNATS(t, natspool.Credentials{})
 	w := startChild(t, "", "worker", "--nats", s.URL(), "--slots", "2", "--name", "w")
 	t.Cleanup(func() {
 		w.cmd.Process.Kill()

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/evotune/evotune/tuner/dist"
+	"github.com/evotune/evotune/tuner/natspool"
 )
 
 var workerCommand = &command{
@@ -31,27 +31,27 @@ func setupWorker(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 		case *slots < 0:
 			return usagef("flag --slots: %d: want 0 (one per core) or more", *slots)
 		}
-		var c dist.Credentials
+		var c natspool.Credentials
 		if *creds != "" {
 			var err error
-			if c, err = dist.ReadCredentials(*creds); err != nil {
+			if c, err = natspool.ReadCredentials(*creds); err != nil {
 				return badInput(fmt.Errorf("flag --nats-creds: %w", err))
 			}
 		}
 		logf := func(format string, args ...any) { fmt.Fprintf(stderr, "worker    "+format+"\n", args...) }
-		nc, err := dist.Connect(*url, c, "evotune worker", logf)
-		if errors.Is(err, dist.ErrAuth) {
+		nc, err := natspool.Connect(*url, c, "evotune worker", logf)
+		if errors.Is(err, natspool.ErrAuth) {
 			return badInput(fmt.Errorf("flag --nats: %w", err))
 		}
 		if err != nil {
 			return fmt.Errorf("flag --nats: %w", err)
 		}
 		defer nc.Close()
-		w, err := dist.NewWorker(nc, dist.WorkerOptions{Name: *name, Slots: *slots, Logf: logf})
+		w, err := natspool.NewWorker(nc, natspool.WorkerOptions{Name: *name, Slots: *slots, Logf: logf})
 		if err != nil {
 			return err
 		}
-		logf("%s ready: slots %d, jobs from %s; Ctrl-C stops it", w.Name(), w.Slots(), dist.Redact(*url))
+		logf("%s ready: slots %d, jobs from %s; Ctrl-C stops it", w.Name(), w.Slots(), natspool.Redact(*url))
 		w.Run(ctx)
 		jobs, games := w.Played()
 		fmt.Fprintf(stdout, "worker    %s stopped after %d jobs, %d games\n", w.Name(), jobs, games)

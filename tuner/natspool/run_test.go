@@ -1,4 +1,4 @@
-package dist
+package natspool
 
 import (
 	"context"
@@ -30,7 +30,7 @@ func (cp *countingPool) Play(ctx context.Context, b *tuner.Batch, results [][]en
 func runConfig(t *testing.T) *tuner.Config {
 	t.Helper()
 	cfg, pos, err := tuner.ParseConfig([]byte(`
-name: dist
+name: natspool
 seed: 7
 generations: 4
 optimizer: {population: 4}
@@ -38,7 +38,7 @@ search: {depth: 1}
 fitness: {games: 5, max_moves: 200}
 validation: {every: 2, games: 6}
 checkpoints: {keep: 2}
-`), "dist.yaml")
+`), "natspool.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestRunMatchesLocal(t *testing.T) {
 	b := newWorker(t, connect(t, s, "b"), "b", 2)
 	startWorker(t, a)
 	startWorker(t, b)
-	p := newPool(t, connect(t, s, "c"), Options{Run: "dist", GamesPerJob: 3, LocalSlots: 1, LocalName: "coordinator"})
+	p := newPool(t, connect(t, s, "c"), Options{Run: "natspool", GamesPerJob: 3, LocalSlots: 1, LocalName: "coordinator"})
 	remote := filepath.Join(tmp, "remote")
 	counted := &countingPool{p: p}
 	runTo(t, remote, counted)

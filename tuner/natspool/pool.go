@@ -1,4 +1,4 @@
-package dist
+package natspool
 
 import (
 	"context"
@@ -20,13 +20,13 @@ import (
 var (
 	// ErrConflict is wrapped by the error of a game with two different
 	// results: some worker plays differently from the others.
-	ErrConflict = errors.New("tuner/dist: two different results for one game")
+	ErrConflict = errors.New("tuner/natspool: two different results for one game")
 	// ErrMaxDeliver is wrapped by the error of a job handed out
 	// MaxDeliver times without a result.
-	ErrMaxDeliver = errors.New("tuner/dist: a job was handed out too often without a result")
+	ErrMaxDeliver = errors.New("tuner/natspool: a job was handed out too often without a result")
 	// ErrBadResult is wrapped by errors about a result that does not fit
 	// its batch (another seed, a game not asked for).
-	ErrBadResult = errors.New("tuner/dist: a result that does not fit its job")
+	ErrBadResult = errors.New("tuner/natspool: a result that does not fit its job")
 )
 
 // Options configure a Pool. Only Run is required; every other zero value
@@ -78,7 +78,7 @@ var _ tuner.Pool = (*Pool)(nil)
 // nc and closes it after Close.
 func NewPool(ctx context.Context, nc *nats.Conn, o Options) (*Pool, error) {
 	if !validToken(o.Run) {
-		return nil, fmt.Errorf("tuner/dist: run id %q: want letters, digits, '-' or '_'", o.Run)
+		return nil, fmt.Errorf("tuner/natspool: run id %q: want letters, digits, '-' or '_'", o.Run)
 	}
 	js, err := newJetStream(nc)
 	if err != nil {
@@ -120,10 +120,10 @@ func (p *Pool) Close() error {
 // earlier batch, or an earlier coordinator of the run, left behind.
 func (p *Pool) purge(ctx context.Context) error {
 	if err := p.jobs.Purge(ctx, jetstream.WithPurgeSubject(jobsPrefix+"."+p.o.Run+".>")); err != nil {
-		return fmt.Errorf("tuner/dist: purging the run's jobs: %w", err)
+		return fmt.Errorf("tuner/natspool: purging the run's jobs: %w", err)
 	}
 	if err := p.results.Purge(ctx, jetstream.WithPurgeSubject(resultsPrefix+"."+p.o.Run+".>")); err != nil {
-		return fmt.Errorf("tuner/dist: purging the run's results: %w", err)
+		return fmt.Errorf("tuner/natspool: purging the run's results: %w", err)
 	}
 	return nil
 }
@@ -197,7 +197,7 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 	}
 	set, err := eval.Set(b.Features)
 	if err != nil {
-		return fmt.Errorf("tuner/dist: %w", err)
+		return fmt.Errorf("tuner/natspool: %w", err)
 	}
 	if err := p.purge(ctx); err != nil {
 		return err
@@ -235,7 +235,7 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 		FilterSubjects: []string{resultSubject(p.o.Run, key)},
 	})
 	if err != nil {
-		return fmt.Errorf("tuner/dist: reading results: %w", err)
+		return fmt.Errorf("tuner/natspool: reading results: %w", err)
 	}
 	cc, err := rcons.Consume(func(m jetstream.Msg) {
 		select {
@@ -244,13 +244,13 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 		}
 	})
 	if err != nil {
-		return fmt.Errorf("tuner/dist: reading results: %w", err)
+		return fmt.Errorf("tuner/natspool: reading results: %w", err)
 	}
 	defer cc.Stop()
 	advisories := make(chan *nats.Msg, 64)
 	sub, err := p.nc.ChanSubscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+JobsStream+"."+WorkersConsumer, advisories)
 	if err != nil {
-		return fmt.Errorf("tuner/dist: %w", err)
+		return fmt.Errorf("tuner/natspool: %w", err)
 	}
 	defer sub.Unsubscribe()
 
@@ -270,7 +270,7 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 	for st.pending > 0 {
 		select {
 		case <-ctx.Done():
-			return p.abandon(fmt.Errorf("tuner/dist: %w", ctx.Err()))
+			return p.abandon(fmt.Errorf("tuner/natspool: %w", ctx.Err()))
 		case m := <-incoming:
 			if err := p.take(st, m); err != nil {
 				return p.abandon(err)
@@ -366,14 +366,14 @@ func (p *Pool) publish(ctx context.Context, st *batchState, key, featuresVersion
 				Games: bl.games, Seeds: seeds,
 			})
 			if err != nil {
-				return nil, fmt.Errorf("tuner/dist: candidate %d: %w", bl.cand, err)
+				return nil, fmt.Errorf("tuner/natspool: candidate %d: %w", bl.cand, err)
 			}
 			m := nats.NewMsg(jobSubject(p.o.Run, key))
 			m.Data = data
 			m.Header.Set(jetstream.MsgIDHeader, fmt.Sprintf("%s.%s.%s.%d.%d", p.o.Run, key, nonce, bl.cand, bl.games[0]))
 			f, err := p.js.PublishMsgAsync(m)
 			if err != nil {
-				return nil, fmt.Errorf("tuner/dist: publishing a job: %w", err)
+				return nil, fmt.Errorf("tuner/natspool: publishing a job: %w", err)
 			}
 			futures = append(futures, f)
 		}
@@ -382,9 +382,9 @@ func (p *Pool) publish(ctx context.Context, st *batchState, key, featuresVersion
 			case ack := <-f.Ok():
 				seqs[ack.Sequence] = start + k
 			case err := <-f.Err():
-				return nil, fmt.Errorf("tuner/dist: publishing a job: %w", err)
+				return nil, fmt.Errorf("tuner/natspool: publishing a job: %w", err)
 			case <-ctx.Done():
-				return nil, fmt.Errorf("tuner/dist: %w", ctx.Err())
+				return nil, fmt.Errorf("tuner/natspool: %w", ctx.Err())
 			}
 		}
 	}

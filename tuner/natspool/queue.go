@@ -1,4 +1,4 @@
-package dist
+package natspool
 
 import (
 	"context"
@@ -52,7 +52,7 @@ func ensureQueue(ctx context.Context, js jetstream.JetStream, o QueueOptions) (j
 		Duplicates:  2 * time.Minute,
 	})
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("tuner/dist: stream %s: %w", JobsStream, err)
+		return nil, nil, nil, fmt.Errorf("tuner/natspool: stream %s: %w", JobsStream, err)
 	}
 	results, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:        ResultsStream,
@@ -64,7 +64,7 @@ func ensureQueue(ctx context.Context, js jetstream.JetStream, o QueueOptions) (j
 		Duplicates:  2 * time.Minute,
 	})
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("tuner/dist: stream %s: %w", ResultsStream, err)
+		return nil, nil, nil, fmt.Errorf("tuner/natspool: stream %s: %w", ResultsStream, err)
 	}
 	workers, err = jobs.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
 		Durable:       WorkersConsumer,
@@ -76,7 +76,7 @@ func ensureQueue(ctx context.Context, js jetstream.JetStream, o QueueOptions) (j
 		MaxAckPending: -1,
 	})
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("tuner/dist: consumer %s: %w", WorkersConsumer, err)
+		return nil, nil, nil, fmt.Errorf("tuner/natspool: consumer %s: %w", WorkersConsumer, err)
 	}
 	return jobs, results, workers, nil
 }

@@ -1,4 +1,4 @@
-package dist
+package natspool
 
 import (
 	"errors"
@@ -14,15 +14,15 @@ import (
 
 var (
 	// ErrAuth is wrapped by errors about credentials a server refused.
-	ErrAuth = errors.New("tuner/dist: the NATS server refused the credentials")
+	ErrAuth = errors.New("tuner/natspool: the NATS server refused the credentials")
 	// ErrInsecure is wrapped by the error of StartServer asked to listen
 	// beyond this machine without credentials.
-	ErrInsecure = errors.New("tuner/dist: refusing to serve other machines without credentials")
+	ErrInsecure = errors.New("tuner/natspool: refusing to serve other machines without credentials")
 	// ErrAddress is wrapped by errors about a listen address that is not
 	// host:port.
-	ErrAddress = errors.New("tuner/dist: bad listen address")
+	ErrAddress = errors.New("tuner/natspool: bad listen address")
 	// ErrCredentials is wrapped by errors about a credentials file.
-	ErrCredentials = errors.New("tuner/dist: bad credentials file")
+	ErrCredentials = errors.New("tuner/natspool: bad credentials file")
 )
 
 // Credentials authenticate a client to a server, or a server's one user.
@@ -115,7 +115,7 @@ func Connect(serverURL string, c Credentials, name string, logf func(format stri
 		if errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) || errors.Is(err, nats.ErrAuthRevoked) {
 			return nil, fmt.Errorf("%w at %s (check --nats-creds or the URL's user:password@): %w", ErrAuth, Redact(serverURL), err)
 		}
-		return nil, fmt.Errorf("tuner/dist: cannot connect to the NATS server at %s: %w", Redact(serverURL), err)
+		return nil, fmt.Errorf("tuner/natspool: cannot connect to the NATS server at %s: %w", Redact(serverURL), err)
 	}
 	return nc, nil
 }
@@ -131,7 +131,7 @@ const apiTimeout = 30 * time.Second
 func newJetStream(nc *nats.Conn) (jetstream.JetStream, error) {
 	js, err := jetstream.New(nc, jetstream.WithDefaultTimeout(apiTimeout))
 	if err != nil {
-		return nil, fmt.Errorf("tuner/dist: %w", err)
+		return nil, fmt.Errorf("tuner/natspool: %w", err)
 	}
 	return js, nil
 }

@@ -1,4 +1,4 @@
-package dist
+package natspool
 
 import (
 	"bytes"
@@ -129,7 +129,7 @@ func batchKey(b *tuner.Batch) (string, error) {
 		MaxMoves   int
 	}{b.Generation, b.Features, b.Weights, b.Seeds, b.Search, b.MaxMoves})
 	if err != nil {
-		return "", fmt.Errorf("tuner/dist: batch of generation %d: %w", b.Generation, err)
+		return "", fmt.Errorf("tuner/natspool: batch of generation %d: %w", b.Generation, err)
 	}
 	h := sha256.Sum256(data)
 	return hex.EncodeToString(h[:8]), nil

@@ -1,4 +1,4 @@
-package dist
+package natspool
 
 import (
 	"fmt"
@@ -47,7 +47,7 @@ func StartServer(addr string, auth Credentials) (*Server, error) {
 	}
 	store, err := os.MkdirTemp("", "evotune-nats-")
 	if err != nil {
-		return nil, fmt.Errorf("tuner/dist: %w", err)
+		return nil, fmt.Errorf("tuner/natspool: %w", err)
 	}
 	opts := &server.Options{
 		ServerName:    "evotune",
@@ -64,13 +64,13 @@ func StartServer(addr string, auth Credentials) (*Server, error) {
 	ns, err := server.NewServer(opts)
 	if err != nil {
 		os.RemoveAll(store)
-		return nil, fmt.Errorf("tuner/dist: embedded NATS server: %w", err)
+		return nil, fmt.Errorf("tuner/natspool: embedded NATS server: %w", err)
 	}
 	go ns.Start()
 	if !ns.ReadyForConnections(10 * time.Second) {
 		ns.Shutdown()
 		os.RemoveAll(store)
-		return nil, fmt.Errorf("tuner/dist: embedded NATS server did not start listening on %s within 10 s (address in use?)", addr)
+		return nil, fmt.Errorf("tuner/natspool: embedded NATS server did not start listening on %s within 10 s (address in use?)", addr)
 	}
 	return &Server{ns: ns, store: store, auth: auth}, nil
 }

@@ -1,4 +1,4 @@
-// Package dist implements a tuner.Pool whose games are played by worker
+// Package natspool implements a tuner.Pool whose games are played by worker
 // processes on any number of machines, connected through NATS JetStream.
 //
 // The coordinator (the tuning process) cuts each batch into jobs: one
@@ -55,4 +55,4 @@
 // other machines without credentials. Connect dials a server with the
 // credentials of a Credentials value (user and password, a token, or a NATS
 // credentials file) and reports bad credentials as ErrAuth.
-package dist
+package natspool
