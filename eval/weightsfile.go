@@ -237,7 +237,7 @@ func (wf *WeightsFile) Marshal() ([]byte, error) {
 
 	doc := &yaml.Node{
 		Kind:        yaml.DocumentNode,
-		HeadComment: "evotune weights: the features are defined in the evotune README, \"Feature definitions\"",
+		HeadComment: "evotune weights: the format and the features are defined in docs/weights-file.md (github.com/evotune/evotune)",
 		Content:     []*yaml.Node{root},
 	}
 	var buf bytes.Buffer
