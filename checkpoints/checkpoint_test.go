@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,9 +13,8 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // fixed is the checkpoint of the golden file; never change it.
 func fixed() *Checkpoint {
@@ -80,26 +78,20 @@ func TestDecodeCopiesPayload(t *testing.T) {
 // accidental change of the encoding must not pass unnoticed.
 func TestGolden(t *testing.T) {
 	t.Parallel()
-	golden := filepath.Join("testdata", "checkpoint-v1.golden")
-	got := hex.Dump(Encode(fixed()))
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	path := filepath.Join("testdata", "checkpoint-v1.golden")
+	if !golden.Check(t, path, []byte(hex.Dump(Encode(fixed())))) {
+		t.Error("the checkpoint format changed. A new format needs a new FormatVersion, a decoder for it and a new golden file next to this one (which must keep decoding).")
 	}
-	want, err := os.ReadFile(golden)
+	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./checkpoints -run Golden -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("Encode differs from %s: the checkpoint format changed. A new format needs a new FormatVersion, a decoder for it and a new golden file next to this one (which must keep decoding).\ngot:\n%s", golden, got)
+		t.Fatal(err)
 	}
 	c, err := Decode(undump(t, string(want)))
 	if err != nil {
-		t.Fatalf("decoding %s: %v", golden, err)
+		t.Fatalf("decoding %s: %v", path, err)
 	}
 	if !sameCheckpoint(c, fixed()) {
-		t.Errorf("%s decodes to %+v, want %+v", golden, c, fixed())
+		t.Errorf("%s decodes to %+v, want %+v", path, c, fixed())
 	}
 }
 

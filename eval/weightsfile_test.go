@@ -2,7 +2,6 @@ package eval
 
 import (
 	"errors"
-	"flag"
 	"io/fs"
 	"math"
 	"math/rand/v2"
@@ -13,9 +12,8 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // tunedFile is a weights file as the tuner would export it.
 func tunedFile() *WeightsFile {
@@ -42,20 +40,13 @@ func checkGolden(t *testing.T, name string, file func() *WeightsFile) *WeightsFi
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
+	path := filepath.Join("testdata", name)
+	golden.Check(t, path, got)
+	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./eval -run Golden -update to create it)", err)
+		t.Fatal(err)
 	}
-	if string(got) != string(want) {
-		t.Errorf("Marshal differs from %s (run go test ./eval -run Golden -update after checking the change):\n%s", golden, got)
-	}
-	wf, err := ParseWeights(want, golden)
+	wf, err := ParseWeights(want, path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,17 +1,14 @@
 package tuner
 
 import (
-	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // TestCheckpointGolden pins the bytes of a checkpoint after one generation
 // of a small run: the envelope, the payload's layout and, since a run is a
@@ -31,25 +28,17 @@ func TestCheckpointGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "checkpoint-gen1.golden")
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
+	path := filepath.Join("testdata", "checkpoint-gen1.golden")
+	golden.Check(t, path, got)
+	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("checkpoint after one generation differs from %s; if the change is intended, rewrite it with -update", golden)
+		t.Fatal(err)
 	}
 	c, err := checkpoints.Decode(want)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, s, lines, err := decodeCheckpoint(c, golden); err != nil || s.Generation != 1 || lines != 1 || s.Validated == nil || s.Start == nil {
+	if _, s, lines, err := decodeCheckpoint(c, path); err != nil || s.Generation != 1 || lines != 1 || s.Validated == nil || s.Start == nil {
 		t.Errorf("golden checkpoint decodes to generation %d, %d history lines, err %v", s.Generation, lines, err)
 	}
 }

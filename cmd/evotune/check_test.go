@@ -8,6 +8,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/internal/golden"
 )
 
 // writeFile writes data to name in a fresh directory and returns its path.
@@ -44,7 +45,7 @@ func TestCheckGolden(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	out = strings.ReplaceAll(out, dir, "$DIR")
-	checkGolden(t, "check_ok.golden", out)
+	golden.Check(t, "testdata/check_ok.golden", []byte(out))
 }
 
 func TestCheckWithoutChecks(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/internal/golden"
 )
 
 // TestCompareJSON pins the JSON of a small deterministic compare: depth 1,
@@ -18,7 +19,7 @@ func TestCompareJSON(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	checkGolden(t, "compare.golden", out)
+	golden.Check(t, "testdata/compare.golden", []byte(out))
 	var got map[string]any
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)

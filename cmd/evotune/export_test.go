@@ -12,6 +12,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/internal/golden"
 )
 
 const nnConfig = `name: nnsmall
@@ -59,7 +60,7 @@ func TestCheckV2Golden(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	checkGolden(t, "check_v2.golden", strings.ReplaceAll(out, dir, "$DIR"))
+	golden.Check(t, "testdata/check_v2.golden", []byte(strings.ReplaceAll(out, dir, "$DIR")))
 }
 
 func TestCheckCppGolden(t *testing.T) {
@@ -68,7 +69,7 @@ func TestCheckCppGolden(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	checkGolden(t, "check_cpp.golden", strings.ReplaceAll(out, dir, "$DIR"))
+	golden.Check(t, "testdata/check_cpp.golden", []byte(strings.ReplaceAll(out, dir, "$DIR")))
 }
 
 func TestExportCppGolden(t *testing.T) {
@@ -77,7 +78,7 @@ func TestExportCppGolden(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	checkGolden(t, "export_cpp.golden", out)
+	golden.Check(t, "testdata/export_cpp.golden", []byte(out))
 	// The block holds the run's weights file's values.
 	wf, err := eval.ReadWeightsFile(filepath.Join(dir, "weights.yaml"))
 	if err != nil {

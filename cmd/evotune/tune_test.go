@@ -13,6 +13,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/internal/golden"
 	"github.com/evotune/evotune/tuner"
 )
 
@@ -175,7 +176,7 @@ func TestTuneHelpGolden(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("tune -h: exit %d", code)
 	}
-	checkGolden(t, "tune-help.golden", out)
+	golden.Check(t, "testdata/tune-help.golden", []byte(out))
 }
 
 func TestExportAndResumeCLI(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -15,10 +14,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/internal/golden"
 	"github.com/evotune/evotune/tuner"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 const smallYAML = `
 name: small
@@ -396,19 +394,7 @@ func TestGolden(t *testing.T) {
 	}
 	got := svgRE.ReplaceAllStringFunc(buf.String(), reduceSVG)
 	got = strings.ReplaceAll(got, dir, "RUN")
-	golden := filepath.Join("testdata", "small.html.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("page differs from %s (go test -update rewrites it):\n%s", golden, got)
-	}
+	golden.Check(t, filepath.Join("testdata", "small.html.golden"), []byte(got))
 }
 
 // TestNoNetwork checks the page is self-contained: nothing to fetch, no
