@@ -2,42 +2,10 @@ package engine
 
 import (
 	"errors"
-	"math/rand/v2"
 	"testing"
+
+	"github.com/evotune/evotune/internal/refboard"
 )
-
-// randomBoard draws a board whose cells are empty with probability pEmpty
-// and otherwise hold a rank in [1, maxRank].
-func randomBoard(rng *rand.Rand, pEmpty float64, maxRank int) Board {
-	var b Board
-	for i := range 16 {
-		if rng.Float64() < pEmpty {
-			continue
-		}
-		b |= Board(1+rng.IntN(maxRank)) << (4 * i)
-	}
-	return b
-}
-
-// randomBoards mixes sparse, dense and full boards with small and large ranks,
-// so that merges, slides, blocked lines and 32768 pairs all occur often.
-func randomBoards(seed uint64, n int) []Board {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	out := make([]Board, n)
-	for i := range out {
-		switch i % 4 {
-		case 0:
-			out[i] = Board(rng.Uint64())
-		case 1:
-			out[i] = randomBoard(rng, 0.4, 3)
-		case 2:
-			out[i] = randomBoard(rng, 0.2, 15)
-		default:
-			out[i] = randomBoard(rng, 0, 2+rng.IntN(14))
-		}
-	}
-	return out
-}
 
 func TestParseBoard(t *testing.T) {
 	tests := []struct {
@@ -72,7 +40,7 @@ func TestParseBoard(t *testing.T) {
 }
 
 func TestBoardTextRoundTrip(t *testing.T) {
-	for _, b := range randomBoards(7, 2000) {
+	for _, b := range refboard.Mixed[Board](7, 2000) {
 		for _, s := range []string{b.Hex(), b.String()} {
 			got, err := ParseBoard(s)
 			if err != nil || got != b {
@@ -86,17 +54,9 @@ func TestBoardTextRoundTrip(t *testing.T) {
 }
 
 func TestCountEmptyAndMaxRank(t *testing.T) {
-	for _, b := range randomBoards(3, 5000) {
-		g := gridOf(b)
-		empty, maxRank := 0, 0
-		for r := range 4 {
-			for c := range 4 {
-				if g[r][c] == 0 {
-					empty++
-				}
-				maxRank = max(maxRank, g[r][c])
-			}
-		}
+	for _, b := range refboard.Mixed[Board](3, 5000) {
+		g := refboard.Of(b)
+		empty, maxRank := g.CountEmpty(), g.MaxRank()
 		if b.CountEmpty() != empty || b.MaxRank() != maxRank {
 			t.Fatalf("%v: CountEmpty, MaxRank = %d, %d; want %d, %d", b.Hex(), b.CountEmpty(), b.MaxRank(), empty, maxRank)
 		}
@@ -106,7 +66,7 @@ func TestCountEmptyAndMaxRank(t *testing.T) {
 // TestMovesDifferential compares the table moves with the grid twin on
 // 100,000+ random boards in all four directions: board, score and legality.
 func TestMovesDifferential(t *testing.T) {
-	boards := randomBoards(1, 100_000)
+	boards := refboard.Mixed[Board](1, 100_000)
 	for _, b := range boards {
 		checkMove(t, b)
 	}
@@ -114,21 +74,21 @@ func TestMovesDifferential(t *testing.T) {
 
 func checkMove(t *testing.T, b Board) {
 	t.Helper()
-	g := gridOf(b)
+	g := refboard.Of(b)
 	for _, d := range Dirs {
 		nb, score, ok := b.Move(d)
-		wg, wscore, wok := refMove(g, d)
-		if nb != wg.board() || score != wscore || ok != wok {
-			t.Fatalf("%v.Move(%v) = %v, %d, %v; want %v, %d, %v", b.Hex(), d, nb.Hex(), score, ok, wg.board().Hex(), wscore, wok)
+		wg, wscore, wok := g.Move(d)
+		if want := Board(wg.Bits()); nb != want || score != wscore || ok != wok {
+			t.Fatalf("%v.Move(%v) = %v, %d, %v; want %v, %d, %v", b.Hex(), d, nb.Hex(), score, ok, want.Hex(), wscore, wok)
 		}
 	}
-	if b.CanMove() != refCanMove(g) {
-		t.Fatalf("%v.CanMove() = %v, want %v", b.Hex(), b.CanMove(), refCanMove(g))
+	if b.CanMove() != g.CanMove() {
+		t.Fatalf("%v.CanMove() = %v, want %v", b.Hex(), b.CanMove(), g.CanMove())
 	}
 }
 
 func FuzzMove(f *testing.F) {
-	for _, b := range randomBoards(5, 20) {
+	for _, b := range refboard.Mixed[Board](5, 20) {
 		f.Add(uint64(b))
 	}
 	f.Add(uint64(0xffffffffffffffff))
@@ -214,9 +174,9 @@ func symDir(d Dir, i int) Dir {
 }
 
 func TestSymmetries(t *testing.T) {
-	for _, b := range randomBoards(11, 20_000) {
-		g := gridOf(b)
-		var tr, mh, mv, rot grid
+	for _, b := range refboard.Mixed[Board](11, 20_000) {
+		g := refboard.Of(b)
+		var tr, mh, mv, rot refboard.Grid
 		for r := range 4 {
 			for c := range 4 {
 				tr[c][r] = g[r][c]
@@ -225,7 +185,7 @@ func TestSymmetries(t *testing.T) {
 				rot[c][3-r] = g[r][c]
 			}
 		}
-		if b.Transpose() != tr.board() || b.MirrorH() != mh.board() || b.MirrorV() != mv.board() || b.Rotate() != rot.board() {
+		if b.Transpose() != Board(tr.Bits()) || b.MirrorH() != Board(mh.Bits()) || b.MirrorV() != Board(mv.Bits()) || b.Rotate() != Board(rot.Bits()) {
 			t.Fatalf("%v: a symmetry disagrees with the grid twin", b.Hex())
 		}
 		for i := range 8 {

@@ -31,7 +31,7 @@
 //     NewSearcher builds the searcher, WithPlayDefaults gives a player the
 //     measured table and cutoff for its depth (PlayTableBits, PlayCutoff).
 //
-// Every fast path has a slow, obviously correct twin in the tests (a
-// [4][4]int board and a plain recursive expectimax) and a differential test
-// over many random inputs.
+// Every fast path has a slow, obviously correct twin in the tests (the
+// [4][4]int board of internal/refboard, a plain recursive expectimax) and a
+// differential test over many random inputs.
 package engine

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/evotune/evotune/internal/refboard"
 )
 
 // firstLegal plays the first legal direction: a fast, simple player.
@@ -126,10 +128,10 @@ func TestPlayScoreAccounting(t *testing.T) {
 	b := NewGameBoard(rng)
 	score, moves := 0, 0
 	for b.CanMove() {
-		g, s, _ := refMove(gridOf(b), firstLegal{}.Move(b))
+		g, s, _ := refboard.Of(b).Move(firstLegal{}.Move(b))
 		score += s
 		moves++
-		b = g.board().Spawn(rng.Uint64())
+		b = Board(g.Bits()).Spawn(rng.Uint64())
 	}
 	if got.Score != score || got.Moves != moves || got.Final != b {
 		t.Errorf("Play = %+v; by hand score %d, moves %d, final %v", got, score, moves, b.Hex())

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/evotune/evotune/internal/refboard"
 )
 
 func TestAlgorithmCheckDepth(t *testing.T) {
@@ -57,7 +59,7 @@ func TestNewSearcherNNCompat(t *testing.T) {
 			t.Fatal(err)
 		}
 		for range 20 {
-			b := randomBoard(rng, 0.4, 11)
+			b := refboard.Random[Board](rng, 0.4, 11)
 			got, want := s.Search(b), ref.Search(b)
 			if got.Value != want.Value || got.Best != want.Best || len(got.Moves) != len(want.Moves) {
 				t.Fatalf("depth %d on %s: %+v, want cap %d's %+v", c.depth, b.Hex(), got, c.cap, want)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/refboard"
 )
 
 // randomWeights draws a weight vector with mixed signs and magnitudes.
@@ -61,7 +62,7 @@ func TestDifferential(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				b := randomBoard(rng)
+				b := refboard.Shaped[engine.Board](rng)
 				want := ref(b.Grid())
 				f = c.Features(b, f)
 				if !slices.Equal(f, want) {
@@ -126,7 +127,7 @@ func TestClassicSetMatchesClassic(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(2, 2))
 	for range 20_000 {
-		b := randomBoard(rng)
+		b := refboard.Shaped[engine.Board](rng)
 		if got, want := c.Evaluate(b), (Classic{}).Evaluate(b); got != want {
 			t.Fatalf("%s: classic set %v, Classic %v", b, got, want)
 		}
@@ -145,7 +146,7 @@ func TestSymmetry(t *testing.T) {
 			t.Fatal(err)
 		}
 		for range 5_000 {
-			b := randomBoard(rng)
+			b := refboard.Shaped[engine.Board](rng)
 			f0 := c.Features(b, nil)
 			v0 := c.Evaluate(b)
 			for i := 1; i < 8; i++ {
@@ -179,7 +180,7 @@ func TestScale(t *testing.T) {
 		c1, _ := s.Compile(w)
 		ck, _ := s.Compile(kw)
 		for range 1_000 {
-			b := randomBoard(rng)
+			b := refboard.Shaped[engine.Board](rng)
 			f := c1.Features(b, nil)
 			if !closeTo(ck.Evaluate(b), k*c1.Evaluate(b), kw, f) {
 				t.Fatalf("%s: %s: value with weights ×%v is %v, want %v", s.Name, b, k, ck.Evaluate(b), k*c1.Evaluate(b))

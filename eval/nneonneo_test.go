@@ -15,16 +15,17 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/refboard"
 )
 
 // refNneonneo is the twin of the nneonneo features, in float64 from the
 // definitions on a grid, with math.Pow: its monotonicity and sum may differ
 // from the compiled features in the last bits (powRank rounds correctly,
 // math.Pow does not).
-func refNneonneo(g grid, p, q float64) []float64 {
+func refNneonneo(g refboard.Grid, p, q float64) []float64 {
 	empty, merges := 0, 0
 	mono, sum := 0.0, 0.0
-	for _, l := range refLines(g) {
+	for _, l := range g.Lines() {
 		var ranks []int // the non-empty ranks, in order
 		for _, r := range l {
 			if r == 0 {
@@ -73,7 +74,7 @@ func refNneonneo(g grid, p, q float64) []float64 {
 // with the package, which TestPowRank checks on its own; pw holds its
 // values for the two parameters, rounded to float32 as the program's
 // constants are (see nnPowTables).
-func refNNProgram(g grid, w []float64, pw [2][16]float64) float32 {
+func refNNProgram(g refboard.Grid, w []float64, pw [2][16]float64) float32 {
 	pow := func(r int, i int) float64 { return pw[i][r] }
 	lineValue := func(line [4]int) float32 {
 		P, MW, SW, M, E := float32(w[0]), float32(w[3]), float32(w[4]), float32(w[2]), float32(w[1])
@@ -116,7 +117,7 @@ func refNNProgram(g grid, w []float64, pw [2][16]float64) float32 {
 		u := float32(SW * sum)
 		return P + x + y - z - u
 	}
-	ls := refLines(g)
+	ls := g.Lines()
 	var rows, cols float32
 	for i := range 4 {
 		rows += lineValue(ls[i])
@@ -178,7 +179,7 @@ func TestNneonneoDifferential(t *testing.T) {
 		pf := []float64{float64(float32(p[0])), float64(float32(p[1]))}
 		pw := nnPowTables(p)
 		for range 600 {
-			b := randomBoard(rng)
+			b := refboard.Shaped[engine.Board](rng)
 			want := refNneonneo(b.Grid(), pf[0], pf[1])
 			f = c.Features(b, f)
 			for i := range f {
@@ -281,7 +282,7 @@ func TestNneonneoScaleAndSymmetry(t *testing.T) {
 		c1, _ := s.CompileParams(w, p)
 		ck, _ := s.CompileParams(kw, p)
 		for range 200 {
-			b := randomBoard(rng)
+			b := refboard.Shaped[engine.Board](rng)
 			f := c1.Features(b, nil)
 			tol := 2e-6 * k * termScale(w, f)
 			if d := ck.Evaluate(b) - k*c1.Evaluate(b); !(math.Abs(d) <= tol) {
