@@ -2,8 +2,6 @@ package tuner
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"path/filepath"
 	"testing"
 )
@@ -107,33 +105,13 @@ func TestNoiseWorkersAndResume(t *testing.T) {
 	}
 
 	for _, cuts := range [][]int64{{10}, {70}, {101}, {150, 40}} {
-		dir := filepath.Join(t.TempDir(), "cut")
-		for i, n := range cuts {
-			ctx, cancel := context.WithCancel(context.Background())
-			opts := Options{Pool: NewLocalPool(4), Events: cutAfter(n, cancel)}
-			var r *Run
-			var err error
-			if i == 0 {
-				r, err = Create(noisyConfig(t), dir, opts)
-			} else {
-				r, err = Resume(dir, ResumeOverrides{}, opts)
+		got := resumeAfterCuts(t, noisyConfig(t), cuts, func(last bool) Options {
+			if last {
+				return Options{Pool: NewLocalPool(2)}
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = r.Run(ctx)
-			cancel()
-			r.Close()
-			if !errors.Is(err, context.Canceled) {
-				t.Fatalf("cuts %v: run %d: err = %v, want cancellation", cuts, i, err)
-			}
-		}
-		r, err := Resume(dir, ResumeOverrides{}, Options{Pool: NewLocalPool(2)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		runToEnd(t, r)
-		if diff := readRun(t, dir).equal(want); diff != "" {
+			return Options{Pool: NewLocalPool(4)}
+		})
+		if diff := got.equal(want); diff != "" {
 			t.Errorf("cuts %v: resumed run differs from the uninterrupted one in %s", cuts, diff)
 		}
 	}

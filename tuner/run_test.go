@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -96,16 +95,6 @@ func runToEnd(t *testing.T, r *Run) {
 	}
 }
 
-// cutAfter returns events that cancel ctx once n games have finished.
-func cutAfter(n int64, cancel context.CancelFunc) Events {
-	var games atomic.Int64
-	return Events{Game: func(bool) {
-		if games.Add(1) == n {
-			cancel()
-		}
-	}}
-}
-
 // TestResumeMatchesUninterrupted interrupts runs after various numbers of
 // games (in the start validation, mid-generation, in a validation, twice in
 // a row) and checks that the resumed runs end with the same bytes.
@@ -120,32 +109,7 @@ func TestResumeMatchesUninterrupted(t *testing.T) {
 	want := readRun(t, ref)
 
 	for _, cuts := range [][]int64{{1}, {3}, {9}, {23}, {40}, {23, 5}, {2, 2, 2}} {
-		dir := filepath.Join(t.TempDir(), "cut")
-		for i, n := range cuts {
-			ctx, cancel := context.WithCancel(context.Background())
-			var r *Run
-			var err error
-			if i == 0 {
-				r, err = Create(smallConfig(t), dir, Options{Events: cutAfter(n, cancel)})
-			} else {
-				r, err = Resume(dir, ResumeOverrides{}, Options{Events: cutAfter(n, cancel)})
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = r.Run(ctx)
-			cancel()
-			r.Close()
-			if !errors.Is(err, context.Canceled) {
-				t.Fatalf("cuts %v: run %d: err = %v, want cancellation", cuts, i, err)
-			}
-		}
-		r, err := Resume(dir, ResumeOverrides{}, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		runToEnd(t, r)
-		if diff := readRun(t, dir).equal(want); diff != "" {
+		if diff := resumeAfterCuts(t, smallConfig(t), cuts, nil).equal(want); diff != "" {
 			t.Errorf("cuts %v: resumed run differs from the uninterrupted one in %s", cuts, diff)
 		}
 	}
@@ -249,14 +213,7 @@ func TestResumeWithDamagedJournal(t *testing.T) {
 	want := readRun(t, ref)
 
 	dir := filepath.Join(t.TempDir(), "run")
-	ctx, cancel := context.WithCancel(context.Background())
-	r, err := Create(smallConfig(t), dir, Options{Events: cutAfter(38, cancel)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.Run(ctx)
-	cancel()
-	r.Close()
+	interrupt(t, dir, smallConfig(t), 38, Options{})
 	journal := filepath.Join(dir, checkpoints.JournalName)
 	data, err := os.ReadFile(journal)
 	if err != nil || bytes.Count(data, []byte("\n")) < 3 {

@@ -346,24 +346,7 @@ func TestStagesResume(t *testing.T) {
 		cuts = []int64{46, 50, 70}
 	}
 	for _, cut := range cuts {
-		dir := filepath.Join(t.TempDir(), "run")
-		ctx, cancel := context.WithCancel(context.Background())
-		r, err := Create(cfg, dir, Options{Events: cutAfter(cut, cancel)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = r.Run(ctx)
-		r.Close()
-		cancel()
-		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("cut after %d games: %v, want cancellation", cut, err)
-		}
-		r, err = Resume(dir, ResumeOverrides{}, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		runToEnd(t, r)
-		if diff := readRun(t, dir).equal(want); diff != "" {
+		if diff := resumeAfterCuts(t, cfg, []int64{cut}, nil).equal(want); diff != "" {
 			t.Errorf("cut after %d games: resumed run differs in %s", cut, diff)
 		}
 	}
