@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/stats"
 )
 
 var (
@@ -47,7 +48,7 @@ func BenchmarkNNCompatGames(b *testing.B) {
 			results[i] = engine.Play(engine.GameSeed(2048, uint64(i)), s)
 		}
 		cpu := cpuTime(b) - cpu0
-		sum := engine.Summarize(results)
+		sum := stats.Summarize(results)
 		b.ReportMetric(sum.Mean, "mean-score")
 		b.ReportMetric(sum.CI95, "ci95")
 		b.ReportMetric(sum.Median, "median-score")

@@ -150,9 +150,9 @@ func (c *core) median(v []float64) float64 {
 }
 
 // medianSorted is the median of sorted values: the middle one, or the mean
-// of the two middle ones. engine.Median is the project's other median; this
-// package may not import engine (it knows nothing about 2048), so it keeps
-// its own.
+// of the two middle ones. stats.Median (engine/stats) is the project's
+// other median; this package may not import it (it imports engine, and
+// population knows nothing about 2048), so it keeps its own.
 func medianSorted(s []float64) float64 {
 	h := len(s)
 	if h%2 == 1 {

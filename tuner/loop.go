@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/stats"
 )
 
 // play plays every (candidate, seed) pair on the pool and returns the
@@ -45,7 +46,7 @@ func (t *Tuner) Measure(ctx context.Context, w []float64) (*Validation, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum := engine.Summarize(rs[0])
+	sum := stats.Summarize(rs[0])
 	scores, tiles := make([]int, len(rs[0])), make([]int, len(rs[0]))
 	for j, r := range rs[0] {
 		scores[j], tiles[j] = r.Score, r.MaxTile
@@ -267,14 +268,14 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		Evaluations: t.Evaluations(),
 		Lambda:      len(cands),
 		Best:        slices.Max(fit),
-		Median:      engine.Median(fit),
+		Median:      stats.Median(fit),
 		Sigma:       t.opt.Sigma(),
 		AxisRatio:   finiteOr0(t.opt.AxisRatio()),
 		Restarts:    t.opt.Restarts(),
 		Weights:     WeightMap{Names: t.names, Values: t.full(t.opt.Mean())},
 		Noise:       noise,
 	}
-	rec.Mean, _ = engine.MeanCI95(fit)
+	rec.Mean, _ = stats.MeanCI95(fit)
 	if len(t.cfg.Stages) > 0 {
 		rec.Stage = t.state.Stage + 1
 	}

@@ -8,9 +8,8 @@ import (
 	"slices"
 	"time"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/stats"
 	"github.com/evotune/evotune/population"
 )
 
@@ -54,69 +53,6 @@ const (
 )
 
 var noiseAlphaDown = math.Pow(noiseAlphaUp, -0.25)
-
-// prctile is pycma's Mh.prctile: the p-th percentile of data with its
-// interpolation rule (the first and last values beyond the ends).
-func prctile(data []float64, p float64) float64 {
-	d := slices.Clone(data)
-	slices.Sort(d)
-	n := float64(len(d))
-	fi := p*n/100 - 0.5
-	switch {
-	case fi <= 0:
-		return d[0]
-	case fi >= n-1:
-		return d[len(d)-1]
-	}
-	i := int(fi)
-	return (float64(i)+1-fi)*d[i] + (fi-float64(i))*d[i+1]
-}
-
-// rankChange is UH-CMA-ES's uncertainty measure of one generation: fit
-// holds the λ values as evaluated (minimised), fitre the same values with
-// the re-evaluations of the candidates idx in place. It returns the mean
-// over idx of |Δrank| − max(1, limit): positive when re-evaluation moves
-// ranks more than a random ranking usually would. Ties rank in index order
-// (old values before new), which is what makes the result exact for equal
-// inputs.
-func rankChange(fit, fitre []float64, idx []int) float64 {
-	lam := len(fit)
-	all := append(slices.Clone(fit), fitre...)
-	order := make([]int, len(all))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(all[a], all[b]) })
-	rank := make([]int, len(all)) // 0-based joint ranks
-	for r, i := range order {
-		rank[i] = r
-	}
-	r := make([]float64, 2*lam-1) // 1 .. 2λ-1
-	limit := func(own, other int) float64 {
-		c := own + 1
-		if own > other {
-			c--
-		}
-		for k := range r {
-			r[k] = math.Abs(float64(k+1) - float64(c))
-		}
-		return prctile(r, noiseTheta*50)
-	}
-	sum := 0.0
-	for _, i := range idx {
-		r0, r1 := rank[i], rank[lam+i]
-		delta := r0 - r1
-		switch {
-		case delta > 0:
-			delta--
-		case delta < 0:
-			delta++
-		}
-		lim := 0.5 * (limit(r0, r1) + limit(r1, r0))
-		sum += math.Abs(float64(delta)) - math.Max(lim, 1)
-	}
-	return sum / float64(len(idx))
-}
 
 // reevaluated chooses the candidates to play again, as pycma does: λ_r =
 // 2 + λ/20 (or the config's number), rounded up with probability its
@@ -162,18 +98,12 @@ func gamesFor(effort float64, block, lo, hi int) int {
 	return min(max(n, lo), hi)
 }
 
-// raceCritical is the one-sided critical t value at level raceAlpha for n
-// paired games.
-func raceCritical(n int) float64 {
-	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1 - raceAlpha)
-}
-
 // beaten reports, for each candidate still playing, whether at least mu
 // other candidates still playing beat it significantly on the first n
 // games (u[c][j] is candidate c's utility in game j, larger better): a
 // one-sided paired t test per pair at level raceAlpha.
 func beaten(u [][]float64, playing []bool, n, mu int) []bool {
-	crit := raceCritical(n)
+	crit := stats.PairedTCritical(n, raceAlpha)
 	out := make([]bool, len(u))
 	for c := range u {
 		if !playing[c] {
@@ -184,39 +114,13 @@ func beaten(u [][]float64, playing []bool, n, mu int) []bool {
 			if a == c || !playing[a] {
 				continue
 			}
-			if pairedT(u[a][:n], u[c][:n]) > crit {
+			if stats.PairedT(u[a][:n], u[c][:n]) > crit {
 				wins++
 			}
 		}
 		out[c] = wins >= mu
 	}
 	return out
-}
-
-// pairedT is the t statistic of the mean of a[j]-b[j]; +Inf when every
-// difference is the same positive number, 0 when all are zero.
-func pairedT(a, b []float64) float64 {
-	n := float64(len(a))
-	mean := 0.0
-	for j := range a {
-		mean += a[j] - b[j]
-	}
-	mean /= n
-	ss := 0.0
-	for j := range a {
-		d := a[j] - b[j] - mean
-		ss += d * d
-	}
-	if ss == 0 {
-		switch {
-		case mean > 0:
-			return math.Inf(1)
-		case mean < 0:
-			return math.Inf(-1)
-		}
-		return 0
-	}
-	return mean / math.Sqrt(ss/(n-1)/n)
 }
 
 // NoiseConfig configures noise handling, under the key noise:. A file that
@@ -422,7 +326,7 @@ func (t *Tuner) evaluateNoisy(ctx context.Context, weights [][]float64) (fit, te
 		for k, c := range idx {
 			fitre[c] = -t.fitness(reRes[k])
 		}
-		rec.S = rankChange(tell, fitre, idx)
+		rec.S = stats.RankChange(tell, fitre, idx, noiseTheta)
 		ns.SBar += noiseCum * (rec.S - ns.SBar)
 		ns.Effort = nextEffort(ns.Effort, ns.SBar, lo, hi)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/stats"
 	"github.com/evotune/evotune/eval"
 	"github.com/evotune/evotune/population"
 )
@@ -225,7 +226,7 @@ func (m Metric) Value(scores []int, maxTiles []int) float64 {
 		for i, s := range scores {
 			xs[i] = float64(s)
 		}
-		return engine.Median(xs)
+		return stats.Median(xs)
 	case "mean_log_score":
 		for _, s := range scores {
 			sum += math.Log1p(float64(s))

@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/stats"
 	"github.com/evotune/evotune/eval"
-	"github.com/evotune/evotune/tuner"
 )
 
 var compareCommand = &command{
@@ -68,7 +68,7 @@ func setupCompare(fs *flag.FlagSet) func(context.Context, []string, io.Writer, i
 		if err := checkDepth(*depth); err != nil {
 			return err
 		}
-		var test *tuner.SPRT
+		var test *stats.SPRT
 		if given["sprt"] {
 			s, err := parseSPRT(*sprt)
 			if err != nil {
@@ -124,13 +124,13 @@ func setupCompare(fs *flag.FlagSet) func(context.Context, []string, io.Writer, i
 			return err
 		}
 		a, b := res[0], res[1]
-		c, err := tuner.Compare(a, b)
+		c, err := stats.Compare(a, b)
 		if err != nil {
 			return err // the same seeds by construction: a bug, exit 1
 		}
-		var sr *tuner.SPRTResult
+		var sr *stats.SPRTResult
 		if test != nil {
-			r := test.Test(tuner.Scores(a), tuner.Scores(b))
+			r := test.Test(stats.Scores(a), stats.Scores(b))
 			sr = &r
 		}
 		if *asJSON {
@@ -142,11 +142,11 @@ func setupCompare(fs *flag.FlagSet) func(context.Context, []string, io.Writer, i
 }
 
 // parseSPRT reads --sprt H0,H1.
-func parseSPRT(v string) (tuner.SPRT, error) {
+func parseSPRT(v string) (stats.SPRT, error) {
 	h0s, h1s, ok := strings.Cut(v, ",")
 	h0, err0 := strconv.ParseFloat(strings.TrimSpace(h0s), 64)
 	h1, err1 := strconv.ParseFloat(strings.TrimSpace(h1s), 64)
-	s := tuner.SPRT{H0: h0, H1: h1}
+	s := stats.SPRT{H0: h0, H1: h1}
 	if !ok || err0 != nil || err1 != nil || s.Validate() != nil {
 		return s, usagef("flag --sprt: %q: want H0,H1, ratios of mean scores A/B with 0 < H0 < H1, e.g. 1.00,1.05", v)
 	}
@@ -202,7 +202,7 @@ func sprtBatch(workers int) int { return max(20, 4*workers) }
 // SPRT it plays in batches and stops once the test decides. It returns the
 // number of games each player played and the results the statistics rest
 // on (with an SPRT, those up to its decision).
-func playPaired(ctx context.Context, sides [2]*compareSide, n, workers int, seed uint64, test *tuner.SPRT, pb *bar) (int, [2][]engine.Result, error) {
+func playPaired(ctx context.Context, sides [2]*compareSide, n, workers int, seed uint64, test *stats.SPRT, pb *bar) (int, [2][]engine.Result, error) {
 	var res [2][]engine.Result
 	batch := n
 	if test != nil {
@@ -223,7 +223,7 @@ func playPaired(ctx context.Context, sides [2]*compareSide, n, workers int, seed
 		if test == nil {
 			continue
 		}
-		if r := test.Test(tuner.Scores(res[0]), tuner.Scores(res[1])); r.Decision != tuner.Undecided {
+		if r := test.Test(stats.Scores(res[0]), stats.Scores(res[1])); r.Decision != stats.Undecided {
 			played := len(res[0])
 			return played, [2][]engine.Result{res[0][:r.Games], res[1][:r.Games]}, nil
 		}
@@ -235,7 +235,7 @@ func describeSide(s *compareSide) string {
 	return fmt.Sprintf("%s (%s), %s", s.arg, s.desc, describeSearch(s.cfg))
 }
 
-func writeCompareText(w io.Writer, sides [2]*compareSide, seed uint64, played int, c tuner.Comparison, sr *tuner.SPRTResult) {
+func writeCompareText(w io.Writer, sides [2]*compareSide, seed uint64, played int, c stats.Comparison, sr *stats.SPRTResult) {
 	fmt.Fprintf(w, "A        %s\n", describeSide(sides[0]))
 	fmt.Fprintf(w, "B        %s\n", describeSide(sides[1]))
 	extra := ""
@@ -259,7 +259,7 @@ func writeCompareText(w io.Writer, sides [2]*compareSide, seed uint64, played in
 	}
 	if sr != nil {
 		outcome := "undecided after " + strconv.Itoa(sr.Games) + " games (raise --games to go on)"
-		if sr.Decision != tuner.Undecided {
+		if sr.Decision != stats.Undecided {
 			outcome = fmt.Sprintf("%s after %d games: %s", sr.Decision, sr.Games, sr.Verdict())
 		}
 		fmt.Fprintf(w, "sprt     H0 %s, H1 %s (ratios A/B), α = β = 0.05: LLR %.2f, bounds [%.2f, %.2f]: %s\n",
@@ -280,7 +280,7 @@ func ratioText(x float64) string {
 	return s
 }
 
-func percent(r tuner.Rate) string {
+func percent(r stats.Rate) string {
 	return fmt.Sprintf("%.0f%% [%.0f%%, %.0f%%]", 100*r.Value(), 100*r.CI95.Lo, 100*r.CI95.Hi)
 }
 
@@ -355,7 +355,7 @@ func (rs reachPairs) MarshalJSON() ([]byte, error) {
 	return []byte(sb.String()), nil
 }
 
-func writeCompareJSON(w io.Writer, sides [2]*compareSide, c tuner.Comparison, sr *tuner.SPRTResult) error {
+func writeCompareJSON(w io.Writer, sides [2]*compareSide, c stats.Comparison, sr *stats.SPRTResult) error {
 	out := compareJSON{
 		A: sides[0].arg, B: sides[1].arg, Games: c.Games, Depth: sides[0].cfg.Depth,
 		MeanA: c.A.Mean, MeanB: c.B.Mean,

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/stats"
 )
 
 var playCommand = &command{
@@ -107,7 +108,7 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		}
 		elapsed := time.Since(start).Seconds()
 		cpuMS := (cpuTime() - cpuStart).Seconds() * 1000
-		sum := engine.Summarize(results)
+		sum := stats.Summarize(results)
 		mps := float64(sum.Moves) / elapsed
 		cpuPerMove := cpuMS / float64(max(sum.Moves, 1))
 		if *asJSON {
@@ -123,7 +124,7 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		fmt.Fprintf(stdout, "games   %d, %s, evaluator %s, seed %d, %d workers\n", sum.Games, desc, ename, *seed, w)
 		fmt.Fprintf(stdout, "score   mean %.0f ± %.0f (95%% CI), median %.0f, min %d, max %d\n", sum.Mean, sum.CI95, sum.Median, sum.Min, sum.Max)
 		var reach []string
-		for i, t := range engine.ReachTiles {
+		for i, t := range stats.ReachTiles {
 			reach = append(reach, fmt.Sprintf("%d %.0f%%", t, 100*sum.Reach[i]))
 		}
 		fmt.Fprintf(stdout, "reach   %s\n", strings.Join(reach, ", "))
@@ -155,12 +156,12 @@ type gameJSON struct {
 }
 
 // reachJSON writes the reach rates as an object keyed by tile, in tile order.
-type reachJSON [len(engine.ReachTiles)]float64
+type reachJSON [len(stats.ReachTiles)]float64
 
 func (r reachJSON) MarshalJSON() ([]byte, error) {
 	var sb strings.Builder
 	sb.WriteByte('{')
-	for i, t := range engine.ReachTiles {
+	for i, t := range stats.ReachTiles {
 		if i > 0 {
 			sb.WriteByte(',')
 		}
@@ -170,7 +171,7 @@ func (r reachJSON) MarshalJSON() ([]byte, error) {
 	return []byte(sb.String()), nil
 }
 
-func writePlayJSON(w io.Writer, s engine.Summary, mps, cpuPerMove float64, results []engine.Result) error {
+func writePlayJSON(w io.Writer, s stats.Summary, mps, cpuPerMove float64, results []engine.Result) error {
 	out := playJSON{Games: s.Games, Mean: s.Mean, CI95: s.CI95, Median: s.Median, Reach: reachJSON(s.Reach), MovesPerSec: mps, CPUMSPerMove: cpuPerMove}
 	for _, r := range results {
 		out.PerGame = append(out.PerGame, gameJSON{Seed: r.Seed, Score: r.Score, MaxTile: r.MaxTile, Moves: r.Moves})

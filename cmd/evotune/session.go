@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/stats"
 	"github.com/evotune/evotune/tuner"
 	"github.com/evotune/evotune/tuner/report"
 )
@@ -347,7 +348,7 @@ func pairedSummary(runSeed uint64, start, final *tuner.Validation) string {
 	if a == nil || b == nil {
 		return ""
 	}
-	c, err := tuner.Compare(a, b)
+	c, err := stats.Compare(a, b)
 	if err != nil || c.Ratio == 0 {
 		return ""
 	}
@@ -355,11 +356,11 @@ func pairedSummary(runSeed uint64, start, final *tuner.Validation) string {
 		c.Ratio, c.RatioCI95.Lo, c.RatioCI95.Hi, c.Games, c.Wins, c.Losses, c.Ties, describeVerdict(c.Verdict))
 }
 
-func describeVerdict(v tuner.Verdict) string {
+func describeVerdict(v stats.Verdict) string {
 	switch v {
-	case tuner.ABetter:
+	case stats.ABetter:
 		return "the tuned weights are better"
-	case tuner.BBetter:
+	case stats.BBetter:
 		return "the starting weights are better"
 	}
 	return "no difference shown"

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/stats"
 	"github.com/evotune/evotune/eval"
 	"github.com/evotune/evotune/internal/golden"
 	"github.com/evotune/evotune/tuner"
@@ -326,7 +327,7 @@ func TestTuneRewritesReport(t *testing.T) {
 }
 
 // TestTunePairedGain checks the summary's paired comparison of the tuned
-// and starting weights against tuner.Compare on the validations' games.
+// and starting weights against stats.Compare on the validations' games.
 func TestTunePairedGain(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, smallConfig), "--out", dir)
@@ -338,7 +339,7 @@ func TestTunePairedGain(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := tu.State()
-	c, err := tuner.Compare(s.Validated.Results(tu.Config().Seed), s.Start.Results(tu.Config().Seed))
+	c, err := stats.Compare(s.Validated.Results(tu.Config().Seed), s.Start.Results(tu.Config().Seed))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/checkpoints"
+	"github.com/evotune/evotune/engine/stats"
 	"github.com/evotune/evotune/tuner"
 )
 
@@ -36,7 +37,7 @@ func TestFinishedRun(t *testing.T) {
 		t.Fatalf("finished run: %d generations, done %q, validated %v, notices %q", len(r.History), r.State.Done, r.State.Validated, r.Notices)
 	}
 	page := writeReport(t, dir)
-	c, err := tuner.Compare(r.State.Validated.Results(r.Config.Seed), r.State.Start.Results(r.Config.Seed))
+	c, err := stats.Compare(r.State.Validated.Results(r.Config.Seed), r.State.Start.Results(r.Config.Seed))
 	if err != nil {
 		t.Fatal(err)
 	}

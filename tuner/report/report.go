@@ -13,6 +13,7 @@ import (
 
 	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/stats"
 	"github.com/evotune/evotune/tuner"
 )
 
@@ -332,7 +333,7 @@ func pairedText(runSeed uint64, start, tuned *tuner.Validation) string {
 	if a == nil || b == nil || tuned.Generation == 0 {
 		return ""
 	}
-	c, err := tuner.Compare(a, b)
+	c, err := stats.Compare(a, b)
 	if err != nil {
 		return ""
 	}

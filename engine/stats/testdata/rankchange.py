@@ -1,6 +1,6 @@
 # Generates rankchange.tsv: UH-CMA-ES's uncertainty measure as pycma 4.4.0
 # computes it (cma.optimization_tools.NoiseHandler.update_measure), for the
-# test of tuner.rankChange. Run with pycma and numpy importable:
+# test of stats.RankChange. Run with pycma and numpy importable:
 #   python3 rankchange.py > rankchange.tsv
 # Each line: lambda, fit (comma-separated), fitre, idx, mean s.
 import random

@@ -1,23 +1,5 @@
-package tuner
+package stats
 
-// Paired statistics of two players, A and B, that played the same seeds.
-//
-// Pairing is what makes a comparison cheap: a game's score depends far more
-// on its seed (the spawns) than on the player, so a_i - b_i varies much less
-// than a_i or b_i do, and the interval of the difference is narrower than
-// the two intervals of the means would suggest.
-//
-// Ratio of means. The ratio R = mean(a)/mean(b) is estimated by
-// θ̂ = log mean(a) - log mean(b), whose standard error comes from the delta
-// method on the paired data: θ̂ - θ is, to first order, the mean of
-// u_i = a_i/mean(a) - b_i/mean(b), so se(θ̂) = sd(u)/√n, and the 95%
-// interval is exp(θ̂ ± t·se) with Student's t at n-1 degrees of freedom.
-// Working on the log makes the interval positive, and exactly mirrored:
-// B/A's interval is the reciprocal of A/B's. Fieller's interval would only
-// differ where mean(b) is within a few standard errors of zero, which game
-// scores (coefficient of variation about 0.5) leave behind after a handful
-// of games; it costs a quadratic with unbounded cases for no gain here.
-//
 // Sequential test. SPRT tests H0: R = ρ0 against H1: R = ρ1 (ρ0 < ρ1) on
 // the same footing, as a generalized SPRT on θ = log R. The pseudo-values
 // θ̂ + u_i have mean θ̂ and, to first order, the spread of θ̂'s errors, so
@@ -31,7 +13,7 @@ package tuner
 // the usual normal approximation; the log form is the exact likelihood
 // ratio of the normal model with the variance profiled out, and it does not
 // blow up when the spread estimated from few games is small by chance (in
-// the simulation of compare_test.go, hypotheses 1.00 against 1.10 or 1.20,
+// the simulation of sprt_test.go, hypotheses 1.00 against 1.10 or 1.20,
 // allowed to stop after 4 games, the first-order form accepted the wrong
 // hypothesis 8-11% of the time, the log form 6%). The test stops at the
 // first n ≥ MinGames where LLR_n ≤ log(β/(1-α)) (accept H0) or
@@ -41,215 +23,14 @@ package tuner
 // infinite: the data rule that hypothesis out or in with certainty.
 
 import (
-	"errors"
 	"fmt"
 	"math"
-
-	"github.com/evotune/evotune/engine"
 )
-
-// ErrCompare is wrapped by errors about results that cannot be paired or
-// SPRT hypotheses that cannot be tested.
-var ErrCompare = errors.New("tuner: cannot compare")
-
-// Verdict is what a comparison concludes about A against B.
-type Verdict int
-
-const (
-	NoDifference Verdict = iota // the data do not show either player better
-	ABetter
-	BBetter
-)
-
-func (v Verdict) String() string {
-	switch v {
-	case ABetter:
-		return "A better"
-	case BBetter:
-		return "B better"
-	}
-	return "no difference shown"
-}
-
-// Mirror returns the verdict with A and B swapped.
-func (v Verdict) Mirror() Verdict {
-	switch v {
-	case ABetter:
-		return BBetter
-	case BBetter:
-		return ABetter
-	}
-	return v
-}
-
-// Interval is the closed interval [Lo, Hi].
-type Interval struct{ Lo, Hi float64 }
-
-// Rate is the share of games that reached something, with its 95% Wilson
-// score interval.
-type Rate struct {
-	Hits, Games int
-	CI95        Interval
-}
-
-// Value returns Hits/Games (0 for no games).
-func (r Rate) Value() float64 {
-	if r.Games == 0 {
-		return 0
-	}
-	return float64(r.Hits) / float64(r.Games)
-}
-
-// TileReach is how often each player reached a tile.
-type TileReach struct {
-	Tile int
-	A, B Rate
-}
-
-// Comparison holds the paired statistics of A and B on the same seeds.
-type Comparison struct {
-	Games int
-	// A and B summarize each side alone (mean with its 95% t interval,
-	// median, reach rates).
-	A, B engine.Summary
-	// Diff is the mean of a_i - b_i; DiffCI95 its 95% t interval.
-	Diff     float64
-	DiffCI95 Interval
-	// Ratio is mean(a)/mean(b), NaN unless mean(b) > 0; RatioCI95 its 95%
-	// interval by the delta method on the log, NaN unless both means are
-	// positive.
-	Ratio     float64
-	RatioCI95 Interval
-	// Wins, Losses and Ties count the seeds on which A's score was above,
-	// below or equal to B's.
-	Wins, Losses, Ties int
-	// Reach lists engine.ReachTiles that A or B reached in some game, in
-	// increasing order.
-	Reach []TileReach
-	// Verdict is ABetter when DiffCI95 lies above 0, BBetter when below,
-	// else NoDifference (always for fewer than two games).
-	Verdict Verdict
-}
-
-// Compare computes the paired statistics of a and b, where a[i] and b[i]
-// are the games A and B played on the same seed.
-func Compare(a, b []engine.Result) (Comparison, error) {
-	if len(a) != len(b) {
-		return Comparison{}, fmt.Errorf("%w: %d games of A, %d of B: want the same seeds", ErrCompare, len(a), len(b))
-	}
-	if len(a) == 0 {
-		return Comparison{}, fmt.Errorf("%w: no games", ErrCompare)
-	}
-	for i := range a {
-		if a[i].Seed != b[i].Seed {
-			return Comparison{}, fmt.Errorf("%w: game %d: A played seed %d, B seed %d: want the same seeds", ErrCompare, i, a[i].Seed, b[i].Seed)
-		}
-	}
-	n := len(a)
-	c := Comparison{Games: n, A: engine.Summarize(a), B: engine.Summarize(b)}
-	sa, sb := Scores(a), Scores(b)
-	d := make([]float64, n)
-	for i := range d {
-		d[i] = sa[i] - sb[i]
-		switch {
-		case d[i] > 0:
-			c.Wins++
-		case d[i] < 0:
-			c.Losses++
-		default:
-			c.Ties++
-		}
-	}
-	var half float64
-	c.Diff, half = engine.MeanCI95(d)
-	c.DiffCI95 = Interval{c.Diff - half, c.Diff + half}
-	c.Ratio, c.RatioCI95 = RatioCI95(sa, sb)
-	for _, t := range engine.ReachTiles {
-		ra, rb := Rate{Games: n}, Rate{Games: n}
-		for i := range a {
-			if a[i].MaxTile >= t {
-				ra.Hits++
-			}
-			if b[i].MaxTile >= t {
-				rb.Hits++
-			}
-		}
-		if ra.Hits+rb.Hits == 0 {
-			continue
-		}
-		ra.CI95, rb.CI95 = Wilson95(ra.Hits, n), Wilson95(rb.Hits, n)
-		c.Reach = append(c.Reach, TileReach{Tile: t, A: ra, B: rb})
-	}
-	switch {
-	case n < 2: // no interval from one game
-	case c.DiffCI95.Lo > 0:
-		c.Verdict = ABetter
-	case c.DiffCI95.Hi < 0:
-		c.Verdict = BBetter
-	}
-	return c, nil
-}
-
-// Scores returns the games' scores as float64s.
-func Scores(rs []engine.Result) []float64 {
-	s := make([]float64, len(rs))
-	for i, r := range rs {
-		s[i] = float64(r.Score)
-	}
-	return s
-}
-
-// z975 is the 0.975 quantile of the standard normal distribution.
-const z975 = 1.959963984540054
-
-// Wilson95 returns the 95% Wilson score interval of a proportion of hits
-// in n trials: unlike p ± z·sqrt(p(1-p)/n) it stays inside [0, 1] and is
-// not empty at 0 or n hits. For n = 0 it is [0, 1].
-func Wilson95(hits, n int) Interval {
-	if n <= 0 {
-		return Interval{0, 1}
-	}
-	p, nf, z2 := float64(hits)/float64(n), float64(n), z975*z975
-	centre := (p + z2/(2*nf)) / (1 + z2/nf)
-	half := z975 * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf)) / (1 + z2/nf)
-	iv := Interval{max(0, centre-half), min(1, centre+half)}
-	// At 0 or n hits one end is exactly 0 or 1; rounding would leave dust.
-	if hits == 0 {
-		iv.Lo = 0
-	}
-	if hits == n {
-		iv.Hi = 1
-	}
-	return iv
-}
-
-// RatioCI95 returns mean(a)/mean(b) for paired a and b and its 95%
-// interval exp(θ̂ ± t·sd(u)/√n) (see the file comment). The ratio is NaN
-// unless mean(b) > 0, the interval NaN unless both means are positive.
-func RatioCI95(a, b []float64) (float64, Interval) {
-	nan := Interval{math.NaN(), math.NaN()}
-	ma, _ := engine.MeanCI95(a)
-	mb, _ := engine.MeanCI95(b)
-	if !(mb > 0) {
-		return math.NaN(), nan
-	}
-	ratio := ma / mb
-	if !(ma > 0) {
-		return ratio, nan
-	}
-	u := make([]float64, len(a))
-	for i := range u {
-		u[i] = a[i]/ma - b[i]/mb
-	}
-	// The mean of u is 0 up to rounding; MeanCI95 supplies t·sd(u)/√n.
-	_, half := engine.MeanCI95(u)
-	return ratio, Interval{ratio * math.Exp(-half), ratio * math.Exp(half)}
-}
 
 // DefaultSPRTMinGames is the number of paired games an SPRT plays before
 // it first looks at the LLR. The test estimates the spread of the pairs
 // from the games themselves, and from very few games that estimate is
-// poor; in the simulation of compare_test.go, letting hypotheses 1.0 and
+// poor; in the simulation of sprt_test.go, letting hypotheses 1.0 and
 // 1.5 stop after 4 games accepted the wrong one 6% of the time, after 16
 // games 2%. A decision that takes fewer games than this is not worth the
 // risk.
@@ -338,7 +119,7 @@ func (s SPRT) Test(a, b []float64) SPRTResult {
 		panic(err)
 	}
 	if len(a) != len(b) {
-		panic(fmt.Sprintf("tuner: SPRT.Test: %d scores of A, %d of B", len(a), len(b)))
+		panic(fmt.Sprintf("stats: SPRT.Test: %d scores of A, %d of B", len(a), len(b)))
 	}
 	s = s.resolved()
 	r := SPRTResult{SPRT: s, Bounds: s.Bounds()}
@@ -381,7 +162,7 @@ func (r SPRTResult) Verdict() Verdict {
 // paired scores (0 for fewer than two).
 func (s SPRT) LLR(a, b []float64) float64 {
 	if len(a) != len(b) {
-		panic(fmt.Sprintf("tuner: SPRT.LLR: %d scores of A, %d of B", len(a), len(b)))
+		panic(fmt.Sprintf("stats: SPRT.LLR: %d scores of A, %d of B", len(a), len(b)))
 	}
 	var m pairMoments
 	for i := range a {

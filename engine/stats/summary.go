@@ -1,10 +1,9 @@
-package engine
+package stats
 
 import (
-	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/stat/distuv"
+	"github.com/evotune/evotune/engine"
 )
 
 // ReachTiles are the tiles whose reach rates a Summary reports.
@@ -24,7 +23,7 @@ type Summary struct {
 
 // Summarize computes the statistics of results in a fixed order, so equal
 // inputs give equal bits.
-func Summarize(results []Result) Summary {
+func Summarize(results []engine.Result) Summary {
 	s := Summary{Games: len(results)}
 	if len(results) == 0 {
 		return s
@@ -49,28 +48,13 @@ func Summarize(results []Result) Summary {
 	return s
 }
 
-// MeanCI95 returns the mean of xs and the half-width of its 95% confidence
-// interval from Student's t distribution with len(xs)-1 degrees of freedom.
-// The half-width is 0 for fewer than two values.
-func MeanCI95(xs []float64) (mean, halfWidth float64) {
-	n := len(xs)
-	if n == 0 {
-		return 0, 0
+// Scores returns the games' scores as float64s.
+func Scores(rs []engine.Result) []float64 {
+	s := make([]float64, len(rs))
+	for i, r := range rs {
+		s[i] = float64(r.Score)
 	}
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(n)
-	if n < 2 {
-		return mean, 0
-	}
-	ss := 0.0
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	sd := math.Sqrt(ss / float64(n-1))
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
-	return mean, t * sd / math.Sqrt(float64(n))
+	return s
 }
 
 // Median returns the median of xs (the mean of the middle two for an even
