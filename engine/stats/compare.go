@@ -49,17 +49,6 @@ func (v Verdict) String() string {
 	return "no difference shown"
 }
 
-// Mirror returns the verdict with A and B swapped.
-func (v Verdict) Mirror() Verdict {
-	switch v {
-	case ABetter:
-		return BBetter
-	case BBetter:
-		return ABetter
-	}
-	return v
-}
-
 // Interval is the closed interval [Lo, Hi].
 type Interval struct{ Lo, Hi float64 }
 
@@ -141,7 +130,7 @@ func Compare(a, b []engine.Result) (Comparison, error) {
 	var half float64
 	c.Diff, half = MeanCI95(d)
 	c.DiffCI95 = Interval{c.Diff - half, c.Diff + half}
-	c.Ratio, c.RatioCI95 = RatioCI95(sa, sb)
+	c.Ratio, c.RatioCI95 = ratioCI95(sa, sb)
 	for _, t := range ReachTiles {
 		ra, rb := Rate{Games: n}, Rate{Games: n}
 		for i := range a {
@@ -155,7 +144,7 @@ func Compare(a, b []engine.Result) (Comparison, error) {
 		if ra.Hits+rb.Hits == 0 {
 			continue
 		}
-		ra.CI95, rb.CI95 = Wilson95(ra.Hits, n), Wilson95(rb.Hits, n)
+		ra.CI95, rb.CI95 = wilson95(ra.Hits, n), wilson95(rb.Hits, n)
 		c.Reach = append(c.Reach, TileReach{Tile: t, A: ra, B: rb})
 	}
 	switch {
@@ -171,10 +160,10 @@ func Compare(a, b []engine.Result) (Comparison, error) {
 // z975 is the 0.975 quantile of the standard normal distribution.
 const z975 = 1.959963984540054
 
-// Wilson95 returns the 95% Wilson score interval of a proportion of hits
+// wilson95 returns the 95% Wilson score interval of a proportion of hits
 // in n trials: unlike p ± z·sqrt(p(1-p)/n) it stays inside [0, 1] and is
 // not empty at 0 or n hits. For n = 0 it is [0, 1].
-func Wilson95(hits, n int) Interval {
+func wilson95(hits, n int) Interval {
 	if n <= 0 {
 		return Interval{0, 1}
 	}
@@ -192,10 +181,10 @@ func Wilson95(hits, n int) Interval {
 	return iv
 }
 
-// RatioCI95 returns mean(a)/mean(b) for paired a and b and its 95%
+// ratioCI95 returns mean(a)/mean(b) for paired a and b and its 95%
 // interval exp(θ̂ ± t·sd(u)/√n) (see the comment at the top of this file). The ratio is NaN
 // unless mean(b) > 0, the interval NaN unless both means are positive.
-func RatioCI95(a, b []float64) (float64, Interval) {
+func ratioCI95(a, b []float64) (float64, Interval) {
 	nan := Interval{math.NaN(), math.NaN()}
 	ma, _ := MeanCI95(a)
 	mb, _ := MeanCI95(b)

@@ -137,7 +137,7 @@ func TestCompareReach(t *testing.T) {
 	if r.Tile != 2048 || r.A.Hits != 3 || r.B.Hits != 1 || r.A.Games != 4 || r.A.Value() != 0.75 || r.B.Value() != 0.25 {
 		t.Errorf("2048: %+v", r)
 	}
-	if r.A.CI95 != Wilson95(3, 4) || r.B.CI95 != Wilson95(1, 4) {
+	if r.A.CI95 != wilson95(3, 4) || r.B.CI95 != wilson95(1, 4) {
 		t.Errorf("2048 intervals %+v", r)
 	}
 	if r := c.Reach[1]; r.Tile != 4096 || r.A.Hits != 1 || r.B.Hits != 0 || r.B.CI95.Lo != 0 {
@@ -145,7 +145,7 @@ func TestCompareReach(t *testing.T) {
 	}
 }
 
-func TestWilson95(t *testing.T) {
+func TestWilson(t *testing.T) {
 	// From (p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n), z = 1.959964.
 	tests := []struct {
 		hits, n int
@@ -158,9 +158,9 @@ func TestWilson95(t *testing.T) {
 		{0, 0, Interval{0, 1}},
 	}
 	for _, tt := range tests {
-		got := Wilson95(tt.hits, tt.n)
+		got := wilson95(tt.hits, tt.n)
 		if !near(got.Lo, tt.want.Lo, 1e-12) || !near(got.Hi, tt.want.Hi, 1e-12) {
-			t.Errorf("Wilson95(%d, %d) = %+v, want %+v", tt.hits, tt.n, got, tt.want)
+			t.Errorf("wilson95(%d, %d) = %+v, want %+v", tt.hits, tt.n, got, tt.want)
 		}
 	}
 }
@@ -197,6 +197,17 @@ func pairedScores(rng *rand.Rand, n int, rho float64) (a, b []float64) {
 	return a, b
 }
 
+// mirror is the verdict with A and B swapped.
+func mirror(v Verdict) Verdict {
+	switch v {
+	case ABetter:
+		return BBetter
+	case BBetter:
+		return ABetter
+	}
+	return v
+}
+
 func TestCompareMirror(t *testing.T) {
 	// Swapping A and B negates the difference, inverts the ratio and its
 	// interval, swaps wins and losses and the reach rates, mirrors the
@@ -229,7 +240,7 @@ func TestCompareMirror(t *testing.T) {
 		if !near(ba.Ratio, 1/ab.Ratio, 1e-12) || !near(ba.RatioCI95.Lo, 1/ab.RatioCI95.Hi, 1e-12) || !near(ba.RatioCI95.Hi, 1/ab.RatioCI95.Lo, 1e-12) {
 			t.Fatalf("trial %d: ratio %v %+v, swapped %v %+v", trial, ab.Ratio, ab.RatioCI95, ba.Ratio, ba.RatioCI95)
 		}
-		if ba.Wins != ab.Losses || ba.Losses != ab.Wins || ba.Ties != ab.Ties || ba.Verdict != ab.Verdict.Mirror() {
+		if ba.Wins != ab.Losses || ba.Losses != ab.Wins || ba.Ties != ab.Ties || ba.Verdict != mirror(ab.Verdict) {
 			t.Fatalf("trial %d: W/L/T %d/%d/%d %v, swapped %d/%d/%d %v", trial, ab.Wins, ab.Losses, ab.Ties, ab.Verdict, ba.Wins, ba.Losses, ba.Ties, ba.Verdict)
 		}
 		if len(ab.Reach) != len(ba.Reach) {
@@ -242,11 +253,11 @@ func TestCompareMirror(t *testing.T) {
 		}
 		s := SPRT{H0: 1, H1: 1.05}
 		m := SPRT{H0: 1 / 1.05, H1: 1}
-		if l, lm := s.LLR(sa, sb), m.LLR(sb, sa); !near(lm, -l, 1e-9) && !(math.IsInf(l, 0) && lm == -l) {
+		if l, lm := llrOf(s, sa, sb), llrOf(m, sb, sa); !near(lm, -l, 1e-9) && !(math.IsInf(l, 0) && lm == -l) {
 			t.Fatalf("trial %d: LLR %v, swapped with mirrored hypotheses %v", trial, l, lm)
 		}
 		r, rm := s.Test(sa, sb), m.Test(sb, sa)
-		if r.Games != rm.Games || (r.Decision == AcceptH0) != (rm.Decision == AcceptH1) || r.Verdict() != rm.Verdict().Mirror() {
+		if r.Games != rm.Games || (r.Decision == AcceptH0) != (rm.Decision == AcceptH1) || r.Verdict() != mirror(rm.Verdict()) {
 			t.Fatalf("trial %d: SPRT %+v, swapped %+v", trial, r, rm)
 		}
 	}
@@ -292,12 +303,12 @@ func TestAVersusA(t *testing.T) {
 	}
 }
 
-// TestWilson95Newcombe checks the interval against the worked examples of
+// TestWilsonNewcombe checks the interval against the worked examples of
 // Newcombe (1998, "Two-sided confidence intervals for the single
 // proportion: comparison of seven methods", Statistics in Medicine 17,
 // 857-872, Table II, method 3, the score interval without continuity
 // correction), given there to four decimals.
-func TestWilson95Newcombe(t *testing.T) {
+func TestWilsonNewcombe(t *testing.T) {
 	for _, tt := range []struct {
 		hits, n int
 		lo, hi  float64
@@ -307,9 +318,9 @@ func TestWilson95Newcombe(t *testing.T) {
 		{0, 20, 0.0000, 0.1611},
 		{1, 29, 0.0061, 0.1718},
 	} {
-		got := Wilson95(tt.hits, tt.n)
+		got := wilson95(tt.hits, tt.n)
 		if math.Abs(got.Lo-tt.lo) > 5e-5 || math.Abs(got.Hi-tt.hi) > 5e-5 {
-			t.Errorf("Wilson95(%d, %d) = [%.4f, %.4f], Newcombe [%.4f, %.4f]", tt.hits, tt.n, got.Lo, got.Hi, tt.lo, tt.hi)
+			t.Errorf("wilson95(%d, %d) = [%.4f, %.4f], Newcombe [%.4f, %.4f]", tt.hits, tt.n, got.Lo, got.Hi, tt.lo, tt.hi)
 		}
 	}
 }

@@ -158,19 +158,6 @@ func (r SPRTResult) Verdict() Verdict {
 	return NoDifference
 }
 
-// LLR returns the log-likelihood ratio of H1 against H0 after all the
-// paired scores (0 for fewer than two).
-func (s SPRT) LLR(a, b []float64) float64 {
-	if len(a) != len(b) {
-		panic(fmt.Sprintf("stats: SPRT.LLR: %d scores of A, %d of B", len(a), len(b)))
-	}
-	var m pairMoments
-	for i := range a {
-		m.add(a[i], b[i])
-	}
-	return llr(m, math.Log(s.H0), math.Log(s.H1))
-}
-
 // llr is the LLR of θ1 = log ρ1 against θ0 = log ρ0 after the games in m.
 func llr(m pairMoments, t0, t1 float64) float64 {
 	if m.n < 2 || !(m.meanA > 0) || !(m.meanB > 0) {
