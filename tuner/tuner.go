@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/stats"
 	"github.com/evotune/evotune/eval"
 	"github.com/evotune/evotune/population"
 )
@@ -64,7 +65,7 @@ type Validation struct {
 	// search the weights were tuned with.
 	Stage int `json:"stage,omitempty"`
 	// Scores and MaxTiles are the games one by one, in seed order, so that
-	// two validations on the same seeds compare game by game (Paired).
+	// two validations on the same seeds compare game by game (TunedVsStart).
 	Scores   []int `json:"scores,omitempty"`
 	MaxTiles []int `json:"max_tiles,omitempty"`
 }
@@ -80,6 +81,23 @@ func (v *Validation) Results(runSeed uint64) []engine.Result {
 		rs[j] = engine.Result{Seed: ValidationSeed(runSeed, j), Score: v.Scores[j], MaxTile: v.MaxTiles[j]}
 	}
 	return rs
+}
+
+// TunedVsStart compares the tuned weights (A) with the starting ones (B)
+// game by game on their common validation seeds, the statistics of
+// evotune compare. It reports false when either validation did not record
+// its games (a checkpoint of an older evotune) or the tuned weights are
+// the starting ones; the run summary and the report both print from it.
+func TunedVsStart(runSeed uint64, start, tuned *Validation) (stats.Comparison, bool) {
+	a, b := tuned.Results(runSeed), start.Results(runSeed)
+	if a == nil || b == nil || tuned.Generation == 0 {
+		return stats.Comparison{}, false
+	}
+	c, err := stats.Compare(a, b)
+	if err != nil {
+		return stats.Comparison{}, false
+	}
+	return c, true
 }
 
 // Events receives progress; every field may be nil. Game is called from the

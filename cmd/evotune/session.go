@@ -341,15 +341,8 @@ func estimateGames(cfg *tuner.Config, lambda, games int) int {
 // record its games (a checkpoint of an older evotune) or the tuned weights
 // are the starting ones.
 func pairedSummary(runSeed uint64, start, final *tuner.Validation) string {
-	if final.Generation == 0 {
-		return ""
-	}
-	a, b := final.Results(runSeed), start.Results(runSeed)
-	if a == nil || b == nil {
-		return ""
-	}
-	c, err := stats.Compare(a, b)
-	if err != nil || c.Ratio == 0 {
+	c, ok := tuner.TunedVsStart(runSeed, start, final)
+	if !ok || c.Ratio == 0 {
 		return ""
 	}
 	return fmt.Sprintf("tuned/start mean score %.3f, 95%% CI [%.3f, %.3f], paired over %d games; tuned won %d, lost %d, tied %d: %s",

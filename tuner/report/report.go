@@ -13,7 +13,6 @@ import (
 
 	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/engine/stats"
 	"github.com/evotune/evotune/tuner"
 )
 
@@ -329,12 +328,8 @@ var pageTemplate = template.Must(template.New("page").Parse(pageHTML))
 // rate with its Wilson interval. Empty when a validation did not record its
 // games (checkpoints of an older evotune) or the two are the same weights.
 func pairedText(runSeed uint64, start, tuned *tuner.Validation) string {
-	a, b := tuned.Results(runSeed), start.Results(runSeed)
-	if a == nil || b == nil || tuned.Generation == 0 {
-		return ""
-	}
-	c, err := stats.Compare(a, b)
-	if err != nil {
+	c, ok := tuner.TunedVsStart(runSeed, start, tuned)
+	if !ok {
 		return ""
 	}
 	t := fmt.Sprintf("Paired over the %d validation games: tuned/start mean score %.3f, 95%% CI [%.3f, %.3f]; the tuned weights scored more on %d seeds, less on %d, the same on %d.",
