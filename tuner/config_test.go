@@ -3,6 +3,7 @@ package tuner
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -136,21 +137,24 @@ func TestConfigDefaultsRoundTrip(t *testing.T) {
 }
 
 func TestMetric(t *testing.T) {
-	scores, tiles := []int{100, 300, 200, 0}, []int{2048, 4096, 512, 4}
+	games := []engine.Result{{Score: 100, MaxTile: 2048}, {Score: 300, MaxTile: 4096}, {Score: 200, MaxTile: 512}, {Score: 0, MaxTile: 4}}
 	for _, tt := range []struct {
 		metric string
 		want   float64
-	}{{"mean_score", 150}, {"median_score", 150}, {"reach:2048", 0.5}, {"reach:4", 1}} {
+	}{
+		{"mean_score", 150}, {"median_score", 150}, {"reach:2048", 0.5}, {"reach:4", 1},
+		{"mean_log_score", (math.Log1p(100) + math.Log1p(300) + math.Log1p(200) + math.Log1p(0)) / 4},
+	} {
 		m, err := ParseMetric(tt.metric)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := m.Value(scores, tiles); got != tt.want || m.String() != tt.metric {
+		if got := m.Value(games); got != tt.want || m.String() != tt.metric {
 			t.Errorf("%s = %v (%s), want %v", tt.metric, got, m, tt.want)
 		}
 	}
 	m, _ := ParseMetric("mean_log_score")
-	if got := m.Value([]int{0, 0}, []int{2, 2}); got != 0 {
+	if got := m.Value([]engine.Result{{Score: 0, MaxTile: 2}, {Score: 0, MaxTile: 2}}); got != 0 {
 		t.Errorf("mean_log_score of zeros = %v", got)
 	}
 }

@@ -26,13 +26,7 @@ func (t *Tuner) play(ctx context.Context, search engine.SearchConfig, weights []
 }
 
 // fitness computes the metric of one candidate's games.
-func (t *Tuner) fitness(rs []engine.Result) float64 {
-	scores, tiles := make([]int, len(rs)), make([]int, len(rs))
-	for i, r := range rs {
-		scores[i], tiles[i] = r.Score, r.MaxTile
-	}
-	return t.metric.Value(scores, tiles)
-}
+func (t *Tuner) fitness(rs []engine.Result) float64 { return t.metric.Value(rs) }
 
 // Measure plays the weight vector w on the validation seeds, with the
 // validation search, and returns the figures; it changes nothing but the

@@ -193,21 +193,6 @@ func parents(method string, lambda int, elite float64) int {
 	return max(1, lambda/2)
 }
 
-// utility is a game's contribution to the fitness metric, larger better,
-// for the paired comparisons of racing. For median_score it is the score.
-func (m Metric) utility(r engine.Result) float64 {
-	switch m.Kind {
-	case "mean_log_score":
-		return math.Log1p(float64(r.Score))
-	case "reach":
-		if r.MaxTile >= m.Tile {
-			return 1
-		}
-		return 0
-	}
-	return float64(r.Score)
-}
-
 // takeSeeds returns the next n tuning seeds of a run with noise handling,
 // whose games per generation vary: it takes the run's tuning counters in
 // order (State.SeedCounter, across stages), so no two games of a run share

@@ -212,37 +212,41 @@ func (m Metric) String() string {
 	return m.Kind
 }
 
-// Value computes the metric over per-game scores and max tiles, summing in
-// index order so that equal inputs give equal bits.
-func (m Metric) Value(scores []int, maxTiles []int) float64 {
-	n := float64(len(scores))
-	if n == 0 {
+// Value computes the metric over games: the mean of the games' utilities,
+// or their median for median_score, summing in index order so that equal
+// inputs give equal bits.
+func (m Metric) Value(games []engine.Result) float64 {
+	if len(games) == 0 {
 		return 0
 	}
-	sum := 0.0
-	switch m.Kind {
-	case "median_score":
-		xs := make([]float64, len(scores))
-		for i, s := range scores {
-			xs[i] = float64(s)
-		}
-		return stats.Median(xs)
-	case "mean_log_score":
-		for _, s := range scores {
-			sum += math.Log1p(float64(s))
-		}
-	case "reach":
-		for _, t := range maxTiles {
-			if t >= m.Tile {
-				sum++
-			}
-		}
-	default:
-		for _, s := range scores {
-			sum += float64(s)
-		}
+	u := make([]float64, len(games))
+	for i, r := range games {
+		u[i] = m.utility(r)
 	}
-	return sum / n
+	if m.Kind == "median_score" {
+		return stats.Median(u)
+	}
+	sum := 0.0
+	for _, x := range u {
+		sum += x
+	}
+	return sum / float64(len(u))
+}
+
+// utility is a game's contribution to the metric, larger better: the
+// metric of one game, and what racing compares game by game. For
+// median_score it is the score.
+func (m Metric) utility(r engine.Result) float64 {
+	switch m.Kind {
+	case "mean_log_score":
+		return math.Log1p(float64(r.Score))
+	case "reach":
+		if r.MaxTile >= m.Tile {
+			return 1
+		}
+		return 0
+	}
+	return float64(r.Score)
 }
 
 func sortedKeys[V any](m map[string]V) []string {
