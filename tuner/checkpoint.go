@@ -14,10 +14,32 @@ import (
 // length between equal runs). The config's worker count is left out: it changes no result,
 // so runs on different machines write equal checkpoints.
 type payload struct {
-	Format       int    `json:"format"`
-	Config       string `json:"config"`
-	State        State  `json:"state"`
-	HistoryLines int    `json:"history_lines"`
+	Format       int        `json:"format"`
+	Config       string     `json:"config"`
+	State        savedState `json:"state"`
+	HistoryLines int        `json:"history_lines"`
+}
+
+// savedState is State as a checkpoint holds it. It is written as State
+// is, and also reads the checkpoints of runs from before State.SeedCounter
+// counted the tuning seeds of every run: a run without noise handling
+// then recorded only stage_seeds, the first counter of its stage, and
+// played generation i of the stage (0-based) on the counters from
+// stage_seeds + i·games.
+type savedState struct {
+	State
+	StageSeeds uint64 `json:"stage_seeds,omitempty"`
+}
+
+// state returns the saved state with its seed counter, for the stages of
+// cfg. A SeedCounter of 0 is either a run's very start or a checkpoint
+// without it; the rule for the latter gives 0 at the start too.
+func (s savedState) state(cfg *Config) State {
+	st := s.State
+	if stages := cfg.StageList(); st.SeedCounter == 0 && st.Stage >= 0 && st.Stage < len(stages) && st.Generation >= st.StageGeneration {
+		st.SeedCounter = s.StageSeeds + uint64(st.Generation-st.StageGeneration)*uint64(stages[st.Stage].Games)
+	}
+	return st
 }
 
 // payloadFormat versions the payload inside the checkpoint envelope.
@@ -30,7 +52,7 @@ func encodePayload(cfg *Config, s State, historyLines int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(payload{Format: payloadFormat, Config: string(yml), State: s, HistoryLines: historyLines})
+	return json.Marshal(payload{Format: payloadFormat, Config: string(yml), State: savedState{State: s}, HistoryLines: historyLines})
 }
 
 // decodeCheckpoint reads a checkpoint's payload: the config (resolved and
@@ -60,7 +82,7 @@ func decodeCheckpoint(c *checkpoints.Checkpoint, path string) (*Config, State, i
 	if p.State.Generation != c.Generation || p.HistoryLines < 0 {
 		return nil, State{}, 0, fmt.Errorf("%w: %s: payload of generation %d in a checkpoint of generation %d", checkpoints.ErrCorrupt, path, p.State.Generation, c.Generation)
 	}
-	return cfg, p.State, p.HistoryLines, nil
+	return cfg, p.State.state(cfg), p.HistoryLines, nil
 }
 
 // latestCheckpoint returns the newest good checkpoint in the checkpoint

@@ -23,11 +23,12 @@
 //     stage, the starting weights are measured again with it, so that the
 //     start and the recommended weights always compare on the same search
 //     and seeds. The run's generations and duration count over all stages.
-//     State holds the stage, the generation and seed counter it began at
-//     and the vector it started from, so Restore rebuilds that stage's
-//     optimizer before reading its state; the wall-clock time a stage began
-//     (for its duration budget) is no part of State: a Run recovers it from
-//     history.jsonl, whose lines carry their stage.
+//     State holds the stage, the generation it began at and the vector it
+//     started from, so Restore rebuilds that stage's optimizer before
+//     reading its state, and the next tuning-seed counter (seeds.go), which
+//     every stage and every generation takes from in order; the wall-clock
+//     time a stage began (for its duration budget) is no part of State: a
+//     Run recovers it from history.jsonl, whose lines carry their stage.
 //   - Pool (pool.go) is the seam between the loop and wherever games are
 //     played: Play takes a Batch — candidates' weight vectors × seeds, plus
 //     the feature set, search and move limit a player needs to replay a

@@ -138,21 +138,18 @@ func (t *Tuner) stageEndAt(generations int, elapsed time.Duration) string {
 // validation search changes with the stage, the starting weights are
 // measured again with the new one, so that tuned and start always compare
 // on the same search and games.
-// The stage's tuning seeds start at counter seeds, where the previous
-// stage's ended.
-func (t *Tuner) nextStage(ctx context.Context, done int, v *Validation, seeds uint64) error {
+// The stage's tuning seeds go on from the run's counter, where the
+// previous stage's ended.
+func (t *Tuner) nextStage(ctx context.Context, done int, v *Validation) error {
 	i := t.state.Stage + 1
 	before := t.valSearch
 	evaluations := t.Evaluations()
 	if err := t.enterStage(i, v.Weights); err != nil {
 		return fmt.Errorf("tuner: stage %d: %w", i+1, err)
 	}
-	if t.cfg.Noise.Handling {
-		// Noise handling takes tuning counters as it goes (takeSeeds);
-		// its games per candidate start again from the stage's.
-		seeds, t.state.Noise = t.state.SeedCounter, nil
-	}
-	t.state.Stage, t.state.StageGeneration, t.state.StageSeeds, t.state.StageStart = i, done, seeds, slices.Clone(v.Weights)
+	// Noise handling's games per candidate start again from the stage's.
+	t.state.Noise = nil
+	t.state.Stage, t.state.StageGeneration, t.state.StageStart = i, done, slices.Clone(v.Weights)
 	t.state.StageEvaluations = evaluations
 	if t.valSearch != before {
 		if _, err := t.validate(ctx, t.init, 0, true); err != nil {
@@ -219,7 +216,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 				return Record{}, err
 			}
 		}
-		if err := t.nextStage(ctx, g, v, t.seedCounter()); err != nil {
+		if err := t.nextStage(ctx, g, v); err != nil {
 			return Record{}, err
 		}
 		t.stageBegan = now()
@@ -238,7 +235,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 			return Record{}, err
 		}
 	} else {
-		seeds := t.tuningSeeds(t.games())
+		seeds := t.takeSeeds(t.games())
 		var results [][]engine.Result
 		if results, err = t.play(ctx, t.search, weights, seeds); err != nil {
 			return Record{}, err
@@ -287,9 +284,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 	if rec.StageEnd != "" {
 		// A stage always ends with its mean validated; the next starts
 		// from there.
-		// The counter after the generation just played (state.Generation is
-		// still its start).
-		if err := t.nextStage(ctx, done, v, t.seedCounter()+uint64(t.games())); err != nil {
+		if err := t.nextStage(ctx, done, v); err != nil {
 			return Record{}, err
 		}
 	}

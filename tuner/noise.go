@@ -193,19 +193,6 @@ func parents(method string, lambda int, elite float64) int {
 	return max(1, lambda/2)
 }
 
-// takeSeeds returns the next n tuning seeds of a run with noise handling,
-// whose games per generation vary: it takes the run's tuning counters in
-// order (State.SeedCounter, across stages), so no two games of a run share
-// a seed.
-func (t *Tuner) takeSeeds(n int) []uint64 {
-	seeds := make([]uint64, n)
-	for j := range seeds {
-		seeds[j] = TuningSeedAt(t.cfg.Seed, t.state.SeedCounter+uint64(j))
-	}
-	t.state.SeedCounter += uint64(n)
-	return seeds
-}
-
 // evaluateNoisy plays the candidates of generation g with noise handling
 // and returns their fitness (larger better; for a dropped candidate, over
 // the games it played), the values to tell the optimizer (minimised; a

@@ -9,13 +9,15 @@ import "github.com/evotune/evotune/engine"
 // validation games counters from 2^63 up, so no validation seed is ever a
 // tuning seed.
 //
-// Tuning counters are handed out in order, games per generation: a stage
-// starts at the counter where the previous one ended (State.StageSeeds) and
-// its generation i (0-based, counted in the stage) game j gets k =
-// StageSeeds + i*games + j, with the stage's games per candidate. So a run
-// without stages, and the first stage of any run, gets TuningSeed's k =
-// g*games + j, and no stage replays another's seeds, whatever their games
-// per candidate.
+// Tuning counters are handed out in order from one counter, the state's
+// SeedCounter (Tuner.takeSeeds): each generation takes one per game its
+// candidates play in common, and with noise handling, whose games per
+// generation vary, also those of its re-evaluations. A stage goes on from
+// the counter where the previous one ended, so with fixed games per
+// candidate its generation i (0-based, counted in the stage) game j gets
+// k = first + i*games + j. A run without stages, and the first stage of
+// any run without noise handling, gets TuningSeed's k = g*games + j, and
+// no stage replays another's seeds, whatever their games per candidate.
 
 const validationOffset = 1 << 63
 

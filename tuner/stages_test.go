@@ -287,8 +287,14 @@ func TestStagesRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := ck.State()
-	if st.Stage != 1 || st.StageGeneration != 3 || st.StageSeeds != 9 {
-		t.Errorf("state: stage %d from generation %d, seeds from %d; want 1, 3, 9", st.Stage, st.StageGeneration, st.StageSeeds)
+	if st.Stage != 1 || st.StageGeneration != 3 || st.SeedCounter != 9+6*5 {
+		t.Errorf("state: stage %d from generation %d, next seed counter %d; want 1, 3, 39", st.Stage, st.StageGeneration, st.SeedCounter)
+	}
+	// Stage 2 takes its counters on from 9, where stage 1's 3 × 3 ended.
+	for k, s := range stage2Seeds {
+		if want := TuningSeedAt(cfg.Seed, 9+uint64(k)); s != want {
+			t.Fatalf("stage 2's seed %d is %#x, want counter %d's %#x", k, s, 9+k, want)
+		}
 	}
 	if len(first.Weights) == 0 || stage1End == nil || !equalFloats(st.StageStart, stage1End) {
 		t.Errorf("stage 2 starts from %v, want stage 1's validated mean %v", st.StageStart, stage1End)

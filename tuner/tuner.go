@@ -29,23 +29,21 @@ type State struct {
 	Validated *Validation `json:"validated,omitempty"`
 	// Done is why the run finished; empty while it goes on.
 	Done string `json:"done,omitempty"`
-	// SeedCounter counts the tuning seeds taken so far by a run with noise
-	// handling, whose games per generation vary (see takeSeeds); a run
-	// without it uses TuningSeed.
+	// SeedCounter is the next tuning-seed counter to take (see seeds.go):
+	// every game on tuning seeds takes the next one, in order, across
+	// stages, so no two of a run's tuning games share a seed.
 	SeedCounter uint64 `json:"seed_counter,omitempty"`
 	// Noise is noise handling's state, nil before its first generation.
 	Noise *NoiseState `json:"noise,omitempty"`
 	// Stage is the current stage (0-based; always 0 without stages).
-	// StageGeneration is the generations completed when it began,
-	// StageSeeds the first tuning-seed counter it uses (see seeds.go), and
+	// StageGeneration is the generations completed when it began and
 	// StageStart the full weight vector it started from (nil in the first
 	// stage, which starts from init): the optimizer of a later stage is
 	// rebuilt from them before its state is restored. All are zero (and
 	// left out) in the first stage, so a run without stages has the state
 	// it had before stages existed.
-	Stage           int    `json:"stage,omitempty"`
-	StageGeneration int    `json:"stage_generation,omitempty"`
-	StageSeeds      uint64 `json:"stage_seeds,omitempty"`
+	Stage           int `json:"stage,omitempty"`
+	StageGeneration int `json:"stage_generation,omitempty"`
 	// StageEvaluations counts the candidate evaluations of the stages
 	// before the current one, whose optimizers are gone.
 	StageEvaluations int       `json:"stage_evaluations,omitempty"`
@@ -331,19 +329,14 @@ func (t *Tuner) Stages() []StageConfig { return t.stages }
 // stage began (recovered from the history by a resumed Run).
 func (t *Tuner) SetStageBegan(d time.Duration) { t.stageBegan = d }
 
-// seedCounter returns the first tuning-seed counter of the current
-// generation: a stage uses games counters per generation from its first.
-func (t *Tuner) seedCounter() uint64 {
-	return t.state.StageSeeds + uint64(t.state.Generation-t.state.StageGeneration)*uint64(t.games())
-}
-
-// tuningSeeds returns the current generation's n tuning seeds.
-func (t *Tuner) tuningSeeds(n int) []uint64 {
+// takeSeeds returns the next n tuning seeds and moves the run's counter
+// (State.SeedCounter) past them.
+func (t *Tuner) takeSeeds(n int) []uint64 {
 	seeds := make([]uint64, n)
-	k := t.seedCounter()
 	for j := range seeds {
-		seeds[j] = TuningSeedAt(t.cfg.Seed, k+uint64(j))
+		seeds[j] = TuningSeedAt(t.cfg.Seed, t.state.SeedCounter+uint64(j))
 	}
+	t.state.SeedCounter += uint64(n)
 	return seeds
 }
 
