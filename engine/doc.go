@@ -20,7 +20,7 @@
 //     with a fixed-size transposition table kept for a game, a configurable
 //     loss value, an optional probability cutoff and an optional adaptive
 //     depth; with the cutoff off, the table never changes a value.
-//   - NNCompat reproduces the search of nneonneo/2048-ai node for node and
+//   - Nneonneo reproduces the search of nneonneo/2048-ai node for node and
 //     in its float32 arithmetic (heuristic only, its depth cap and adaptive
 //     limit, probability cutoff and per-root-move table), so that weights
 //     tuned with it mean the same thing in that program.

@@ -11,3 +11,7 @@ type TableScope = tableScope
 
 // SetTableScope changes how long table entries stay valid; see tableScope.
 func (s *Expectimax) SetTableScope(sc TableScope) { s.scope = sc }
+
+// DepthLimit returns the moves below the root move that a search from b
+// makes; see depthLimit.
+func (s *Nneonneo) DepthLimit(b Board) int { return s.depthLimit(b) }

@@ -16,7 +16,7 @@ type Searcher interface {
 var (
 	_ Searcher = (*Expectimax)(nil)
 	_ Searcher = (*Beam)(nil)
-	_ Searcher = (*NNCompat)(nil)
+	_ Searcher = (*Nneonneo)(nil)
 	_ Resetter = (*Expectimax)(nil)
 )
 
@@ -28,13 +28,13 @@ type Algorithm string
 const (
 	AlgorithmExpectimax Algorithm = "expectimax"
 	AlgorithmBeam       Algorithm = "beam"
-	// AlgorithmNNCompat is the search of nneonneo/2048-ai (NNCompat):
+	// AlgorithmNneonneo is the search of nneonneo/2048-ai (Nneonneo):
 	// heuristic only, an odd depth 2c+1 plies for the program's cap c.
-	AlgorithmNNCompat Algorithm = "nneonneo"
+	AlgorithmNneonneo Algorithm = "nneonneo"
 )
 
 // Algorithms lists the search algorithms, the default first.
-var Algorithms = []Algorithm{AlgorithmExpectimax, AlgorithmBeam, AlgorithmNNCompat}
+var Algorithms = []Algorithm{AlgorithmExpectimax, AlgorithmBeam, AlgorithmNneonneo}
 
 // ParseAlgorithm returns the algorithm named s, or an error wrapping
 // ErrSearch whose text, `unknown algorithm "s" (want expectimax, beam or nneonneo)`,
@@ -59,7 +59,7 @@ func (a Algorithm) CheckDepth(depth int) error {
 	if err := CheckDepth(depth); err != nil {
 		return err
 	}
-	if a == AlgorithmNNCompat && (depth < 3 || depth%2 == 0) {
+	if a == AlgorithmNneonneo && (depth < 3 || depth%2 == 0) {
 		return &optionError{fmt.Sprintf("%d: the nneonneo search wants an odd depth of at least 3 plies (2c+1 for the program's cap c: 3, 5, 7, ...)", depth)}
 	}
 	return nil
@@ -133,7 +133,7 @@ type SearchConfig struct {
 	LossValue     float64 `yaml:"loss"` // value of a lost position
 	// ProbCutoff makes a spawn layer a leaf once the probability of
 	// reaching it falls below this value; 0 turns pruning off (for the
-	// nneonneo search, 0 means the program's own 1e-4, NNCompatCutoff).
+	// nneonneo search, 0 means the program's own 1e-4, NneonneoCutoff).
 	ProbCutoff float64 `yaml:"cutoff"`
 	// TableBits is the expectimax transposition table's size, log2 entries
 	// (0 = none); it changes no value with the cutoff off, only speed and
@@ -147,10 +147,10 @@ type SearchConfig struct {
 
 // Cutoff returns the probability cutoff the search actually uses: its
 // ProbCutoff, except that for the nneonneo search 0 means the program's
-// own NNCompatCutoff.
+// own NneonneoCutoff.
 func (cfg SearchConfig) Cutoff() float64 {
-	if cfg.Algorithm == AlgorithmNNCompat && cfg.ProbCutoff == 0 {
-		return NNCompatCutoff
+	if cfg.Algorithm == AlgorithmNneonneo && cfg.ProbCutoff == 0 {
+		return NneonneoCutoff
 	}
 	return cfg.ProbCutoff
 }
@@ -159,7 +159,7 @@ func (cfg SearchConfig) Cutoff() float64 {
 // values. When it does not, multiplying every weight of a linear evaluator
 // by a positive constant changes no decision.
 func (cfg SearchConfig) ScoresMoves() bool {
-	return !cfg.HeuristicOnly && cfg.Algorithm != AlgorithmNNCompat
+	return !cfg.HeuristicOnly && cfg.Algorithm != AlgorithmNneonneo
 }
 
 // WithPlayDefaults returns cfg with the table and cutoff a player uses by
@@ -182,11 +182,11 @@ func NewSearcher(e Evaluator, cfg SearchConfig) (Searcher, error) {
 		return NewExpectimax(e, ExpectimaxOptions{Depth: cfg.Depth, LossValue: cfg.LossValue, TableBits: cfg.TableBits, ProbCutoff: cfg.ProbCutoff, HeuristicOnly: cfg.HeuristicOnly, Adaptive: cfg.Adaptive})
 	case AlgorithmBeam:
 		return NewBeam(e, BeamOptions{Width: cfg.Width, Depth: cfg.Depth, LossValue: cfg.LossValue, HeuristicOnly: cfg.HeuristicOnly})
-	case AlgorithmNNCompat:
+	case AlgorithmNneonneo:
 		if err := cfg.Algorithm.CheckDepth(cfg.Depth); err != nil {
 			return nil, fmt.Errorf("%w: depth %w", ErrSearch, err)
 		}
-		return NewNNCompat(e, NNCompatOptions{Cap: (cfg.Depth - 1) / 2, ProbCutoff: cfg.ProbCutoff})
+		return NewNneonneo(e, NneonneoOptions{Cap: (cfg.Depth - 1) / 2, ProbCutoff: cfg.ProbCutoff})
 	}
 	_, err := ParseAlgorithm(string(cfg.Algorithm))
 	return nil, fmt.Errorf("%w: %w", ErrSearch, err)

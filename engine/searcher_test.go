@@ -16,8 +16,8 @@ func TestAlgorithmCheckDepth(t *testing.T) {
 	}{
 		{AlgorithmExpectimax, 1, true}, {AlgorithmExpectimax, 4, true}, {AlgorithmExpectimax, 0, false}, {AlgorithmExpectimax, 21, false},
 		{AlgorithmBeam, 2, true},
-		{AlgorithmNNCompat, 1, false}, {AlgorithmNNCompat, 3, true}, {AlgorithmNNCompat, 4, false}, {AlgorithmNNCompat, 5, true},
-		{AlgorithmNNCompat, 19, true}, {AlgorithmNNCompat, 21, false},
+		{AlgorithmNneonneo, 1, false}, {AlgorithmNneonneo, 3, true}, {AlgorithmNneonneo, 4, false}, {AlgorithmNneonneo, 5, true},
+		{AlgorithmNneonneo, 19, true}, {AlgorithmNneonneo, 21, false},
 	} {
 		err := c.a.CheckDepth(c.depth)
 		if (err == nil) != c.ok || (err != nil && !errors.Is(err, ErrSearch)) {
@@ -34,7 +34,7 @@ func TestScoresMoves(t *testing.T) {
 		{SearchConfig{Algorithm: AlgorithmExpectimax, Depth: 3}, true},
 		{SearchConfig{Algorithm: AlgorithmExpectimax, Depth: 3, HeuristicOnly: true}, false},
 		{SearchConfig{Algorithm: AlgorithmBeam, Depth: 3}, true},
-		{SearchConfig{Algorithm: AlgorithmNNCompat, Depth: 3}, false},
+		{SearchConfig{Algorithm: AlgorithmNneonneo, Depth: 3}, false},
 	} {
 		if got := c.cfg.ScoresMoves(); got != c.want {
 			t.Errorf("%+v: ScoresMoves() = %v, want %v", c.cfg, got, c.want)
@@ -42,19 +42,19 @@ func TestScoresMoves(t *testing.T) {
 	}
 }
 
-// TestNewSearcherNNCompat checks that the nneonneo algorithm at 2c+1 plies
+// TestNewSearcherNneonneo checks that the nneonneo algorithm at 2c+1 plies
 // is the program's search at cap c, with the cutoff passed through.
-func TestNewSearcherNNCompat(t *testing.T) {
+func TestNewSearcherNneonneo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	for _, c := range []struct {
 		depth, cap int
 		cutoff     float64
 	}{{3, 1, 0}, {5, 2, 0}, {5, 2, 0.01}} {
-		s, err := NewSearcher(emptyCells{}, SearchConfig{Algorithm: AlgorithmNNCompat, Depth: c.depth, ProbCutoff: c.cutoff})
+		s, err := NewSearcher(emptyCells{}, SearchConfig{Algorithm: AlgorithmNneonneo, Depth: c.depth, ProbCutoff: c.cutoff})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref, err := NewNNCompat(emptyCells{}, NNCompatOptions{Cap: c.cap, ProbCutoff: c.cutoff})
+		ref, err := NewNneonneo(emptyCells{}, NneonneoOptions{Cap: c.cap, ProbCutoff: c.cutoff})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +66,7 @@ func TestNewSearcherNNCompat(t *testing.T) {
 			}
 		}
 	}
-	if _, err := NewSearcher(emptyCells{}, SearchConfig{Algorithm: AlgorithmNNCompat, Depth: 4}); !errors.Is(err, ErrSearch) {
+	if _, err := NewSearcher(emptyCells{}, SearchConfig{Algorithm: AlgorithmNneonneo, Depth: 4}); !errors.Is(err, ErrSearch) {
 		t.Errorf("nneonneo at 4 plies: err = %v, want ErrSearch", err)
 	}
 }
@@ -94,8 +94,8 @@ func TestSearchConfigCutoff(t *testing.T) {
 	}{
 		{SearchConfig{Algorithm: AlgorithmExpectimax}, 0},
 		{SearchConfig{Algorithm: AlgorithmExpectimax, ProbCutoff: 0.02}, 0.02},
-		{SearchConfig{Algorithm: AlgorithmNNCompat}, NNCompatCutoff},
-		{SearchConfig{Algorithm: AlgorithmNNCompat, ProbCutoff: 0.01}, 0.01},
+		{SearchConfig{Algorithm: AlgorithmNneonneo}, NneonneoCutoff},
+		{SearchConfig{Algorithm: AlgorithmNneonneo, ProbCutoff: 0.01}, 0.01},
 	} {
 		if got := c.cfg.Cutoff(); got != c.want {
 			t.Errorf("%+v: Cutoff() = %v, want %v", c.cfg, got, c.want)

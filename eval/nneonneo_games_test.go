@@ -13,8 +13,8 @@ import (
 )
 
 var (
-	nnGames = flag.Int("nngames", 10, "BenchmarkNNCompatGames: games per run")
-	nnCap   = flag.Int("nncap", 2, "BenchmarkNNCompatGames: depth cap")
+	nnGames = flag.Int("nngames", 10, "BenchmarkNneonneoGames: games per run")
+	nnCap   = flag.Int("nncap", 2, "BenchmarkNneonneoGames: depth cap")
 )
 
 // cpuTime returns the CPU time of the process, user and system.
@@ -26,17 +26,17 @@ func cpuTime(b *testing.B) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// BenchmarkNNCompatGames plays whole seeded games with the program's player
+// BenchmarkNneonneoGames plays whole seeded games with the program's player
 // (the nneonneo set at its defaults, the compatible search), for comparing
 // score and CPU per move with the program itself at the same cap and count
 // of games (the spawn procedures differ, so compare distributions):
 //
-//	go test ./eval -run '^$' -bench NNCompatGames -benchtime 1x -nngames 100 -nncap 2
+//	go test ./eval -run '^$' -bench NneonneoGames -benchtime 1x -nngames 100 -nncap 2
 //
 // CPU time is the process's (a single goroutine plays), as the program
 // measures its own.
-func BenchmarkNNCompatGames(b *testing.B) {
-	s, err := engine.NewNNCompat(nneonneoSet.Default(), engine.NNCompatOptions{Cap: *nnCap})
+func BenchmarkNneonneoGames(b *testing.B) {
+	s, err := engine.NewNneonneo(nneonneoSet.Default(), engine.NneonneoOptions{Cap: *nnCap})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -357,7 +357,7 @@ func (p *parser) search(n *yaml.Node, what string) (*engine.SearchConfig, error)
 	if si.Algorithm, err = engine.ParseAlgorithm(name); err != nil {
 		return nil, p.Errorf(m["algorithm"], what+".algorithm", "%v", err)
 	}
-	if si.Algorithm == engine.AlgorithmNNCompat && p.format == FormatV1 {
+	if si.Algorithm == engine.AlgorithmNneonneo && p.format == FormatV1 {
 		return nil, p.Errorf(m["algorithm"], what+".algorithm", "the nneonneo search needs format %s (want expectimax or beam in an %s file)", FormatV2, FormatV1)
 	}
 	d, err := p.integer(m["depth"], what+".depth", engine.MinDepth, engine.MaxDepth)
@@ -386,7 +386,7 @@ func (p *parser) search(n *yaml.Node, what string) (*engine.SearchConfig, error)
 		if x.ShortTag() != "!!bool" || x.Decode(&b) != nil {
 			return nil, p.Errorf(x, what+".move_scores", "%q is not true or false", x.Value)
 		}
-		if b && si.Algorithm == engine.AlgorithmNNCompat {
+		if b && si.Algorithm == engine.AlgorithmNneonneo {
 			return nil, p.Errorf(x, what+".move_scores", "the nneonneo search adds no move scores (want false, or leave it out)")
 		}
 		si.HeuristicOnly = !b
@@ -408,7 +408,7 @@ func (p *parser) search(n *yaml.Node, what string) (*engine.SearchConfig, error)
 		}
 		if !(si.ProbCutoff >= 0 && si.ProbCutoff < 1) {
 			off := "0 (off)"
-			if si.Algorithm == engine.AlgorithmNNCompat {
+			if si.Algorithm == engine.AlgorithmNneonneo {
 				off = "0 (the program's 1e-4)"
 			}
 			return nil, p.Errorf(x, what+".cutoff", "%s is out of range (want %s or a probability in (0, 1))", x.Value, off)

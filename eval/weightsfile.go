@@ -154,7 +154,7 @@ func (wf *WeightsFile) NeedsV2() bool {
 	if p := wf.Provenance; p != nil && (p.Stage != nil || p.Fitness != nil && p.Fitness.Search != nil || p.Baseline != nil && p.Baseline.Search != nil) {
 		return true
 	}
-	return wf.Search != nil && (wf.Search.Algorithm == engine.AlgorithmNNCompat || wf.Search.ProbCutoff != 0 || wf.Search.Adaptive)
+	return wf.Search != nil && (wf.Search.Algorithm == engine.AlgorithmNneonneo || wf.Search.ProbCutoff != 0 || wf.Search.Adaptive)
 }
 
 // Marshal returns the YAML form of wf, with golden checks computed from

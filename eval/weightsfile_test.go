@@ -63,7 +63,7 @@ func nnTunedFile() *WeightsFile {
 	if err != nil {
 		panic(err)
 	}
-	wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmNNCompat, Depth: 5, HeuristicOnly: true, ProbCutoff: engine.NNCompatCutoff}
+	wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmNneonneo, Depth: 5, HeuristicOnly: true, ProbCutoff: engine.NneonneoCutoff}
 	wf.Provenance = &Provenance{
 		Run: "nneonneo", Generation: 40, Optimizer: "cmaes", Seed: 7, Evaluations: 640,
 		Fitness:  &Fitness{Metric: "mean_score", Mean: 61250.5, CI95: 3100.25, Games: 200, Seeds: &SeedRange{First: 1 << 32, Count: 200}},
@@ -102,7 +102,7 @@ func TestFormatChosen(t *testing.T) {
 		{"expectimax", standardSet, &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3}, FormatV1},
 		{"beam", classicSet, &engine.SearchConfig{Algorithm: engine.AlgorithmBeam, Depth: 4, Width: 8, HeuristicOnly: true}, FormatV1},
 		{"cutoff", standardSet, &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3, ProbCutoff: 1e-3}, FormatV2},
-		{"nneonneo search", standardSet, &engine.SearchConfig{Algorithm: engine.AlgorithmNNCompat, Depth: 3}, FormatV2},
+		{"nneonneo search", standardSet, &engine.SearchConfig{Algorithm: engine.AlgorithmNneonneo, Depth: 3}, FormatV2},
 		{"parameters", nneonneoSet, nil, FormatV2},
 		{"adaptive", standardSet, &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 7, ProbCutoff: 1e-3, Adaptive: true}, FormatV2},
 		{"validated at another depth", standardSet, nil, FormatV2},
@@ -129,7 +129,7 @@ func TestFormatChosen(t *testing.T) {
 			t.Errorf("%s: read back: %v", tc.name, err)
 			continue
 		}
-		if tc.search != nil && tc.search.Algorithm != engine.AlgorithmNNCompat && *back.Search != *tc.search { // nneonneo: written as the search it is (see TestParseV2)
+		if tc.search != nil && tc.search.Algorithm != engine.AlgorithmNneonneo && *back.Search != *tc.search { // nneonneo: written as the search it is (see TestParseV2)
 			t.Errorf("%s: search %+v reads back as %+v", tc.name, *tc.search, *back.Search)
 		}
 		if p := wf.Provenance; p != nil && !reflect.DeepEqual(back.Provenance, p) {
@@ -220,7 +220,7 @@ func TestRoundTripBits(t *testing.T) {
 			t.Fatalf("weights %v, params %v: %v", w, p, err)
 		}
 		if i%7 == 0 {
-			wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmNNCompat, Depth: 2*rng.IntN(4) + 3, ProbCutoff: []float64{0, 1e-4, rng.Float64()}[rng.IntN(3)]}
+			wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmNneonneo, Depth: 2*rng.IntN(4) + 3, ProbCutoff: []float64{0, 1e-4, rng.Float64()}[rng.IntN(3)]}
 		}
 		var back *WeightsFile
 		if i%30 == 0 { // through the disk now and then: each write syncs
@@ -429,7 +429,7 @@ func TestParseV2Errors(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the good file: %v", err)
 	}
-	if want := (engine.SearchConfig{Algorithm: engine.AlgorithmNNCompat, Depth: 5, HeuristicOnly: true, ProbCutoff: 1e-4}); *wf.Search != want || !reflect.DeepEqual(wf.Params, []float64{4, 3.5}) {
+	if want := (engine.SearchConfig{Algorithm: engine.AlgorithmNneonneo, Depth: 5, HeuristicOnly: true, ProbCutoff: 1e-4}); *wf.Search != want || !reflect.DeepEqual(wf.Params, []float64{4, 3.5}) {
 		t.Errorf("search %+v, params %v", *wf.Search, wf.Params)
 	}
 	edit := func(old, new string) string {
@@ -508,7 +508,7 @@ func TestMarshalRejects(t *testing.T) {
 		{Features: "standard", Weights: standardSet.Defaults, Params: []float64{2}},
 		{Features: "nneonneo", Weights: nneonneoSet.Defaults, Params: []float64{4, 9}},
 		{Features: "nneonneo", Weights: []float64{1e39, 1, 1, 1, 1}},
-		{Features: "standard", Weights: standardSet.Defaults, Search: &engine.SearchConfig{Algorithm: engine.AlgorithmNNCompat, Depth: 4}},
+		{Features: "standard", Weights: standardSet.Defaults, Search: &engine.SearchConfig{Algorithm: engine.AlgorithmNneonneo, Depth: 4}},
 		{Features: "standard", Weights: standardSet.Defaults, Search: &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3, ProbCutoff: 1}},
 		{Features: "standard", Weights: standardSet.Defaults, Provenance: &Provenance{Fitness: &Fitness{Metric: "m", Mean: math.NaN()}}},
 	} {

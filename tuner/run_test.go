@@ -310,7 +310,7 @@ func TestTuneParameters(t *testing.T) {
 	cfg := smallConfig(t)
 	cfg.Features = "nneonneo"
 	cfg.Init = nil
-	cfg.Search = engine.SearchConfig{Algorithm: engine.AlgorithmNNCompat, Depth: 3}
+	cfg.Search = engine.SearchConfig{Algorithm: engine.AlgorithmNneonneo, Depth: 3}
 	cfg.Resolve()
 	if err := cfg.Validate(nil); err != nil {
 		t.Fatal(err)

@@ -73,7 +73,7 @@ func printWeightsFile(w io.Writer, path string, wf *eval.WeightsFile) error {
 	}
 	if s := wf.Search; s != nil {
 		line := fmt.Sprintf("%s, %d plies", s.Algorithm, s.Depth)
-		if s.Algorithm == engine.AlgorithmNNCompat {
+		if s.Algorithm == engine.AlgorithmNneonneo {
 			line += fmt.Sprintf(" (cap %d)", (s.Depth-1)/2)
 		}
 		if s.Width != 0 {

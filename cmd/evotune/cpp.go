@@ -103,7 +103,7 @@ func cppProvenance(wf *eval.WeightsFile, from string) []string {
 	}
 	lines := []string{strings.Join(append([]string{src}, parts...), "; ") + "."}
 	if s := wf.Search; s != nil {
-		if s.Algorithm == engine.AlgorithmNNCompat {
+		if s.Algorithm == engine.AlgorithmNneonneo {
 			cutoff := s.Cutoff()
 			c := (s.Depth - 1) / 2
 			lines = append(lines, fmt.Sprintf("Tuned for the program's search at cap %d (%d plies): in score_toplevel_move, state.depth_limit = std::min(%d, std::max(3, count_distinct_tiles(board) - 2)); CPROB_THRESH_BASE = %s.",

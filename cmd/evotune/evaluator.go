@@ -91,7 +91,7 @@ func describeSearch(cfg engine.SearchConfig) string {
 	switch cfg.Algorithm {
 	case engine.AlgorithmBeam:
 		s = fmt.Sprintf("beam, width %d, %d plies", cfg.Width, cfg.Depth)
-	case engine.AlgorithmNNCompat:
+	case engine.AlgorithmNneonneo:
 		return fmt.Sprintf("nneonneo, %d plies (cap %d), cutoff %g", cfg.Depth, (cfg.Depth-1)/2, cfg.Cutoff())
 	}
 	if cfg.HeuristicOnly {

@@ -36,7 +36,7 @@ func nnFile(t *testing.T) (string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmNNCompat, Depth: 5}
+	wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmNneonneo, Depth: 5}
 	wf.Provenance = &eval.Provenance{
 		Run: "nneonneo", Generation: 40, Optimizer: "cmaes", Seed: 7, Evaluations: 640,
 		Fitness:  &eval.Fitness{Metric: "mean_score", Mean: 61250.5, CI95: 3100.25, Games: 200, Seeds: &eval.SeedRange{First: 1000, Count: 200}},

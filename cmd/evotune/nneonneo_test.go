@@ -10,9 +10,9 @@ import (
 	"github.com/evotune/evotune/eval"
 )
 
-// TestPlayNNCompat checks that play --search nneonneo plays the program's
-// search: the games equal those of engine.NNCompat at the matching cap.
-func TestPlayNNCompat(t *testing.T) {
+// TestPlayNneonneo checks that play --search nneonneo plays the program's
+// search: the games equal those of engine.Nneonneo at the matching cap.
+func TestPlayNneonneo(t *testing.T) {
 	code, out, errs := runCLI(t, "play", "--eval", "nneonneo", "--search", "nneonneo", "--depth", "3", "--games", "4", "--seed", "9", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -29,7 +29,7 @@ func TestPlayNNCompat(t *testing.T) {
 	}
 	set, _ := eval.Set("nneonneo")
 	for i, g := range got.PerGame {
-		s, err := engine.NewNNCompat(set.Default(), engine.NNCompatOptions{Cap: 1})
+		s, err := engine.NewNneonneo(set.Default(), engine.NneonneoOptions{Cap: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +38,7 @@ func TestPlayNNCompat(t *testing.T) {
 			t.Fatal(err)
 		}
 		if g.Seed != r.Seed || g.Score != r.Score || g.Moves != r.Moves {
-			t.Errorf("game %d: play gave %+v, NNCompat cap 1 %+v", i, g, r)
+			t.Errorf("game %d: play gave %+v, Nneonneo cap 1 %+v", i, g, r)
 		}
 	}
 	if len(got.PerGame) != 4 {
@@ -50,9 +50,9 @@ func TestPlayNNCompat(t *testing.T) {
 	}
 }
 
-// TestSearchNNCompat checks search --search nneonneo: its move values are
-// the program's search's (engine.NNCompat at the matching cap).
-func TestSearchNNCompat(t *testing.T) {
+// TestSearchNneonneo checks search --search nneonneo: its move values are
+// the program's search's (engine.Nneonneo at the matching cap).
+func TestSearchNneonneo(t *testing.T) {
 	const board = "0x1234123412341234"
 	code, out, errs := runCLI(t, "search", "--board", board, "--eval", "nneonneo", "--search", "nneonneo", "--depth", "3", "--json")
 	if code != 0 {
@@ -68,7 +68,7 @@ func TestSearchNNCompat(t *testing.T) {
 		t.Fatal(err)
 	}
 	set, _ := eval.Set("nneonneo")
-	s, err := engine.NewNNCompat(set.Default(), engine.NNCompatOptions{Cap: 1})
+	s, err := engine.NewNneonneo(set.Default(), engine.NneonneoOptions{Cap: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,11 +60,11 @@ func setupSearch(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 		case !(*cutoff >= 0 && *cutoff < 1):
 			return usagef("flag --cutoff: %v: want 0 (exact) or a probability below 1", *cutoff)
 		}
-		if algorithm == engine.AlgorithmNNCompat {
+		if algorithm == engine.AlgorithmNneonneo {
 			if *tt || *table != 0 || *sym {
 				return usagef("flags --tt, --table and --symmetry are for expectimax (the nneonneo search keeps its own table per root move)")
 			}
-			return searchNNCompat(stdout, b, *depth, *cutoff, e, ename, *asJSON)
+			return searchNneonneo(stdout, b, *depth, *cutoff, e, ename, *asJSON)
 		}
 		opts := engine.ExpectimaxOptions{Depth: *depth, ProbCutoff: *cutoff}
 		if *tt {
@@ -161,11 +161,11 @@ func writeSearchJSON(w io.Writer, b engine.Board, depth int, res engine.SearchRe
 	return enc.Encode(out)
 }
 
-// searchNNCompat searches b with the nneonneo/2048-ai search: each move's
+// searchNneonneo searches b with the nneonneo/2048-ai search: each move's
 // value is what that program's score_toplevel_move returns for it, so a
 // port can be checked against this output.
-func searchNNCompat(w io.Writer, b engine.Board, depth int, cutoff float64, e engine.Evaluator, ename string, asJSON bool) error {
-	s, err := engine.NewSearcher(e, engine.SearchConfig{Algorithm: engine.AlgorithmNNCompat, Depth: depth, ProbCutoff: cutoff})
+func searchNneonneo(w io.Writer, b engine.Board, depth int, cutoff float64, e engine.Evaluator, ename string, asJSON bool) error {
+	s, err := engine.NewSearcher(e, engine.SearchConfig{Algorithm: engine.AlgorithmNneonneo, Depth: depth, ProbCutoff: cutoff})
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -173,7 +173,7 @@ func searchNNCompat(w io.Writer, b engine.Board, depth int, cutoff float64, e en
 	if asJSON {
 		return writeSearchJSON(w, b, depth, res)
 	}
-	cfg := engine.SearchConfig{Algorithm: engine.AlgorithmNNCompat, ProbCutoff: cutoff}
+	cfg := engine.SearchConfig{Algorithm: engine.AlgorithmNneonneo, ProbCutoff: cutoff}
 	fmt.Fprintf(w, "board     %s\n%s", b.Hex(), b.Pretty())
 	fmt.Fprintf(w, "search    nneonneo/2048-ai's, %d plies (cap %d), cutoff %g, evaluator %s\n", depth, (depth-1)/2, cfg.Cutoff(), ename)
 	fmt.Fprintf(w, "value     %s\n", fmtValue(res.Value))

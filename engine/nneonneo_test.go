@@ -9,7 +9,7 @@ import (
 	"github.com/evotune/evotune/eval"
 )
 
-// refNN is the twin of NNCompat: 2048.cpp's score_toplevel_move,
+// refNN is the twin of Nneonneo: 2048.cpp's score_toplevel_move,
 // score_tilechoose_node and score_move_node transliterated, with a Go map
 // for the program's unordered_map and cells found one by one.
 type refNN struct {
@@ -107,7 +107,7 @@ type shifted struct {
 
 func (s shifted) Evaluate(b engine.Board) float64 { return s.e.Evaluate(b) + s.k }
 
-func TestNNCompatMatchesTwin(t *testing.T) {
+func TestNneonneoMatchesTwin(t *testing.T) {
 	standard, err := eval.Lookup("standard")
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +127,7 @@ func TestNNCompatMatchesTwin(t *testing.T) {
 	} {
 		boards := searchBoards(uint64(100+tc.capMoves), tc.n, tc.minEmpty, tc.maxEm)
 		for ei, e := range evaluators {
-			s, err := engine.NewNNCompat(e, engine.NNCompatOptions{Cap: tc.capMoves, ProbCutoff: tc.cutoff})
+			s, err := engine.NewNneonneo(e, engine.NneonneoOptions{Cap: tc.capMoves, ProbCutoff: tc.cutoff})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,10 +167,10 @@ func TestNNCompatMatchesTwin(t *testing.T) {
 // With the cutoff out of reach and an evaluator that is never negative, caps
 // 1 and 2 are the exact heuristic-only expectimax at 3 and 5 plies, up to
 // float32 rounding and the 1e-6 the program adds at the root.
-func TestNNCompatMatchesExpectimax(t *testing.T) {
+func TestNneonneoMatchesExpectimax(t *testing.T) {
 	e := shifted{eval.Classic{}, 1e4}
 	for capMoves := 1; capMoves <= 2; capMoves++ {
-		s, _ := engine.NewNNCompat(e, engine.NNCompatOptions{Cap: capMoves})
+		s, _ := engine.NewNneonneo(e, engine.NneonneoOptions{Cap: capMoves})
 		x, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: 2*capMoves + 1, HeuristicOnly: true})
 		for _, b := range searchBoards(7, 40, 0, 8) {
 			got, want := s.Search(b), x.Search(b)
@@ -186,7 +186,7 @@ func TestNNCompatMatchesExpectimax(t *testing.T) {
 	}
 }
 
-func TestNNCompatDepthLimit(t *testing.T) {
+func TestNneonneoDepthLimit(t *testing.T) {
 	// 2 4 8 16 / 32 64 128 256 / 512 1024 _ _: 10 distinct tiles.
 	b, _ := engine.ParseBoard("2 4 8 16/32 64 128 256/512 1024 0 0/0 0 0 0")
 	small, _ := engine.ParseBoard("2 2 4 0/0 0 0 0/0 0 0 0/0 0 0 0")
@@ -197,29 +197,29 @@ func TestNNCompatDepthLimit(t *testing.T) {
 	}{
 		{0, b, 8}, {1, b, 1}, {2, b, 2}, {3, b, 3}, {9, b, 8}, {0, small, 3}, {5, small, 3}, {2, small, 2},
 	} {
-		s, _ := engine.NewNNCompat(eval.Classic{}, engine.NNCompatOptions{Cap: tc.capMoves})
+		s, _ := engine.NewNneonneo(eval.Classic{}, engine.NneonneoOptions{Cap: tc.capMoves})
 		if got := s.DepthLimit(tc.b); got != tc.want {
 			t.Errorf("cap %d, %s: limit %d, want %d", tc.capMoves, tc.b, got, tc.want)
 		}
 	}
 }
 
-func TestNNCompatRejects(t *testing.T) {
-	for _, o := range []engine.NNCompatOptions{{Cap: -1}, {Cap: 256}, {ProbCutoff: -1e-4}, {ProbCutoff: 1}, {ProbCutoff: math.NaN()}} {
-		if _, err := engine.NewNNCompat(eval.Classic{}, o); !errors.Is(err, engine.ErrSearch) {
+func TestNneonneoRejects(t *testing.T) {
+	for _, o := range []engine.NneonneoOptions{{Cap: -1}, {Cap: 256}, {ProbCutoff: -1e-4}, {ProbCutoff: 1}, {ProbCutoff: math.NaN()}} {
+		if _, err := engine.NewNneonneo(eval.Classic{}, o); !errors.Is(err, engine.ErrSearch) {
 			t.Errorf("%+v: err = %v, want ErrSearch", o, err)
 		}
 	}
-	if _, err := engine.NewNNCompat(nil, engine.NNCompatOptions{}); !errors.Is(err, engine.ErrSearch) {
+	if _, err := engine.NewNneonneo(nil, engine.NneonneoOptions{}); !errors.Is(err, engine.ErrSearch) {
 		t.Errorf("no evaluator: err = %v, want ErrSearch", err)
 	}
 }
 
 // A dead board and a board whose moves all lead to negative values are
 // worth 0 below the root, as in the program.
-func TestNNCompatZeroFloor(t *testing.T) {
+func TestNneonneoZeroFloor(t *testing.T) {
 	neg := shifted{eval.Classic{}, -1e6}
-	s, _ := engine.NewNNCompat(neg, engine.NNCompatOptions{Cap: 1})
+	s, _ := engine.NewNneonneo(neg, engine.NneonneoOptions{Cap: 1})
 	b, _ := engine.ParseBoard("2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 0")
 	res := s.Search(b)
 	// Every spawn layer below the root move reaches a move layer floored
@@ -235,9 +235,9 @@ func TestNNCompatZeroFloor(t *testing.T) {
 	}
 }
 
-func TestNNCompatMoveDoesNotAllocate(t *testing.T) {
+func TestNneonneoMoveDoesNotAllocate(t *testing.T) {
 	boards := midgame(8)
-	s, _ := engine.NewNNCompat(eval.Classic{}, engine.NNCompatOptions{Cap: 3})
+	s, _ := engine.NewNneonneo(eval.Classic{}, engine.NneonneoOptions{Cap: 3})
 	for _, b := range boards { // warm-up: the table grows to what these need
 		s.Move(b)
 	}
@@ -250,11 +250,11 @@ func TestNNCompatMoveDoesNotAllocate(t *testing.T) {
 	}
 }
 
-func BenchmarkNNCompat(b *testing.B) {
+func BenchmarkNneonneo(b *testing.B) {
 	boards := midgame(16)
 	for _, capMoves := range []int{1, 2, 3} {
 		b.Run("cap="+string(rune('0'+capMoves)), func(b *testing.B) {
-			s, _ := engine.NewNNCompat(eval.Classic{}, engine.NNCompatOptions{Cap: capMoves})
+			s, _ := engine.NewNneonneo(eval.Classic{}, engine.NneonneoOptions{Cap: capMoves})
 			for _, x := range boards {
 				s.Move(x)
 			}

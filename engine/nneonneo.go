@@ -4,17 +4,17 @@ import (
 	"fmt"
 )
 
-// NNCompatCutoff is the probability cutoff of nneonneo/2048-ai
+// NneonneoCutoff is the probability cutoff of nneonneo/2048-ai
 // (CPROB_THRESH_BASE).
-const NNCompatCutoff = 1e-4
+const NneonneoCutoff = 1e-4
 
 // nnCacheDepthLimit is the program's CACHE_DEPTH_LIMIT: spawn layers this
 // many moves or more from the root are not cached.
 const nnCacheDepthLimit = 15
 
-// NNCompatOptions configures an NNCompat searcher. The zero value is the
+// NneonneoOptions configures an Nneonneo searcher. The zero value is the
 // program as published: no cap (its adaptive depth) and its cutoff.
-type NNCompatOptions struct {
+type NneonneoOptions struct {
 	// Cap limits the search to the root move plus at most Cap more moves
 	// (2·Cap+1 plies); 0 means no cap. From a root board b the limit is
 	// min(Cap, max(3, distinct(b)-2)) more moves, distinct(b) being the
@@ -22,12 +22,12 @@ type NNCompatOptions struct {
 	Cap int
 	// ProbCutoff makes a spawn layer a leaf once the probability of
 	// reaching it falls below this value (compared in float32, as the
-	// program does); 0 means NNCompatCutoff.
+	// program does); 0 means NneonneoCutoff.
 	ProbCutoff float64
 }
 
 // Validate reports the first option out of range, naming it.
-func (o NNCompatOptions) Validate() error {
+func (o NneonneoOptions) Validate() error {
 	switch {
 	case o.Cap < 0 || o.Cap > 255:
 		return fmt.Errorf("%w: cap %d: want 0 (none) to 255 moves", ErrSearch, o.Cap)
@@ -37,7 +37,7 @@ func (o NNCompatOptions) Validate() error {
 	return nil
 }
 
-// NNCompat is the search of nneonneo/2048-ai (2048.cpp), reproduced so that
+// Nneonneo is the search of nneonneo/2048-ai (2048.cpp), reproduced so that
 // an evaluator tuned with it means the same thing in that program: its
 // _score_toplevel_move for each root move, node for node and in its float32
 // arithmetic, so that with the program's heuristic (the nneonneo feature
@@ -68,9 +68,9 @@ func (o NNCompatOptions) Validate() error {
 // The table grows as a search needs it and is kept, so a player stops
 // allocating once it has met its deepest position. A searcher is not safe
 // for concurrent use; give each goroutine its own.
-type NNCompat struct {
+type Nneonneo struct {
 	eval   Evaluator
-	opts   NNCompatOptions
+	opts   NneonneoOptions
 	cutoff float32
 	limit  int // moves below the root move at which spawn layers are leaves
 	depth  int // moves made since the root move: the program's curdepth
@@ -80,10 +80,10 @@ type NNCompat struct {
 	moves  uint64 // move layers searched: 4 of the program's moves_evaled each
 }
 
-var _ Searcher = (*NNCompat)(nil)
+var _ Searcher = (*Nneonneo)(nil)
 
-// NewNNCompat returns a searcher with the evaluator e.
-func NewNNCompat(e Evaluator, opts NNCompatOptions) (*NNCompat, error) {
+// NewNneonneo returns a searcher with the evaluator e.
+func NewNneonneo(e Evaluator, opts NneonneoOptions) (*Nneonneo, error) {
 	if e == nil {
 		return nil, fmt.Errorf("%w: no evaluator", ErrSearch)
 	}
@@ -92,20 +92,20 @@ func NewNNCompat(e Evaluator, opts NNCompatOptions) (*NNCompat, error) {
 	}
 	cutoff := opts.ProbCutoff
 	if cutoff == 0 {
-		cutoff = NNCompatCutoff
+		cutoff = NneonneoCutoff
 	}
-	s := &NNCompat{eval: e, opts: opts, cutoff: float32(cutoff)}
+	s := &Nneonneo{eval: e, opts: opts, cutoff: float32(cutoff)}
 	s.table.init(10)
 	return s, nil
 }
 
 // SetEvaluator switches evaluators. Nothing else changes: the table holds
 // nothing from one root move to the next.
-func (s *NNCompat) SetEvaluator(e Evaluator) { s.eval = e }
+func (s *Nneonneo) SetEvaluator(e Evaluator) { s.eval = e }
 
-// DepthLimit returns the moves below the root move that a search from b
+// depthLimit returns the moves below the root move that a search from b
 // makes: min(Cap, max(3, distinct(b)-2)), without the minimum when Cap is 0.
-func (s *NNCompat) DepthLimit(b Board) int {
+func (s *Nneonneo) depthLimit(b Board) int {
 	limit := max(3, b.DistinctTiles()-2)
 	if s.opts.Cap > 0 {
 		limit = min(limit, s.opts.Cap)
@@ -116,9 +116,9 @@ func (s *NNCompat) DepthLimit(b Board) int {
 // Search values every legal root move of b. The root value is the largest
 // move value, 0 without a legal move. Nodes counts every spawn and move
 // layer and the root; TTHits the spawn layers answered by the table.
-func (s *NNCompat) Search(b Board) SearchResult {
+func (s *Nneonneo) Search(b Board) SearchResult {
 	s.nodes, s.hits, s.moves = 0, 0, 0
-	s.limit = s.DepthLimit(b)
+	s.limit = s.depthLimit(b)
 	res := SearchResult{}
 	best := float32(0)
 	for _, d := range Dirs {
@@ -140,9 +140,9 @@ func (s *NNCompat) Search(b Board) SearchResult {
 
 // Move returns the first legal move of largest value; b must have a legal
 // move. It does not allocate once the table has grown to what b needs.
-func (s *NNCompat) Move(b Board) Dir {
+func (s *Nneonneo) Move(b Board) Dir {
 	s.nodes, s.hits, s.moves = 0, 0, 0
-	s.limit = s.DepthLimit(b)
+	s.limit = s.depthLimit(b)
 	best, bestDir, found := float32(0), Up, false
 	for _, d := range Dirs {
 		if v, ok := s.root(b, d); ok && (!found || v > best) {
@@ -153,14 +153,16 @@ func (s *NNCompat) Move(b Board) Dir {
 }
 
 // Nodes returns the nodes and table hits of the last search.
-func (s *NNCompat) Nodes() (nodes, hits uint64) { return s.nodes, s.hits }
+func (s *Nneonneo) Nodes() (nodes, hits uint64) { return s.nodes, s.hits }
 
 // Evaluated returns the program's count of evaluated moves (moves_evaled)
-// for the last search: 4 per move layer, legal or not.
-func (s *NNCompat) Evaluated() uint64 { return 4 * s.moves }
+// for the last search: 4 per move layer, legal or not. Of the program's
+// own figures it is the one that pins the shape of the tree searched, so a
+// port checks it, and so does package eval's test against the program.
+func (s *Nneonneo) Evaluated() uint64 { return 4 * s.moves }
 
 // root is the program's _score_toplevel_move with a fresh table.
-func (s *NNCompat) root(b Board, d Dir) (float32, bool) {
+func (s *Nneonneo) root(b Board, d Dir) (float32, bool) {
 	nb, _, ok := b.Move(d)
 	if !ok {
 		return 0, false
@@ -172,7 +174,7 @@ func (s *NNCompat) root(b Board, d Dir) (float32, bool) {
 }
 
 // chance is the program's score_tilechoose_node.
-func (s *NNCompat) chance(b Board, prob float32) float32 {
+func (s *Nneonneo) chance(b Board, prob float32) float32 {
 	s.nodes++
 	if prob < s.cutoff || s.depth >= s.limit {
 		return float32(s.eval.Evaluate(b))
@@ -205,7 +207,7 @@ func (s *NNCompat) chance(b Board, prob float32) float32 {
 }
 
 // max is the program's score_move_node.
-func (s *NNCompat) max(b Board, prob float32) float32 {
+func (s *Nneonneo) max(b Board, prob float32) float32 {
 	s.nodes++
 	s.moves++
 	s.depth++
