@@ -27,9 +27,12 @@
 //   - SearchConfig is the one description of a player's search (an
 //     Algorithm, a depth within MinDepth to MaxDepth, a beam width, whether
 //     move scores count, the loss value, the cutoff, the table, adaptive
-//     depth) that configs, weights files, the tuner and the commands share;
-//     NewSearcher builds the searcher, WithPlayDefaults gives a player the
-//     measured table and cutoff for its depth (PlayTableBits, PlayCutoff).
+//     depth) that configs, weights files, the tuner and the commands share:
+//     its Validate holds every rule on the options, naming the bad one in a
+//     SearchError so that each caller can say where it came from, its
+//     String is the one text that shows it; NewSearcher builds the
+//     searcher, WithPlayDefaults gives a player the measured table and
+//     cutoff for its depth (PlayTableBits, PlayCutoff).
 //
 // Every fast path has a slow, obviously correct twin in the tests (the
 // [4][4]int board of internal/refboard, a plain recursive expectimax) and a

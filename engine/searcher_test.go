@@ -8,40 +8,6 @@ import (
 	"github.com/evotune/evotune/internal/refboard"
 )
 
-func TestAlgorithmCheckDepth(t *testing.T) {
-	for _, c := range []struct {
-		a     Algorithm
-		depth int
-		ok    bool
-	}{
-		{AlgorithmExpectimax, 1, true}, {AlgorithmExpectimax, 4, true}, {AlgorithmExpectimax, 0, false}, {AlgorithmExpectimax, 21, false},
-		{AlgorithmBeam, 2, true},
-		{AlgorithmNneonneo, 1, false}, {AlgorithmNneonneo, 3, true}, {AlgorithmNneonneo, 4, false}, {AlgorithmNneonneo, 5, true},
-		{AlgorithmNneonneo, 19, true}, {AlgorithmNneonneo, 21, false},
-	} {
-		err := c.a.CheckDepth(c.depth)
-		if (err == nil) != c.ok || (err != nil && !errors.Is(err, ErrSearch)) {
-			t.Errorf("%s.CheckDepth(%d) = %v, want ok %v", c.a, c.depth, err, c.ok)
-		}
-	}
-}
-
-func TestScoresMoves(t *testing.T) {
-	for _, c := range []struct {
-		cfg  SearchConfig
-		want bool
-	}{
-		{SearchConfig{Algorithm: AlgorithmExpectimax, Depth: 3}, true},
-		{SearchConfig{Algorithm: AlgorithmExpectimax, Depth: 3, HeuristicOnly: true}, false},
-		{SearchConfig{Algorithm: AlgorithmBeam, Depth: 3}, true},
-		{SearchConfig{Algorithm: AlgorithmNneonneo, Depth: 3}, false},
-	} {
-		if got := c.cfg.ScoresMoves(); got != c.want {
-			t.Errorf("%+v: ScoresMoves() = %v, want %v", c.cfg, got, c.want)
-		}
-	}
-}
-
 // TestNewSearcherNneonneo checks that the nneonneo algorithm at 2c+1 plies
 // is the program's search at cap c, with the cutoff passed through.
 func TestNewSearcherNneonneo(t *testing.T) {
@@ -85,20 +51,4 @@ func (emptyCells) Evaluate(b Board) float64 {
 		}
 	}
 	return v
-}
-
-func TestSearchConfigCutoff(t *testing.T) {
-	for _, c := range []struct {
-		cfg  SearchConfig
-		want float64
-	}{
-		{SearchConfig{Algorithm: AlgorithmExpectimax}, 0},
-		{SearchConfig{Algorithm: AlgorithmExpectimax, ProbCutoff: 0.02}, 0.02},
-		{SearchConfig{Algorithm: AlgorithmNneonneo}, NneonneoCutoff},
-		{SearchConfig{Algorithm: AlgorithmNneonneo, ProbCutoff: 0.01}, 0.01},
-	} {
-		if got := c.cfg.Cutoff(); got != c.want {
-			t.Errorf("%+v: Cutoff() = %v, want %v", c.cfg, got, c.want)
-		}
-	}
 }
