@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
 )
 
@@ -72,20 +71,11 @@ func printWeightsFile(w io.Writer, path string, wf *eval.WeightsFile) error {
 		fmt.Fprintf(&b, "params:      %s%s\n", strings.Join(params, ", "), what)
 	}
 	if s := wf.Search; s != nil {
-		line := fmt.Sprintf("%s, %d plies", s.Algorithm, s.Depth)
-		if s.Algorithm == engine.AlgorithmNneonneo {
-			line += fmt.Sprintf(" (cap %d)", (s.Depth-1)/2)
-		}
-		if s.Width != 0 {
-			line += fmt.Sprintf(", width %d", s.Width)
-		}
-		if c := s.Cutoff(); c != 0 {
-			line += ", cutoff " + num(c)
-		}
+		// A port must know whether to add move scores, so the check says
+		// so either way.
+		line := s.String()
 		if s.ScoresMoves() {
 			line += ", move scores added"
-		} else {
-			line += ", heuristic only (no move scores)"
 		}
 		fmt.Fprintf(&b, "search:      %s\n", line)
 	}

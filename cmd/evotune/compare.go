@@ -232,7 +232,7 @@ func playPaired(ctx context.Context, sides [2]*compareSide, n, workers int, seed
 }
 
 func describeSide(s *compareSide) string {
-	return fmt.Sprintf("%s (%s), %s", s.arg, s.desc, describeSearch(s.cfg))
+	return fmt.Sprintf("%s (%s), %s", s.arg, s.desc, s.cfg)
 }
 
 func writeCompareText(w io.Writer, sides [2]*compareSide, seed uint64, played int, c stats.Comparison, sr *stats.SPRTResult) {

@@ -121,8 +121,8 @@ func TestCompareText(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	for _, want := range []string{
-		"A        eval:standard (standard default weights), expectimax, 1 plies\n",
-		"B        eval:classic (classic default weights), expectimax, 1 plies\n",
+		"A        eval:standard (standard default weights), expectimax, 1 ply\n",
+		"B        eval:classic (classic default weights), expectimax, 1 ply\n",
 		"games    30 each, on the same seeds (base seed 1)\n",
 		"mean A   ", "± ", "(95% CI)", "A - B    ", "A / B    ", "W/L/T    ",
 		"reach    2048  A ", "sprt     H0 1.00, H1 1.05 (ratios A/B), α = β = 0.05: LLR ", "bounds [-2.94, 2.94]",
@@ -155,7 +155,7 @@ func TestCompareSearchFromFile(t *testing.T) {
 		t.Errorf("sides at depths 1 and 2: want depth [1, 2]:\n%s", out)
 	}
 	_, out, _ = runCLI(t, "compare", d1, d2, "--games", "4")
-	if !strings.Contains(out, "expectimax, 1 plies\n") || !strings.Contains(out, "expectimax, 2 plies\n") {
+	if !strings.Contains(out, "expectimax, 1 ply\n") || !strings.Contains(out, "expectimax, 2 plies\n") {
 		t.Errorf("sides at depths 1 and 2:\n%s", out)
 	}
 	_, out, _ = runCLI(t, "compare", d1, d2, "--games", "4", "--depth", "1", "--json")

@@ -85,23 +85,3 @@ func checkDepth(depth int) error {
 	}
 	return nil
 }
-
-func describeSearch(cfg engine.SearchConfig) string {
-	s := fmt.Sprintf("expectimax, %d plies", cfg.Depth)
-	switch cfg.Algorithm {
-	case engine.AlgorithmBeam:
-		s = fmt.Sprintf("beam, width %d, %d plies", cfg.Width, cfg.Depth)
-	case engine.AlgorithmNneonneo:
-		return fmt.Sprintf("nneonneo, %d plies (cap %d), cutoff %g", cfg.Depth, (cfg.Depth-1)/2, cfg.Cutoff())
-	}
-	if cfg.HeuristicOnly {
-		s += ", heuristic only"
-	}
-	if cfg.ProbCutoff > 0 {
-		s += fmt.Sprintf(", cutoff %g", cfg.ProbCutoff)
-	}
-	if cfg.Adaptive {
-		s += ", adaptive depth"
-	}
-	return s
-}

@@ -149,7 +149,7 @@ func TestPlayText(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	for _, want := range []string{"games   3, beam, width 2, 2 plies", "score   mean", "95% CI", "reach   2048", "moves/s"} {
+	for _, want := range []string{"games   3, beam, 2 plies, width 2", "score   mean", "95% CI", "reach   2048", "moves/s"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

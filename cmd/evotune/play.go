@@ -114,14 +114,7 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		if *asJSON {
 			return writePlayJSON(stdout, sum, mps, cpuPerMove, results)
 		}
-		desc := describeSearch(cfg)
-		if cfg.Algorithm == engine.AlgorithmExpectimax {
-			desc += fmt.Sprintf(", table 2^%d", cfg.TableBits)
-			if cfg.TableBits == 0 {
-				desc = strings.TrimSuffix(desc, "2^0") + "none"
-			}
-		}
-		fmt.Fprintf(stdout, "games   %d, %s, evaluator %s, seed %d, %d workers\n", sum.Games, desc, ename, *seed, w)
+		fmt.Fprintf(stdout, "games   %d, %s, evaluator %s, seed %d, %d workers\n", sum.Games, cfg, ename, *seed, w)
 		fmt.Fprintf(stdout, "score   mean %.0f ± %.0f (95%% CI), median %.0f, min %d, max %d\n", sum.Mean, sum.CI95, sum.Median, sum.Min, sum.Max)
 		var reach []string
 		for i, t := range stats.ReachTiles {

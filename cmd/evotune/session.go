@@ -128,9 +128,9 @@ func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
 	if cfg.Duration > 0 {
 		gens += fmt.Sprintf(", at most %v", time.Duration(cfg.Duration))
 	}
-	search := describeSearch(t.SearchConfig())
+	search := t.SearchConfig().String()
 	if vs := t.ValidationSearchConfig(); vs != t.SearchConfig() {
-		search += " (validated with " + describeSearch(vs) + ")"
+		search += " (validated with " + vs.String() + ")"
 	}
 	games := fmt.Sprintf("%d games", t.Games())
 	if cfg.Noise.Handling {
@@ -184,7 +184,7 @@ func describeStage(t *tuner.Tuner) string {
 		}
 	}
 	return fmt.Sprintf("stage %d/%d %q: %s, %d × %d games, sigma %g, %s",
-		i+1, len(t.Stages()), st.Name, describeSearch(*st.Search), t.Lambda(), st.Games, st.Sigma, from)
+		i+1, len(t.Stages()), st.Name, st.Search, t.Lambda(), st.Games, st.Sigma, from)
 }
 
 // tuneProgress shows a run's progress: a bar on a terminal, one plain line
@@ -291,7 +291,7 @@ func (p *tuneProgress) validation(v *tuner.Validation, start bool) {
 	if v.Stage > 0 {
 		// The next stage validates with another search.
 		p.restart = fmt.Sprintf("start     measured again with %s: %s (mean score %.0f ± %.0f over %d games)",
-			describeSearch(p.run.Tuner().ValidationSearchConfig()), fmtFitness(v.Fitness), v.Mean, v.CI95, v.Games)
+			p.run.Tuner().ValidationSearchConfig(), fmtFitness(v.Fitness), v.Mean, v.CI95, v.Games)
 		return
 	}
 	if p.terminal {

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/checkpoints"
-	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/tuner"
 )
 
@@ -126,7 +125,7 @@ func (r *Run) page() (*page, error) {
 	}
 	p.Facts = append(p.Facts,
 		[2]string{"optimizer", fmt.Sprintf("%s, σ₀ %s, restarts %s", cfg.Optimizer.Method, num(cfg.Sigma), cfg.Optimizer.Restarts)},
-		[2]string{"search", searchText(cfg)},
+		[2]string{"search", cfg.Search.String()},
 		[2]string{"fitness", fmt.Sprintf("%s over %d common games per candidate; validation every %d generations on %d held-out games",
 			r.Metric, cfg.Fitness.Games, cfg.Validation.Every, cfg.Validation.Games)},
 		[2]string{"checkpoint read", r.Checkpoint})
@@ -173,22 +172,6 @@ func generations(done, limit int) string {
 		return fmt.Sprintf("%d of %d", done, limit)
 	}
 	return fmt.Sprintf("%d (no generation limit)", done)
-}
-
-func searchText(cfg *tuner.Config) string {
-	s := cfg.Search
-	unit := "plies"
-	if s.Depth == 1 {
-		unit = "ply"
-	}
-	t := fmt.Sprintf("%s, %d %s", s.Algorithm, s.Depth, unit)
-	if s.Algorithm == engine.AlgorithmBeam {
-		t += fmt.Sprintf(", width %d", s.Width)
-	}
-	if s.HeuristicOnly {
-		t += ", heuristic only (no move scores)"
-	}
-	return t
 }
 
 func (r *Run) comparison() *comparison {
