@@ -20,15 +20,10 @@ type BeamOptions struct {
 	HeuristicOnly bool
 }
 
-// Validate reports the first option out of range, naming it.
+// Validate reports the first option out of range, naming it: the rules of
+// SearchConfig.Validate for a beam search.
 func (o BeamOptions) Validate() error {
-	switch {
-	case o.Width < 1:
-		return fmt.Errorf("%w: width %d: want at least 1 board", ErrSearch, o.Width)
-	case CheckDepth(o.Depth) != nil:
-		return fmt.Errorf("%w: depth %w", ErrSearch, CheckDepth(o.Depth))
-	}
-	return nil
+	return SearchConfig{Algorithm: AlgorithmBeam, Depth: o.Depth, Width: o.Width}.Validate()
 }
 
 // beamState is a board on the beam with the probability of reaching it from

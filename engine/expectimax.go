@@ -39,17 +39,10 @@ type ExpectimaxOptions struct {
 	Adaptive bool
 }
 
-// Validate reports the first option out of range, naming it.
+// Validate reports the first option out of range, naming it: the rules of
+// SearchConfig.Validate for an expectimax search.
 func (o ExpectimaxOptions) Validate() error {
-	switch {
-	case CheckDepth(o.Depth) != nil:
-		return fmt.Errorf("%w: depth %w", ErrSearch, CheckDepth(o.Depth))
-	case o.TableBits < 0 || o.TableBits > 30:
-		return fmt.Errorf("%w: table bits %d: want 0 (no table) to 30", ErrSearch, o.TableBits)
-	case !(o.ProbCutoff >= 0 && o.ProbCutoff < 1):
-		return fmt.Errorf("%w: probability cutoff %v: want 0 (off) or in (0, 1)", ErrSearch, o.ProbCutoff)
-	}
-	return nil
+	return SearchConfig{Algorithm: AlgorithmExpectimax, Depth: o.Depth, TableBits: o.TableBits, ProbCutoff: o.ProbCutoff, Adaptive: o.Adaptive}.Validate()
 }
 
 // MoveValue is the value of one legal root move.

@@ -70,19 +70,18 @@ func PlayTableBits(depth int) int {
 	return 14
 }
 
-// NewSearcher builds the searcher cfg describes around e.
+// NewSearcher builds the searcher cfg describes around e, or returns
+// cfg.Validate's error.
 func NewSearcher(e Evaluator, cfg SearchConfig) (Searcher, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	switch cfg.Algorithm {
 	case AlgorithmExpectimax:
 		return NewExpectimax(e, ExpectimaxOptions{Depth: cfg.Depth, LossValue: cfg.LossValue, TableBits: cfg.TableBits, ProbCutoff: cfg.ProbCutoff, HeuristicOnly: cfg.HeuristicOnly, Adaptive: cfg.Adaptive})
 	case AlgorithmBeam:
 		return NewBeam(e, BeamOptions{Width: cfg.Width, Depth: cfg.Depth, LossValue: cfg.LossValue, HeuristicOnly: cfg.HeuristicOnly})
-	case AlgorithmNneonneo:
-		if err := cfg.Algorithm.CheckDepth(cfg.Depth); err != nil {
-			return nil, fmt.Errorf("%w: depth %w", ErrSearch, err)
-		}
+	default: // AlgorithmNneonneo: Validate admits no other
 		return NewNneonneo(e, NneonneoOptions{Cap: (cfg.Depth - 1) / 2, ProbCutoff: cfg.ProbCutoff})
 	}
-	_, err := ParseAlgorithm(string(cfg.Algorithm))
-	return nil, fmt.Errorf("%w: %w", ErrSearch, err)
 }

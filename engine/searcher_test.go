@@ -52,3 +52,22 @@ func (emptyCells) Evaluate(b Board) float64 {
 	}
 	return v
 }
+
+// TestNewSearcherValidates checks that NewSearcher refuses what Validate
+// refuses, with Validate's error: a table or cutoff that the algorithm
+// would silently ignore is an error, not a different search.
+func TestNewSearcherValidates(t *testing.T) {
+	for _, cfg := range []SearchConfig{
+		{Algorithm: "minimax", Depth: 3},
+		{Algorithm: AlgorithmExpectimax, Depth: 0},
+		{Algorithm: AlgorithmBeam, Depth: 3, Width: 8, TableBits: 14},
+		{Algorithm: AlgorithmBeam, Depth: 3, Width: 8, ProbCutoff: 0.01},
+		{Algorithm: AlgorithmNneonneo, Depth: 3, Adaptive: true},
+	} {
+		_, err := NewSearcher(emptyCells{}, cfg)
+		var se *SearchError
+		if !errors.As(err, &se) || err.Error() != cfg.Validate().Error() {
+			t.Errorf("%+v: err = %v, want Validate's %v", cfg, err, cfg.Validate())
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -261,32 +262,20 @@ func sortedKeys[V any](m map[string]V) []string {
 // formatFloat writes the shortest decimal that reads back bit for bit.
 func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-// checkSearch checks a search description at path field.
+// checkSearch checks a search description at path field: the rules of
+// engine.SearchConfig.Validate, named by the config key they concern.
 func checkSearch(s engine.SearchConfig, field string, pos *Positions) error {
-	if _, err := engine.ParseAlgorithm(string(s.Algorithm)); err != nil {
-		return pos.errorf(field+".algorithm", "%v", err)
+	if err := s.Validate(); err != nil {
+		var se *engine.SearchError
+		if !errors.As(err, &se) {
+			return pos.errorf(field, "%v", err)
+		}
+		return pos.errorf(field+"."+se.Key, "%s", se.Msg)
 	}
-	if err := s.Algorithm.CheckDepth(s.Depth); err != nil {
-		return pos.errorf(field+".depth", "%v", err)
-	}
-	if err := engine.CheckCutoff(s.ProbCutoff); err != nil {
-		return pos.errorf(field+".cutoff", "%v", err)
-	}
+	// A config's width defaults to 8 whatever the algorithm, so a 0 there
+	// was written so, and is no width even where no beam reads it.
 	if s.Width < 1 {
 		return pos.errorf(field+".width", "%d: want at least 1 board", s.Width)
-	}
-	if s.TableBits < 0 || s.TableBits > 30 {
-		return pos.errorf(field+".table", "%d: want 0 (no table) to 30 (log2 of the entries)", s.TableBits)
-	}
-	if s.Algorithm != engine.AlgorithmExpectimax {
-		switch {
-		case s.TableBits != 0:
-			return pos.errorf(field+".table", "%d: only the expectimax search has a table to size (want 0, or leave it out)", s.TableBits)
-		case s.Adaptive:
-			return pos.errorf(field+".adaptive", "only the expectimax search has this option (the nneonneo search adapts its depth by its own rule)")
-		case s.Algorithm == engine.AlgorithmBeam && s.ProbCutoff != 0:
-			return pos.errorf(field+".cutoff", "%v: beam search has no probability cutoff (want 0, or leave it out)", s.ProbCutoff)
-		}
 	}
 	return nil
 }
