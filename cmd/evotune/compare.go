@@ -17,7 +17,7 @@ import (
 
 var compareCommand = &command{
 	name:     "compare",
-	synopsis: "A B [--depth N] [--search expectimax|beam] [--width K] [--games N] [--seed N] [--sprt H0,H1] [--workers N] [--json]",
+	synopsis: "A B [--search expectimax|beam|nneonneo] [--depth N] [--width K] [--games N] [--seed N] [--sprt H0,H1] [--workers N] [--json]",
 	summary:  "play two players on the same seeds and tell whether one is better (A, B: weights files or eval:NAME)",
 	setup:    setupCompare,
 }
@@ -35,13 +35,12 @@ type compareSide struct {
 	arg  string // the operand as given
 	desc string
 	e    engine.Evaluator
+	file *engine.SearchConfig // what its weights file records; nil for eval:NAME
 	cfg  engine.SearchConfig
 }
 
 func setupCompare(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
-	depth := fs.Int("depth", 3, "search depth in plies, for both players (if not given: each weights file's; 3 for eval:NAME)")
-	algo := fs.String("search", string(engine.AlgorithmExpectimax), "search algorithm for both players: expectimax, beam or nneonneo (if not given: each weights file's; expectimax for eval:NAME)")
-	width := fs.Int("width", 8, "beam width for both players, beam only (if not given: each weights file's; 8 for eval:NAME)")
+	sf := addSearchFlags(fs, "for both players; if not given, each weights file's", "width")
 	games := fs.Int("games", 0, fmt.Sprintf("games each player plays, on the same seeds (0 = %d; with --sprt the most to play, 0 = %d)", compareGames, compareSPRTGames))
 	seed := fs.Uint64("seed", 1, "base seed; game i plays the seed derived from it and i, as in play")
 	sprt := fs.String("sprt", "", "sequential test of H0 against H1, ratios of mean scores A/B with H0 < H1, e.g. 1.00,1.05: play in batches until it decides (α = β = 0.05)")
@@ -51,25 +50,14 @@ func setupCompare(fs *flag.FlagSet) func(context.Context, []string, io.Writer, i
 		if len(args) != 2 {
 			return usagef("want two players A and B (weights files or eval:NAME), got %d argument(s)", len(args))
 		}
-		given := map[string]bool{}
-		fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-		algorithm, err := engine.ParseAlgorithm(*algo)
-		if err != nil {
-			return usagef("flag --search: %v", err)
-		}
 		switch {
-		case *width < 1:
-			return usagef("flag --width: %d boards: want at least 1", *width)
 		case *games < 0 || *games == 1:
 			return usagef("flag --games: %d: want 0 (the default) or at least 2 games (an interval needs two)", *games)
 		case *workers < 0:
 			return usagef("flag --workers: %d: want 0 (one per core) or more", *workers)
 		}
-		if err := checkDepth(*depth); err != nil {
-			return err
-		}
 		var test *stats.SPRT
-		if given["sprt"] {
+		if flagGiven(fs, "sprt") {
 			s, err := parseSPRT(*sprt)
 			if err != nil {
 				return err
@@ -78,32 +66,16 @@ func setupCompare(fs *flag.FlagSet) func(context.Context, []string, io.Writer, i
 		}
 		var sides [2]*compareSide
 		for i, arg := range args {
-			s, err := loadSide(arg, "AB"[i:i+1])
+			label := "AB"[i : i+1]
+			s, err := loadSide(arg, label)
 			if err != nil {
 				return err
 			}
 			// The flags the user gave apply to both players; the rest of
 			// each search is what its weights file was tuned for.
-			if given["depth"] {
-				s.cfg.Depth = *depth
+			if s.cfg, err = sf.merge(s.file, fmt.Sprintf("player %s: %s", label, arg), false); err != nil {
+				return err
 			}
-			if given["search"] {
-				s.cfg.Algorithm = algorithm
-			}
-			if given["width"] {
-				s.cfg.Width = *width
-			}
-			if err := s.cfg.Algorithm.CheckDepth(s.cfg.Depth); err != nil {
-				return usagef("player %s: depth %v (--depth sets both players' depth)", "AB"[i:i+1], err)
-			}
-			// The play defaults for the algorithm and depth, except what
-			// the file records for the search it was tuned with.
-			cutoff, adaptive, fileSearch := s.cfg.ProbCutoff, s.cfg.Adaptive, !given["depth"] && !given["search"]
-			s.cfg = s.cfg.WithPlayDefaults()
-			if fileSearch && cutoff != 0 {
-				s.cfg.ProbCutoff = cutoff
-			}
-			s.cfg.Adaptive = fileSearch && adaptive
 			sides[i] = s
 		}
 		n := *games
@@ -153,11 +125,10 @@ func parseSPRT(v string) (stats.SPRT, error) {
 	return s, nil
 }
 
-// loadSide reads operand A or B: eval:NAME (a feature set's default weights
-// with play's default search) or a weights file (with the search it
-// records, play's default for what it does not).
+// loadSide reads operand A or B: eval:NAME (a feature set's default weights)
+// or a weights file (and the search it records).
 func loadSide(arg, label string) (*compareSide, error) {
-	s := &compareSide{arg: arg, cfg: engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3, Width: 8, LossValue: engine.DefaultLossValue}}
+	s := &compareSide{arg: arg}
 	if name, ok := strings.CutPrefix(arg, "eval:"); ok {
 		e, err := eval.Lookup(name)
 		if err != nil {
@@ -174,20 +145,7 @@ func loadSide(arg, label string) (*compareSide, error) {
 	if err != nil {
 		return nil, badInput(fmt.Errorf("player %s: %s: %w", label, arg, err))
 	}
-	s.e, s.desc = c, wf.Features+" weights"
-	if f := wf.Search; f != nil {
-		if f.Algorithm != "" {
-			s.cfg.Algorithm = f.Algorithm
-		}
-		if f.Depth > 0 {
-			s.cfg.Depth = f.Depth
-		}
-		if f.Width > 0 {
-			s.cfg.Width = f.Width
-		}
-		s.cfg.HeuristicOnly = f.HeuristicOnly
-		s.cfg.ProbCutoff, s.cfg.Adaptive = f.ProbCutoff, f.Adaptive
-	}
+	s.e, s.desc, s.file = c, wf.Features+" weights", wf.Search
 	return s, nil
 }
 

@@ -21,15 +21,11 @@ type evalFlags struct {
 func addEvalFlags(fs *flag.FlagSet) *evalFlags {
 	f := &evalFlags{fs: fs}
 	fs.StringVar(&f.name, "eval", "classic", "evaluator with its default weights: "+strings.Join(eval.Names(), ", "))
-	fs.StringVar(&f.weights, "weights", "", "weights file (evotune.weights/v1) to evaluate with, instead of --eval")
+	fs.StringVar(&f.weights, "weights", "", "weights file (evotune.weights/v1 or v2) to evaluate with, instead of --eval")
 	return f
 }
 
-func (f *evalFlags) given(name string) bool {
-	given := false
-	f.fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == name })
-	return given
-}
+func (f *evalFlags) given(name string) bool { return flagGiven(f.fs, name) }
 
 // load returns the evaluator and a short description of it.
 func (f *evalFlags) load() (engine.Evaluator, string, error) {
@@ -55,33 +51,11 @@ func (f *evalFlags) load() (engine.Evaluator, string, error) {
 	return e, f.name, nil
 }
 
-// searchDefaults applies what a weights file says it was tuned for to the
-// search flags the user left alone.
-// searchDefaults takes the weights file's search for the flags that were
-// not given, and returns the file's search (nil without one).
-func (f *evalFlags) searchDefaults(depth *int, algo *string, width *int, heuristicOnly *bool) *engine.SearchConfig {
-	if f.file == nil || f.file.Search == nil {
+// fileSearch returns the search the weights file records, nil without a
+// weights file or a search in it. Call it after load.
+func (f *evalFlags) fileSearch() *engine.SearchConfig {
+	if f.file == nil {
 		return nil
 	}
-	s := f.file.Search
-	if !f.given("depth") && s.Depth > 0 {
-		*depth = s.Depth
-	}
-	if !f.given("search") && s.Algorithm != "" {
-		*algo = string(s.Algorithm)
-	}
-	if !f.given("width") && s.Width > 0 {
-		*width = s.Width
-	}
-	*heuristicOnly = s.HeuristicOnly
-	return s
-}
-
-// checkDepth validates a --depth flag value against the one depth range
-// (engine.MinDepth to engine.MaxDepth).
-func checkDepth(depth int) error {
-	if err := engine.CheckDepth(depth); err != nil {
-		return usagef("flag --depth: %v", err)
-	}
-	return nil
+	return f.file.Search
 }

@@ -57,6 +57,12 @@ func addOverrides(fs *flag.FlagSet, which ...string) *overrides {
 // apply writes the flags that were given into cfg and returns their names
 // by config field. In a config 0 means "the default"; a flag set to 0 where
 // that makes no sense is an error rather than a silent default.
+//
+// --depth replaces the search depth before the config is resolved, so the
+// table and cutoff the config leaves out follow the new depth and those it
+// writes stay: a config's keys are the user's settings, whereas a weights
+// file's are a record of the search its weights were tuned with, which
+// holds only at that search's depth (see searchFlags.merge).
 func (o *overrides) apply(cfg *tuner.Config) (map[string]string, error) {
 	var err error
 	o.fs.Visit(func(f *flag.Flag) {

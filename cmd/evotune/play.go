@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"syscall"
@@ -25,38 +23,18 @@ var playCommand = &command{
 }
 
 func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
-	algo := fs.String("search", string(engine.AlgorithmExpectimax), "search algorithm: expectimax, beam, or nneonneo (the search of nneonneo/2048-ai: heuristic only, odd depths 2c+1 for its cap c) (with --weights: the file's)")
-	depth := fs.Int("depth", 3, "search depth in plies, a move and a spawn layer counting one each (with --weights: the file's)")
-	width := fs.Int("width", 8, "beam width: boards kept per ply, beam only (with --weights: the file's)")
+	sf := addSearchFlags(fs, "with --weights: the file's", "width", "cutoff", "table", "adaptive", "loss")
 	games := fs.Int("games", 20, "number of games")
 	seed := fs.Uint64("seed", 1, "base seed; game i plays the seed derived from it and i")
 	workers := fs.Int("workers", 0, "parallel games (0 = one per core)")
 	maxMoves := fs.Int("max-moves", 0, "stop each game after this many moves (0 = play to the end)")
-	loss := fs.Float64("loss", engine.DefaultLossValue, "value of a lost position in the search")
-	var cutoff, table optNumber
-	fs.Var(&cutoff, "cutoff", "probability cutoff `P`: a spawn layer less likely than this to be reached is valued as a leaf; 0 = exact search (default: the weights file's, else 0.02 at 4 and 5 plies, 0.001 deeper, none below; nneonneo: the program's 1e-4)")
-	fs.Var(&table, "table", "expectimax transposition table of 2^`BITS` entries, 0 = none, at most 30 (default none below 4 plies, 14 from 4 on)")
-	adaptive := fs.Bool("adaptive", false, "expectimax: search boards with few distinct tiles less deep (min(depth, max(3, 2*(distinct-2)+1)) plies)")
 	asJSON := fs.Bool("json", false, "print JSON instead of text, with every game")
 	ef := addEvalFlags(fs)
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
 		}
-		e, ename, err := ef.load()
-		if err != nil {
-			return err
-		}
-		heuristicOnly := false
-		fileSearch := ef.searchDefaults(depth, algo, width, &heuristicOnly)
-		algorithm, err := engine.ParseAlgorithm(*algo)
-		if err != nil {
-			return usagef("flag --search: %v", err)
-		}
-		cfg := engine.SearchConfig{Algorithm: algorithm, Depth: *depth, Width: *width, LossValue: *loss, HeuristicOnly: heuristicOnly}
 		switch {
-		case *width < 1:
-			return usagef("flag --width: %d boards: want at least 1", *width)
 		case *games < 1:
 			return usagef("flag --games: %d: want at least 1 game", *games)
 		case *workers < 0:
@@ -64,33 +42,13 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		case *maxMoves < 0:
 			return usagef("flag --max-moves: %d: want 0 (no limit) or more", *maxMoves)
 		}
-		if err := algorithm.CheckDepth(*depth); err != nil {
-			return usagef("flag --depth: %v", err)
+		e, ename, err := ef.load()
+		if err != nil {
+			return err
 		}
-		switch {
-		case cutoff.set && !(cutoff.v >= 0 && cutoff.v < 1):
-			return usagef("flag --cutoff: %v: want 0 (exact) or a probability below 1", cutoff.v)
-		case table.set && (table.v != math.Trunc(table.v) || table.v < 0 || table.v > 30):
-			return usagef("flag --table: %v: want an integer from 0 (no table) to 30 (log2 of the entries)", table.v)
-		}
-		// Defaults for the algorithm and depth, then the file's search
-		// options where it records them (a file tuned with a cutoff plays
-		// with it), then the flags.
-		cfg = cfg.WithPlayDefaults()
-		if fileSearch != nil && fileSearch.Algorithm == cfg.Algorithm && fileSearch.Depth == cfg.Depth {
-			if fileSearch.ProbCutoff != 0 {
-				cfg.ProbCutoff = fileSearch.ProbCutoff
-			}
-			cfg.Adaptive = fileSearch.Adaptive
-		}
-		if table.set && algorithm == engine.AlgorithmExpectimax {
-			cfg.TableBits = int(table.v)
-		}
-		if cutoff.set {
-			cfg.ProbCutoff = cutoff.v
-		}
-		if *adaptive {
-			cfg.Adaptive = true
+		cfg, err := sf.merge(ef.fileSearch(), ef.weights, false)
+		if err != nil {
+			return err
 		}
 		w := engine.Workers(*workers)
 		var pb *bar
@@ -181,27 +139,4 @@ func cpuTime() time.Duration {
 		return 0 // no figure rather than a failed run
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// optNumber is a number flag whose default depends on other flags: unset,
-// it shows no default of its own in the usage text.
-type optNumber struct {
-	set bool
-	v   float64
-}
-
-func (o *optNumber) String() string {
-	if o == nil || !o.set {
-		return ""
-	}
-	return strconv.FormatFloat(o.v, 'g', -1, 64)
-}
-
-func (o *optNumber) Set(s string) error {
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return errors.New("not a number")
-	}
-	o.set, o.v = true, v
-	return nil
 }

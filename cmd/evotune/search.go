@@ -24,11 +24,11 @@ const searchTableBits = 22
 
 func setupSearch(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
 	board := fs.String("board", "", "the board: hex 0x... (cell (r,c) at bit 4*(4r+c), exponents) or tiles \"2 4 8 16/32 64 0 0/0 0 0 0/0 0 0 0\" (required)")
-	algo := fs.String("search", string(engine.AlgorithmExpectimax), "expectimax (exact unless --tt, --table or --cutoff say otherwise), or nneonneo: the search of nneonneo/2048-ai, whose move values are that program's score_toplevel_move (odd depth 2c+1 for its cap c; --cutoff 0 = its 1e-4)")
-	depth := fs.Int("depth", 3, "search depth in plies, a move and a spawn layer counting one each")
+	sf := addSearchFlags(fs, "with --weights: the file's", "cutoff")
+	fs.Lookup("search").Usage = "expectimax (exact unless --tt, --table or --cutoff say otherwise), or nneonneo: the search of nneonneo/2048-ai, whose move values are that program's score_toplevel_move (odd depth 2c+1 for its cap c; --cutoff 0 = its 1e-4) (with --weights: the file's)"
+	fs.Lookup("cutoff").Usage = "probability cutoff `P`: a spawn layer less likely than this to be reached is valued as a leaf; 0 = exact search (default: a weights file's if it was tuned at this search and depth, else 0)"
 	tt := fs.Bool("tt", false, "use a transposition table: the same values with fewer nodes, but counts that depend on the table (off: the exact node counts of the search semantics)")
 	table := fs.Int("table", 0, fmt.Sprintf("transposition table size, log2 of its entries, 1 to 30; implies --tt (--tt alone: %d)", searchTableBits))
-	cutoff := fs.Float64("cutoff", 0, "probability cutoff: a spawn layer less likely than this to be reached is valued as a leaf; 0 = exact search")
 	sym := fs.Bool("symmetry", false, "also search the 8 symmetric images of the board and check that their values agree (to 1e-9)")
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
 	ef := addEvalFlags(fs)
@@ -43,36 +43,38 @@ func setupSearch(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 		if err != nil {
 			return usagef("flag --board: %v", err)
 		}
-		algorithm, err := engine.ParseAlgorithm(*algo)
-		if err != nil || algorithm == engine.AlgorithmBeam {
-			return usagef("flag --search: %q: want expectimax or nneonneo", *algo)
+		if sf.algo == string(engine.AlgorithmBeam) {
+			return usagef("flag --search: %q: want expectimax or nneonneo", sf.algo)
 		}
-		if err := algorithm.CheckDepth(*depth); err != nil {
-			return usagef("flag --depth: %v", err)
+		if *table < 0 || *table > 30 {
+			return usagef("flag --table: %d: want 1 to 30 (log2 of the entries; 0 leaves --tt to decide)", *table)
 		}
 		e, ename, err := ef.load()
 		if err != nil {
 			return err
 		}
-		switch {
-		case *table < 0 || *table > 30:
-			return usagef("flag --table: %d: want 1 to 30 (log2 of the entries; 0 leaves --tt to decide)", *table)
-		case !(*cutoff >= 0 && *cutoff < 1):
-			return usagef("flag --cutoff: %v: want 0 (exact) or a probability below 1", *cutoff)
+		// The table is this command's own choice: exact node counts unless
+		// asked, so it is set after the merge, which sees none.
+		cfg, err := sf.merge(ef.fileSearch(), ef.weights, true)
+		if err != nil {
+			return err
 		}
-		if algorithm == engine.AlgorithmNneonneo {
+		if cfg.Algorithm == engine.AlgorithmBeam {
+			return usagef("%s: search.algorithm: beam, which this command does not run; give --search expectimax or nneonneo", ef.weights)
+		}
+		if cfg.Algorithm == engine.AlgorithmNneonneo {
 			if *tt || *table != 0 || *sym {
 				return usagef("flags --tt, --table and --symmetry are for expectimax (the nneonneo search keeps its own table per root move)")
 			}
-			return searchNneonneo(stdout, b, *depth, *cutoff, e, ename, *asJSON)
+			return searchNneonneo(stdout, b, cfg, e, ename, *asJSON)
 		}
-		opts := engine.ExpectimaxOptions{Depth: *depth, ProbCutoff: *cutoff}
 		if *tt {
-			opts.TableBits = searchTableBits
+			cfg.TableBits = searchTableBits
 		}
 		if *table > 0 {
-			opts.TableBits = *table
+			cfg.TableBits = *table
 		}
+		opts := engine.ExpectimaxOptions{Depth: cfg.Depth, LossValue: cfg.LossValue, TableBits: cfg.TableBits, ProbCutoff: cfg.ProbCutoff, HeuristicOnly: cfg.HeuristicOnly, Adaptive: cfg.Adaptive}
 		s, err := engine.NewExpectimax(e, opts)
 		if err != nil {
 			return err
@@ -86,18 +88,10 @@ func setupSearch(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 			}
 		}
 		if *asJSON {
-			return writeSearchJSON(stdout, b, *depth, res)
+			return writeSearchJSON(stdout, b, cfg.Depth, res)
 		}
 		fmt.Fprintf(stdout, "board     %s\n%s", b.Hex(), b.Pretty())
-		tableDesc := "off"
-		if opts.TableBits > 0 {
-			tableDesc = fmt.Sprintf("on, 2^%d entries", opts.TableBits)
-		}
-		kind := "exact expectimax"
-		if opts.ProbCutoff > 0 {
-			kind = fmt.Sprintf("expectimax with probability cutoff %g", opts.ProbCutoff)
-		}
-		fmt.Fprintf(stdout, "search    %s, %d plies, evaluator %s, table %s\n", kind, *depth, ename, tableDesc)
+		fmt.Fprintf(stdout, "search    %s, evaluator %s\n", cfg, ename)
 		fmt.Fprintf(stdout, "value     %s\n", fmtValue(res.Value))
 		fmt.Fprintf(stdout, "nodes     %d (table hits %d)\n", res.Nodes, res.TTHits)
 		if !res.HasMove {
@@ -164,18 +158,17 @@ func writeSearchJSON(w io.Writer, b engine.Board, depth int, res engine.SearchRe
 // searchNneonneo searches b with the nneonneo/2048-ai search: each move's
 // value is what that program's score_toplevel_move returns for it, so a
 // port can be checked against this output.
-func searchNneonneo(w io.Writer, b engine.Board, depth int, cutoff float64, e engine.Evaluator, ename string, asJSON bool) error {
-	s, err := engine.NewSearcher(e, engine.SearchConfig{Algorithm: engine.AlgorithmNneonneo, Depth: depth, ProbCutoff: cutoff})
+func searchNneonneo(w io.Writer, b engine.Board, cfg engine.SearchConfig, e engine.Evaluator, ename string, asJSON bool) error {
+	s, err := engine.NewSearcher(e, cfg)
 	if err != nil {
 		return usagef("%v", err)
 	}
 	res := s.Search(b)
 	if asJSON {
-		return writeSearchJSON(w, b, depth, res)
+		return writeSearchJSON(w, b, cfg.Depth, res)
 	}
-	cfg := engine.SearchConfig{Algorithm: engine.AlgorithmNneonneo, ProbCutoff: cutoff}
 	fmt.Fprintf(w, "board     %s\n%s", b.Hex(), b.Pretty())
-	fmt.Fprintf(w, "search    nneonneo/2048-ai's, %d plies (cap %d), cutoff %g, evaluator %s\n", depth, (depth-1)/2, cfg.Cutoff(), ename)
+	fmt.Fprintf(w, "search    %s, evaluator %s\n", cfg, ename)
 	fmt.Fprintf(w, "value     %s\n", fmtValue(res.Value))
 	fmt.Fprintf(w, "nodes     %d\n", res.Nodes)
 	if !res.HasMove {
