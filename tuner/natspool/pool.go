@@ -134,58 +134,6 @@ func (p *Pool) notify(format string, args ...any) {
 	}
 }
 
-// A block is one job's games: candidate cand on games (seed indices).
-type block struct {
-	cand  int
-	games []int
-}
-
-// blocks cuts a batch's games into jobs of at most n games of one
-// candidate each, in the order the batch lists them, and orders the jobs
-// block by block across the candidates so that no candidate waits for
-// another.
-func blocks(b *tuner.Batch, n int) []block {
-	perCand := make([][]int, len(b.Weights))
-	add := func(c, g int) { perCand[c] = append(perCand[c], g) }
-	if b.Jobs == nil {
-		for g := range b.Seeds {
-			for c := range b.Weights {
-				add(c, g)
-			}
-		}
-	} else {
-		for _, j := range b.Jobs {
-			add(j.Candidate, j.Game)
-		}
-	}
-	var out []block
-	for k := 0; ; k++ {
-		more := false
-		for c, games := range perCand {
-			if k*n < len(games) {
-				out = append(out, block{cand: c, games: games[k*n : min((k+1)*n, len(games))]})
-				more = true
-			}
-		}
-		if !more {
-			return out
-		}
-	}
-}
-
-// batchState is what Play knows about the batch in flight.
-type batchState struct {
-	b       *tuner.Batch
-	results [][]engine.Result
-	done    tuner.Done
-	want    [][]bool   // the games asked for
-	by      [][]string // the worker whose result fills a slot, "" while empty
-	pending int
-	blocks  []block
-	index   map[[2]int]int // (candidate, first game) -> block
-	refusal map[int]string // block -> the last refusal of it
-}
-
 // Play implements tuner.Pool: it publishes b's games as jobs, waits for
 // their results and puts each into its slot.
 func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.Done) error {
@@ -202,27 +150,11 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 	if err := p.purge(ctx); err != nil {
 		return err
 	}
-	st := &batchState{b: b, results: results, done: done, index: map[[2]int]int{}, refusal: map[int]string{}}
-	st.want = make([][]bool, len(b.Weights))
-	st.by = make([][]string, len(b.Weights))
-	for c := range b.Weights {
-		st.want[c] = make([]bool, len(b.Seeds))
-		st.by[c] = make([]string, len(b.Seeds))
-	}
 	n := p.o.GamesPerJob
 	if n <= 0 {
 		n = 4
 	}
-	st.blocks = blocks(b, n)
-	for i, bl := range st.blocks {
-		st.index[[2]int{bl.cand, bl.games[0]}] = i
-		for _, g := range bl.games {
-			if !st.want[bl.cand][g] {
-				st.want[bl.cand][g] = true
-				st.pending++
-			}
-		}
-	}
+	st := newBatchState(b, results, done, n)
 	if st.pending == 0 {
 		return ctx.Err()
 	}
@@ -298,16 +230,9 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 					drained = true
 				}
 			}
-			if st.complete(i) {
-				continue
+			if err := st.undelivered(i, adv.Deliveries); err != nil {
+				return p.abandon(err)
 			}
-			bl := st.blocks[i]
-			why := "no worker acknowledged it in time (workers dying or overloaded?)"
-			if r := st.refusal[i]; r != "" {
-				why = "last refusal: " + r
-			}
-			return p.abandon(fmt.Errorf("%w: candidate %d, games %d..%d of generation %d, handed out %d times: %s",
-				ErrMaxDeliver, bl.cand, bl.games[0], bl.games[len(bl.games)-1], b.Generation, adv.Deliveries, why))
 		case <-tick.C:
 			info, err := p.consumer.Info(ctx)
 			if err != nil {
@@ -348,23 +273,13 @@ const publishWindow = 512
 
 // publish sends st's jobs and returns the stream sequence of each.
 func (p *Pool) publish(ctx context.Context, st *batchState, key, featuresVersion string) (map[uint64]int, error) {
-	b := st.b
 	nonce := rand.Text()[:12] // sets this Play's jobs apart from an earlier publication of the same batch
 	seqs := make(map[uint64]int, len(st.blocks))
 	for start := 0; start < len(st.blocks); start += publishWindow {
 		var futures []jetstream.PubAckFuture
 		for i := start; i < min(start+publishWindow, len(st.blocks)); i++ {
 			bl := st.blocks[i]
-			seeds := make([]uint64, len(bl.games))
-			for k, g := range bl.games {
-				seeds[k] = b.Seeds[g]
-			}
-			data, err := json.Marshal(job{
-				Format: JobFormat, Run: p.o.Run, Batch: key, Generation: b.Generation,
-				Rules: engine.RulesVersion, Features: b.Features, FeaturesVersion: featuresVersion,
-				Candidate: bl.cand, Weights: b.Weights[bl.cand], Search: b.Search, MaxMoves: b.MaxMoves,
-				Games: bl.games, Seeds: seeds,
-			})
+			data, err := json.Marshal(st.job(i, p.o.Run, key, featuresVersion))
 			if err != nil {
 				return nil, fmt.Errorf("tuner/natspool: candidate %d: %w", bl.cand, err)
 			}
@@ -391,71 +306,20 @@ func (p *Pool) publish(ctx context.Context, st *batchState, key, featuresVersion
 	return seqs, nil
 }
 
-// complete reports whether every game of block i has its result.
-func (st *batchState) complete(i int) bool {
-	bl := st.blocks[i]
-	for _, g := range bl.games {
-		if st.by[bl.cand][g] == "" {
-			return false
-		}
-	}
-	return true
-}
-
-// take puts the games of one result message into their slots.
+// take hands one result message to the batch's bookkeeping and tells the
+// user, once per worker and reason, of a refusal.
 func (p *Pool) take(st *batchState, m jetstream.Msg) error {
 	var r result
 	if err := json.Unmarshal(m.Data(), &r); err != nil {
 		return fmt.Errorf("%w: unreadable message on %s: %w", ErrBadResult, m.Subject(), err)
 	}
-	b := st.b
-	if r.Refused != "" {
-		if len(r.Games) > 0 {
-			if i, ok := st.index[[2]int{r.Candidate, r.Games[0]}]; ok {
-				st.refusal[i] = fmt.Sprintf("worker %s: %s", r.Worker, r.Refused)
-			}
-		}
-		if key := r.Worker + "\x00" + r.Refused; !p.told[key] {
-			p.told[key] = true
-			p.notify("worker %s refuses jobs: %s", r.Worker, r.Refused)
-		}
-		return nil
+	if r.Refused == "" {
+		return st.add(&r)
 	}
-	if len(r.Results) != len(r.Games) {
-		return fmt.Errorf("%w: worker %s sent %d results for %d games", ErrBadResult, r.Worker, len(r.Results), len(r.Games))
-	}
-	c := r.Candidate
-	for i, g := range r.Games {
-		if c < 0 || c >= len(st.want) || g < 0 || g >= len(b.Seeds) {
-			return fmt.Errorf("%w: worker %s sent candidate %d, game %d, which generation %d does not have", ErrBadResult, r.Worker, c, g, b.Generation)
-		}
-		if !st.want[c][g] {
-			// A late answer to an earlier publication of this batch (by a
-			// coordinator since killed) for a game the journal had: the
-			// same game, not asked for now.
-			continue
-		}
-		res := r.Results[i]
-		if res.Seed != b.Seeds[g] {
-			return fmt.Errorf("%w: worker %s played seed %#x for candidate %d, game %d, whose seed is %#x", ErrBadResult, r.Worker, res.Seed, c, g, b.Seeds[g])
-		}
-		if prev := st.by[c][g]; prev != "" {
-			if old := st.results[c][g]; old != res {
-				return fmt.Errorf("%w: candidate %d, game %d (seed %#x) of generation %d: worker %s says %s, worker %s says %s; a worker plays differently from the others (another build, or faulty hardware)",
-					ErrConflict, c, g, res.Seed, b.Generation, prev, describe(old), r.Worker, describe(res))
-			}
-			continue
-		}
-		st.results[c][g] = res
-		st.by[c][g] = r.Worker
-		st.pending--
-		if st.done != nil {
-			st.done(tuner.Job{Candidate: c, Game: g}, res, false)
-		}
+	st.refuse(&r)
+	if key := r.Worker + "\x00" + r.Refused; !p.told[key] {
+		p.told[key] = true
+		p.notify("worker %s refuses jobs: %s", r.Worker, r.Refused)
 	}
 	return nil
-}
-
-func describe(r engine.Result) string {
-	return fmt.Sprintf("score %d, max tile %d, %d moves, final board %s", r.Score, r.MaxTile, r.Moves, r.Final.Hex())
 }

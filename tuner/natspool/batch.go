@@ -1,0 +1,186 @@
+package natspool
+
+import (
+	"fmt"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/tuner"
+)
+
+// A block is one job's games: candidate cand on games (seed indices).
+type block struct {
+	cand  int
+	games []int
+}
+
+// blocks cuts a batch's games into jobs of at most n games of one
+// candidate each, in the order the batch lists them, and orders the jobs
+// block by block across the candidates so that no candidate waits for
+// another.
+func blocks(b *tuner.Batch, n int) []block {
+	perCand := make([][]int, len(b.Weights))
+	add := func(c, g int) { perCand[c] = append(perCand[c], g) }
+	if b.Jobs == nil {
+		for g := range b.Seeds {
+			for c := range b.Weights {
+				add(c, g)
+			}
+		}
+	} else {
+		for _, j := range b.Jobs {
+			add(j.Candidate, j.Game)
+		}
+	}
+	var out []block
+	for k := 0; ; k++ {
+		more := false
+		for c, games := range perCand {
+			if k*n < len(games) {
+				out = append(out, block{cand: c, games: games[k*n : min((k+1)*n, len(games))]})
+				more = true
+			}
+		}
+		if !more {
+			return out
+		}
+	}
+}
+
+// batchState is the bookkeeping of the batch in flight: its jobs, the
+// games asked for, which results arrived and from which worker, and the
+// last refusal of each job. It knows nothing of NATS: Play hands it
+// decoded results and asks it what to do, so every rule about duplicates,
+// conflicts and refusals is tested without a server.
+type batchState struct {
+	b       *tuner.Batch
+	results [][]engine.Result
+	done    tuner.Done
+	want    [][]bool   // the games asked for
+	by      [][]string // the worker whose result fills a slot, "" while empty
+	pending int
+	blocks  []block
+	index   map[[2]int]int // (candidate, first game) -> block
+	refusal map[int]string // block -> the last refusal of it
+}
+
+// newBatchState cuts b into jobs of at most gamesPerJob games and marks
+// their games as wanted; results receives them and done, if not nil, is
+// told of each as it arrives.
+func newBatchState(b *tuner.Batch, results [][]engine.Result, done tuner.Done, gamesPerJob int) *batchState {
+	st := &batchState{b: b, results: results, done: done, index: map[[2]int]int{}, refusal: map[int]string{}}
+	st.want = make([][]bool, len(b.Weights))
+	st.by = make([][]string, len(b.Weights))
+	for c := range b.Weights {
+		st.want[c] = make([]bool, len(b.Seeds))
+		st.by[c] = make([]string, len(b.Seeds))
+	}
+	st.blocks = blocks(b, gamesPerJob)
+	for i, bl := range st.blocks {
+		st.index[[2]int{bl.cand, bl.games[0]}] = i
+		for _, g := range bl.games {
+			if !st.want[bl.cand][g] {
+				st.want[bl.cand][g] = true
+				st.pending++
+			}
+		}
+	}
+	return st
+}
+
+// job returns the message of job i: everything a worker needs to replay
+// its games exactly.
+func (st *batchState) job(i int, run, key, featuresVersion string) job {
+	b, bl := st.b, st.blocks[i]
+	seeds := make([]uint64, len(bl.games))
+	for k, g := range bl.games {
+		seeds[k] = b.Seeds[g]
+	}
+	return job{
+		Format: JobFormat, Run: run, Batch: key, Generation: b.Generation,
+		Rules: engine.RulesVersion, Features: b.Features, FeaturesVersion: featuresVersion,
+		Candidate: bl.cand, Weights: b.Weights[bl.cand], Search: b.Search, MaxMoves: b.MaxMoves,
+		Games: bl.games, Seeds: seeds,
+	}
+}
+
+// complete reports whether every game of block i has its result.
+func (st *batchState) complete(i int) bool {
+	bl := st.blocks[i]
+	for _, g := range bl.games {
+		if st.by[bl.cand][g] == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// refuse notes a worker's refusal against the job it names: the reason the
+// run gives if no worker ever plays that job.
+func (st *batchState) refuse(r *result) {
+	if len(r.Games) > 0 {
+		if i, ok := st.index[[2]int{r.Candidate, r.Games[0]}]; ok {
+			st.refusal[i] = fmt.Sprintf("worker %s: %s", r.Worker, r.Refused)
+		}
+	}
+}
+
+// add puts the games of a result (not a refusal) into their slots. A game
+// not asked for is skipped, and so is a second result equal to the first
+// (a job played twice); a second result that differs is ErrConflict, and
+// a result that does not fit the batch ErrBadResult.
+func (st *batchState) add(r *result) error {
+	b := st.b
+	if len(r.Results) != len(r.Games) {
+		return fmt.Errorf("%w: worker %s sent %d results for %d games", ErrBadResult, r.Worker, len(r.Results), len(r.Games))
+	}
+	c := r.Candidate
+	for i, g := range r.Games {
+		if c < 0 || c >= len(st.want) || g < 0 || g >= len(b.Seeds) {
+			return fmt.Errorf("%w: worker %s sent candidate %d, game %d, which generation %d does not have", ErrBadResult, r.Worker, c, g, b.Generation)
+		}
+		if !st.want[c][g] {
+			// A late answer to an earlier publication of this batch (by a
+			// coordinator since killed) for a game the journal had: the
+			// same game, not asked for now.
+			continue
+		}
+		res := r.Results[i]
+		if res.Seed != b.Seeds[g] {
+			return fmt.Errorf("%w: worker %s played seed %#x for candidate %d, game %d, whose seed is %#x", ErrBadResult, r.Worker, res.Seed, c, g, b.Seeds[g])
+		}
+		if prev := st.by[c][g]; prev != "" {
+			if old := st.results[c][g]; old != res {
+				return fmt.Errorf("%w: candidate %d, game %d (seed %#x) of generation %d: worker %s says %s, worker %s says %s; a worker plays differently from the others (another build, or faulty hardware)",
+					ErrConflict, c, g, res.Seed, b.Generation, prev, describe(old), r.Worker, describe(res))
+			}
+			continue
+		}
+		st.results[c][g] = res
+		st.by[c][g] = r.Worker
+		st.pending--
+		if st.done != nil {
+			st.done(tuner.Job{Candidate: c, Game: g}, res, false)
+		}
+	}
+	return nil
+}
+
+// undelivered returns the error that ends the batch when the server gave
+// up on job i after deliveries attempts, or nil if its games arrived
+// anyway (the last delivery's result came before the server's notice).
+func (st *batchState) undelivered(i int, deliveries uint64) error {
+	if st.complete(i) {
+		return nil
+	}
+	bl := st.blocks[i]
+	why := "no worker acknowledged it in time (workers dying or overloaded?)"
+	if r := st.refusal[i]; r != "" {
+		why = "last refusal: " + r
+	}
+	return fmt.Errorf("%w: candidate %d, games %d..%d of generation %d, handed out %d times: %s",
+		ErrMaxDeliver, bl.cand, bl.games[0], bl.games[len(bl.games)-1], st.b.Generation, deliveries, why)
+}
+
+func describe(r engine.Result) string {
+	return fmt.Sprintf("score %d, max tile %d, %d moves, final board %s", r.Score, r.MaxTile, r.Moves, r.Final.Hex())
+}
