@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/evotune/evotune/tuner"
 )
 
 // Exit statuses, as documented in the README.
@@ -25,7 +27,39 @@ type command struct {
 	summary  string // one line for "evotune help"
 	// setup defines the flags on fs and returns the function that runs the
 	// command once they are parsed.
-	setup func(fs *flag.FlagSet) func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+	setup func(fs *flag.FlagSet) runFunc
+	// tuning replaces setup in the commands that run a tuning (tune,
+	// resume): they alone depend on the program's options.
+	tuning func(fs *flag.FlagSet, o options) runFunc
+}
+
+// runFunc runs a command with the arguments left after its flags.
+type runFunc = func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+
+// define defines c's flags on fs and returns what runs c.
+func (c *command) define(fs *flag.FlagSet, o options) runFunc {
+	if c.tuning != nil {
+		return c.tuning(fs, o)
+	}
+	return c.setup(fs)
+}
+
+// options are what a program embedding the command line may change; the
+// zero value is the evotune binary's.
+type options struct {
+	// newPool, if not nil, makes the pool that tune and resume play on,
+	// instead of the local pool, unless a NATS flag hands the games to
+	// workers: how the tests count, watch or interrupt a run's games.
+	newPool func(workers int) tuner.Pool
+}
+
+// pool returns the pool a run of workers workers plays on without NATS:
+// newPool's, or nil for the tuner's local pool.
+func (o options) pool(workers int) tuner.Pool {
+	if o.newPool == nil {
+		return nil
+	}
+	return o.newPool(workers)
 }
 
 var commands = []*command{
@@ -74,6 +108,11 @@ func badInput(err error) error {
 
 // run is the whole program behind main, testable without a process.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runWith(ctx, options{}, args, stdout, stderr)
+}
+
+// runWith is run with options o.
+func runWith(ctx context.Context, o options, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		printHelp(stderr)
 		return exitUsage
@@ -99,7 +138,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fs := flag.NewFlagSet("evotune "+c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	do := c.setup(fs)
+	do := c.define(fs, o)
 	fs.Usage = func() {} // help is printed below, once
 	if err := fs.Parse(interleave(fs, rest)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

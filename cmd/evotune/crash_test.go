@@ -25,13 +25,13 @@ import (
 // interruption costs.
 func TestMain(m *testing.M) {
 	if os.Getenv("EVOTUNE_CHILD") == "1" {
-		ctx := context.Background()
+		var o options
 		if path := os.Getenv("EVOTUNE_TRACE"); path != "" {
-			ctx = withPool(ctx, func(workers int) tuner.Pool {
+			o.newPool = func(workers int) tuner.Pool {
 				return &tracingPool{p: tuner.NewLocalPool(workers), path: path}
-			})
+			}
 		}
-		os.Exit(runWithSignals(ctx, os.Args[1:]))
+		os.Exit(runWithSignals(context.Background(), o, os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }

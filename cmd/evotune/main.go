@@ -9,11 +9,11 @@ import (
 	"syscall"
 )
 
-func main() { os.Exit(runWithSignals(context.Background(), os.Args[1:])) }
+func main() { os.Exit(runWithSignals(context.Background(), options{}, os.Args[1:])) }
 
-// runWithSignals runs the command line with Ctrl-C and SIGTERM wired to
-// cancellation of a context derived from parent.
-func runWithSignals(parent context.Context, args []string) int {
+// runWithSignals runs the command line with options o, and with Ctrl-C and
+// SIGTERM wired to cancellation of a context derived from parent.
+func runWithSignals(parent context.Context, o options, args []string) int {
 	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
@@ -23,5 +23,5 @@ func runWithSignals(parent context.Context, args []string) int {
 		<-ctx.Done()
 		stop()
 	}()
-	return run(ctx, args, os.Stdout, os.Stderr)
+	return runWith(ctx, o, args, os.Stdout, os.Stderr)
 }

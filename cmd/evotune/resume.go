@@ -16,10 +16,10 @@ var resumeCommand = &command{
 	name:     "resume",
 	synopsis: "DIR [--generations N] [--duration D] [--workers N] [--nats URL | --nats-listen ADDR] [--local-slots N] [--nats-creds FILE]",
 	summary:  "continue an interrupted run from its newest good checkpoint, exactly as if it had not stopped",
-	setup:    setupResume,
+	tuning:   setupResume,
 }
 
-func setupResume(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
+func setupResume(fs *flag.FlagSet, opts options) runFunc {
 	o := addOverrides(fs, "generations", "duration", "workers")
 	nf := addNATSFlags(fs)
 	// Checkpoints leave the worker count out (it changes no result), so a
@@ -61,7 +61,7 @@ func setupResume(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 		if ro.Workers != nil {
 			workers = *ro.Workers
 		}
-		pool, release, err := nf.pool(ctx, dir, stderr, poolFor(ctx, workers))
+		pool, release, err := nf.pool(ctx, dir, stderr, opts.pool(workers))
 		if err != nil {
 			return err
 		}

@@ -18,10 +18,10 @@ var tuneCommand = &command{
 	name:     "tune",
 	synopsis: "[--config FILE|PRESET] [--out DIR] [--seed N] [--generations N] [--duration 8h] [--workers N] [--games N] [--population N] [--depth N] [--nats URL | --nats-listen ADDR] [--local-slots N] [--nats-creds FILE]",
 	summary:  "tune evaluation weights by playing seeded games (the main job)",
-	setup:    setupTune,
+	tuning:   setupTune,
 }
 
-func setupTune(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
+func setupTune(fs *flag.FlagSet, opts options) runFunc {
 	config := fs.String("config", "", "YAML config file, or the name of a preset built in: "+strings.Join(configs.Names(), ", ")+" (default: "+configs.Default+")")
 	out := fs.String("out", "", "run directory (default: runs/NAME, NAME from the config; a fresh runs/NAME.2 etc. if that exists)")
 	o := addOverrides(fs, "seed", "generations", "duration", "workers", "games", "population", "depth")
@@ -46,7 +46,7 @@ func setupTune(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		if dir == "" {
 			dir = freshDir(filepath.Join("runs", cfg.Name))
 		}
-		pool, release, err := nf.pool(ctx, dir, stderr, poolFor(ctx, cfg.Workers))
+		pool, release, err := nf.pool(ctx, dir, stderr, opts.pool(cfg.Workers))
 		if err != nil {
 			return err
 		}

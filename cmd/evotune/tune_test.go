@@ -261,11 +261,11 @@ func TestTuneNoStoppingCondition(t *testing.T) {
 	cfg := strings.Replace(smallConfig, "generations: 3\n", "", 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ctx = withPool(ctx, func(workers int) tuner.Pool {
+	o := options{newPool: func(workers int) tuner.Pool {
 		return &cancellingPool{p: tuner.NewLocalPool(workers), cancel: cancel}
-	})
+	}}
 	var stdout, stderr bytes.Buffer
-	code := run(ctx, []string{"tune", "--config", writeConfig(t, cfg), "--out", filepath.Join(t.TempDir(), "run")}, &stdout, &stderr)
+	code := runWith(ctx, o, []string{"tune", "--config", writeConfig(t, cfg), "--out", filepath.Join(t.TempDir(), "run")}, &stdout, &stderr)
 	if code != exitInterrupted {
 		t.Fatalf("exit %d, want %d (interrupted)\n%s\n%s", code, exitInterrupted, stdout.String(), stderr.String())
 	}
@@ -306,13 +306,13 @@ func (rw *reportWatcher) Play(ctx context.Context, b *tuner.Batch, results [][]e
 func TestTuneRewritesReport(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	rw := &reportWatcher{path: filepath.Join(dir, "report.html"), exists: map[int]bool{}}
-	ctx := withPool(context.Background(), func(workers int) tuner.Pool {
+	o := options{newPool: func(workers int) tuner.Pool {
 		rw.p = tuner.NewLocalPool(workers)
 		return rw
-	})
+	}}
 	var stdout, stderr bytes.Buffer
 	// smallConfig validates every 2 generations and runs 3.
-	if code := run(ctx, []string{"tune", "--config", writeConfig(t, smallConfig), "--out", dir}, &stdout, &stderr); code != 0 {
+	if code := runWith(context.Background(), o, []string{"tune", "--config", writeConfig(t, smallConfig), "--out", dir}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
 	if rw.exists[0] || rw.exists[1] {
