@@ -159,17 +159,17 @@ func (t *Tuner) nextStage(ctx context.Context, done int, v *Validation) error {
 	return nil
 }
 
-// Done says why the run finished, or "" while it goes on.
-func (t *Tuner) Done() string { return t.state.Done }
+// Finished says why the run finished, or "" while it goes on.
+func (t *Tuner) Finished() string { return t.state.Finished }
 
 // Reopen lets a finished run go on when its (changed) limits allow another
 // generation; it reports whether the run is now open.
 func (t *Tuner) Reopen() bool {
-	if t.state.Done != "" && t.StopReason(0) == "" {
-		t.state.Done = ""
+	if t.state.Finished != "" && t.StopReason(0) == "" {
+		t.state.Finished = ""
 		t.reopened = true
 	}
-	return t.state.Done == ""
+	return t.state.Finished == ""
 }
 
 // Finish marks the run done for reason without another generation,
@@ -177,11 +177,11 @@ func (t *Tuner) Reopen() bool {
 // generation.
 func (t *Tuner) Finish(ctx context.Context, reason string) error {
 	if v := t.state.Validated; v == nil || v.Generation != t.state.Generation {
-		if _, err := t.validate(ctx, t.full(t.opt.Mean()), t.state.Generation, false); err != nil {
+		if _, err := t.validate(ctx, t.vector(t.opt.Mean()), t.state.Generation, false); err != nil {
 			return err
 		}
 	}
-	t.state.Done = reason
+	t.state.Finished = reason
 	return nil
 }
 
@@ -212,7 +212,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		v := t.state.Validated
 		if v == nil || v.Generation != g {
 			var err error
-			if v, err = t.validate(ctx, t.full(t.opt.Mean()), g, false); err != nil {
+			if v, err = t.validate(ctx, t.vector(t.opt.Mean()), g, false); err != nil {
 				return Record{}, err
 			}
 		}
@@ -225,7 +225,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 	cands := t.opt.Ask()
 	weights := make([][]float64, len(cands))
 	for c, x := range cands {
-		weights[c] = t.full(x)
+		weights[c] = t.vector(x)
 	}
 	var fit, neg []float64
 	var noise *RecordNoise
@@ -263,7 +263,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		Sigma:       t.opt.Sigma(),
 		AxisRatio:   finiteOr0(t.opt.AxisRatio()),
 		Restarts:    t.opt.Restarts(),
-		Weights:     WeightMap{Names: t.names, Values: t.full(t.opt.Mean())},
+		Weights:     WeightMap{Names: t.names, Values: t.vector(t.opt.Mean())},
 		Noise:       noise,
 	}
 	rec.Mean, _ = stats.MeanCI95(fit)
@@ -290,7 +290,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 	}
 	rec.Games = t.state.Games
 	t.state.Generation = done
-	t.state.Done = rec.Stop
+	t.state.Finished = rec.Stop
 	rec.Elapsed = now().Seconds()
 	if rec.StageEnd != "" {
 		// As a resumed run recovers it from the history (see Run).

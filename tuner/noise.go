@@ -319,7 +319,7 @@ func (t *Tuner) playJobs(ctx context.Context, search engine.SearchConfig, weight
 		MaxMoves:   t.cfg.Fitness.MaxMoves,
 		Jobs:       jobs,
 	}
-	var done Done
+	var done GameDone
 	if t.events.Game != nil {
 		done = func(_ Job, _ engine.Result, replayed bool) { t.events.Game(replayed) }
 	}

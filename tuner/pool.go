@@ -54,10 +54,10 @@ func (b *Batch) jobs() []Job {
 	return js
 }
 
-// Done is told about each finished game of a batch, possibly from another
-// goroutine and in any order. replayed is true when the result was known
-// (taken from a cache) rather than played.
-type Done func(j Job, r engine.Result, replayed bool)
+// GameDone is told about each finished game of a batch, possibly from
+// another goroutine and in any order. replayed is true when the result was
+// known (taken from a cache) rather than played.
+type GameDone func(j Job, r engine.Result, replayed bool)
 
 // A Pool plays the games of batches. Play stores the result of every job of
 // b in results[j.Candidate][j.Game] (results has a row per candidate and a
@@ -70,7 +70,7 @@ type Done func(j Job, r engine.Result, replayed bool)
 // game cache (the run's journal); a pool on many machines lives in
 // tuner/natspool.
 type Pool interface {
-	Play(ctx context.Context, b *Batch, results [][]engine.Result, done Done) error
+	Play(ctx context.Context, b *Batch, results [][]engine.Result, done GameDone) error
 }
 
 // LocalPool plays games on goroutines of this process, one searcher each.
@@ -95,7 +95,7 @@ func NewLocalPool(workers int) *LocalPool {
 func (p *LocalPool) Workers() int { return p.workers }
 
 // Play implements Pool.
-func (p *LocalPool) Play(ctx context.Context, b *Batch, results [][]engine.Result, done Done) error {
+func (p *LocalPool) Play(ctx context.Context, b *Batch, results [][]engine.Result, done GameDone) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	set, err := eval.Set(b.Features)
@@ -161,7 +161,7 @@ type cachedPool struct {
 	c GameCache
 }
 
-func (cp *cachedPool) Play(ctx context.Context, b *Batch, results [][]engine.Result, done Done) error {
+func (cp *cachedPool) Play(ctx context.Context, b *Batch, results [][]engine.Result, done GameDone) error {
 	fps := make([]uint64, len(b.Weights))
 	for c, w := range b.Weights {
 		fps[c] = Fingerprint(w)

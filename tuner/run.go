@@ -296,12 +296,12 @@ func (r *Run) Close() error {
 // directory holds every completed generation and the error wraps ctx's.
 func (r *Run) Run(ctx context.Context) (*Outcome, error) {
 	t := r.t
-	if t.Done() == "" {
+	if t.Finished() == "" {
 		if err := t.ValidateStart(ctx); err != nil {
 			return r.outcome(), err
 		}
 	}
-	for t.Done() == "" {
+	for t.Finished() == "" {
 		if reason := t.StopReason(r.Elapsed()); reason != "" {
 			// A limit already reached before a generation ran (a resume
 			// with a lower limit): the latest mean still gets validated.
@@ -347,7 +347,7 @@ func (r *Run) Run(ctx context.Context) (*Outcome, error) {
 func (r *Run) outcome() *Outcome {
 	s := r.t.State()
 	return &Outcome{Dir: r.dir, Generations: s.Generation, Games: s.Games, Replayed: r.cache.hits.Load(),
-		Stop: s.Done, Start: s.Start, Final: r.t.Recommended()}
+		Stop: s.Finished, Start: s.Start, Final: r.t.Recommended()}
 }
 
 func (r *Run) appendHistory(rec Record) error {

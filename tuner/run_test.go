@@ -250,7 +250,7 @@ func TestHistoryAxisRatio(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	for r.Tuner().Done() == "" {
+	for r.Tuner().Finished() == "" {
 		if _, err := r.Tuner().Step(context.Background(), func() time.Duration { return 0 }); err != nil {
 			t.Fatal(err)
 		}

@@ -170,7 +170,7 @@ type recordingPool struct {
 	batches []Batch
 }
 
-func (rp *recordingPool) Play(ctx context.Context, b *Batch, results [][]engine.Result, done Done) error {
+func (rp *recordingPool) Play(ctx context.Context, b *Batch, results [][]engine.Result, done GameDone) error {
 	rp.batches = append(rp.batches, *b)
 	return rp.p.Play(ctx, b, results, done)
 }

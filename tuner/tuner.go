@@ -27,8 +27,9 @@ type State struct {
 	// validated distribution mean (the recommended weights).
 	Start     *Validation `json:"start,omitempty"`
 	Validated *Validation `json:"validated,omitempty"`
-	// Done is why the run finished; empty while it goes on.
-	Done string `json:"done,omitempty"`
+	// Finished is why the run finished; empty while it goes on. Its JSON
+	// name stays "done", so that older checkpoints load.
+	Finished string `json:"done,omitempty"`
 	// SeedCounter is the next tuning-seed counter to take (see seeds.go):
 	// every game on tuning seeds takes the next one, in order, across
 	// stages, so no two of a run's tuning games share a seed.
@@ -343,8 +344,10 @@ func (t *Tuner) takeSeeds(n int) []uint64 {
 // Lambda returns the current number of candidates per generation.
 func (t *Tuner) Lambda() int { return t.opt.Lambda() }
 
-// full returns the weight vector of a point of the optimizer's space.
-func (t *Tuner) full(x []float64) []float64 {
+// vector returns the whole tuned vector (weights, then shape parameters)
+// of a point of the optimizer's space: the stage's fixed coordinates keep
+// their value.
+func (t *Tuner) vector(x []float64) []float64 {
 	w := slices.Clone(t.base)
 	for k, i := range t.free {
 		w[i] = x[k]

@@ -45,7 +45,7 @@ type tracingPool struct {
 	path string
 }
 
-func (tp *tracingPool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.Done) error {
+func (tp *tracingPool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.GameDone) error {
 	f, err := os.OpenFile(tp.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err

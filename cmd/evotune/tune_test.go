@@ -249,7 +249,7 @@ type cancellingPool struct {
 	cancel context.CancelFunc
 }
 
-func (cp *cancellingPool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.Done) error {
+func (cp *cancellingPool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.GameDone) error {
 	err := cp.p.Play(ctx, b, results, done)
 	cp.cancel()
 	return err
@@ -295,7 +295,7 @@ type reportWatcher struct {
 	exists map[int]bool // by the batch's generation
 }
 
-func (rw *reportWatcher) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.Done) error {
+func (rw *reportWatcher) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.GameDone) error {
 	_, err := os.Stat(rw.path)
 	rw.exists[b.Generation] = err == nil
 	return rw.p.Play(ctx, b, results, done)

@@ -27,7 +27,7 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, open func(tuner.Ev
 	p.run = r
 	t := r.Tuner()
 	cfg := t.Config()
-	if done := t.State().Done; done != "" {
+	if done := t.State().Finished; done != "" {
 		fmt.Fprintf(stdout, "run       %s is complete (%s after %d generations); nothing to do\n", r.Dir(), done, t.State().Generation)
 		fmt.Fprintf(stdout, "weights   %s (evotune export %s writes them again)\n", filepath.Join(r.Dir(), tuner.WeightsFile), r.Dir())
 		fmt.Fprintf(stdout, "more      evotune resume %s --generations N   (N above %d continues it)\n", r.Dir(), t.State().Generation)

@@ -54,7 +54,7 @@ func blocks(b *tuner.Batch, n int) []block {
 type batchState struct {
 	b       *tuner.Batch
 	results [][]engine.Result
-	done    tuner.Done
+	done    tuner.GameDone
 	want    [][]bool   // the games asked for
 	by      [][]string // the worker whose result fills a slot, "" while empty
 	pending int
@@ -66,7 +66,7 @@ type batchState struct {
 // newBatchState cuts b into jobs of at most gamesPerJob games and marks
 // their games as wanted; results receives them and done, if not nil, is
 // told of each as it arrives.
-func newBatchState(b *tuner.Batch, results [][]engine.Result, done tuner.Done, gamesPerJob int) *batchState {
+func newBatchState(b *tuner.Batch, results [][]engine.Result, done tuner.GameDone, gamesPerJob int) *batchState {
 	st := &batchState{b: b, results: results, done: done, index: map[[2]int]int{}, refusal: map[int]string{}}
 	st.want = make([][]bool, len(b.Weights))
 	st.by = make([][]string, len(b.Weights))

@@ -136,7 +136,7 @@ func (p *Pool) notify(format string, args ...any) {
 
 // Play implements tuner.Pool: it publishes b's games as jobs, waits for
 // their results and puts each into its slot.
-func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.Done) error {
+func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.GameDone) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	key, err := batchKey(b)

@@ -18,7 +18,7 @@ type countingPool struct {
 	games atomic.Int64
 }
 
-func (cp *countingPool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.Done) error {
+func (cp *countingPool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.GameDone) error {
 	return cp.p.Play(ctx, b, results, func(j tuner.Job, r engine.Result, replayed bool) {
 		cp.games.Add(1)
 		if done != nil {

@@ -33,8 +33,8 @@ func TestFinishedRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.History) != 5 || r.State.Done == "" || r.State.Validated == nil || len(r.Notices) != 0 {
-		t.Fatalf("finished run: %d generations, done %q, validated %v, notices %q", len(r.History), r.State.Done, r.State.Validated, r.Notices)
+	if len(r.History) != 5 || r.State.Finished == "" || r.State.Validated == nil || len(r.Notices) != 0 {
+		t.Fatalf("finished run: %d generations, done %q, validated %v, notices %q", len(r.History), r.State.Finished, r.State.Validated, r.Notices)
 	}
 	page := writeReport(t, dir)
 	c, err := stats.Compare(r.State.Validated.Results(r.Config.Seed), r.State.Start.Results(r.Config.Seed))
@@ -64,8 +64,8 @@ func TestInterruptedRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.History) != 3 || r.State.Done != "" {
-		t.Fatalf("interrupted run: %d generations, done %q", len(r.History), r.State.Done)
+	if len(r.History) != 3 || r.State.Finished != "" {
+		t.Fatalf("interrupted run: %d generations, done %q", len(r.History), r.State.Finished)
 	}
 	page := writeReport(t, dir)
 	if !strings.Contains(page, "not finished") || !strings.Contains(page, "<code>evotune resume "+dir+"</code>") {

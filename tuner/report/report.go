@@ -106,7 +106,7 @@ func (r *Run) page() (*page, error) {
 	if n := len(r.History); n > 0 {
 		last = &r.History[n-1]
 	}
-	p.Status, p.Finished = r.Status(), s.Done != ""
+	p.Status, p.Finished = r.Status(), s.Finished != ""
 
 	p.Facts = [][2]string{
 		{"run directory", r.Dir},
@@ -159,8 +159,8 @@ func (r *Run) page() (*page, error) {
 // which a report must not do.
 func (r *Run) Status() string {
 	switch {
-	case r.State.Done != "":
-		return "finished: " + r.State.Done
+	case r.State.Finished != "":
+		return "finished: " + r.State.Finished
 	case r.State.Generation == 0 && len(r.History) == 0:
 		return "started: no generation completed yet"
 	}
@@ -266,7 +266,7 @@ func (r *Run) commands() [][2]string {
 	dir := quote(r.Dir)
 	s := r.State
 	var cmds [][2]string
-	if s.Done == "" {
+	if s.Finished == "" {
 		cmds = append(cmds, [2]string{"continue the run if it was interrupted (exactly where it stopped)", "evotune resume " + dir})
 	} else {
 		more := max(2*s.Generation, s.Generation+10)

@@ -145,7 +145,7 @@ init: {corner: 0}
 		}
 		if g == o.gens {
 			rec.Stop = fmt.Sprintf("generations: %d done", g)
-			r.State.Done = rec.Stop
+			r.State.Finished = rec.Stop
 		}
 		line, err := json.Marshal(rec)
 		if err != nil {
