@@ -320,7 +320,7 @@ func (s *Expectimax) index(b Board, d int) uint64 {
 
 // PlayCutoff is the probability cutoff players use at depth plies unless
 // told otherwise, chosen by CPU per move at equal strength in seeded games
-// (README, "Search at depth"): 0.02 at 4 and 5 plies, where it values the
+// (docs/measurements.md, "Search at depth"): 0.02 at 4 and 5 plies, where it values the
 // spawn of a 4 on a board with more than 5 empty cells one move layer
 // short, and 1e-3 from 6 plies on. At 3 plies or less it could not fire
 // (every spawn layer below the root is a leaf anyway), so there it is 0,

@@ -11,7 +11,7 @@ import (
 	"github.com/evotune/evotune/tuner"
 )
 
-// Exit statuses, as documented in the README.
+// Exit statuses, as docs/commands.md ("Exit status") documents them.
 const (
 	exitOK          = 0
 	exitFailure     = 1
