@@ -48,10 +48,11 @@
 // optionally records the search and the provenance of the weights, and
 // carries golden checks: boards with their feature vectors and values under
 // the file's parameters. ParseWeights decodes strictly and verifies the checks; every
-// error names the file and line. The strict YAML layer under it (YAMLFile,
-// FileError: one document, corrected line numbers, "file:line: field: what
-// is allowed") is also the one the tuner's configs are read with: eval is
-// the lowest package that reads YAML. WeightsFile.Marshal encodes it (callers
+// error names the file and line. It decodes with internal/yamlx, the strict
+// decoder the tuner's configs are read with too, into the file's form (a
+// struct per mapping), keeping the feature maps as nodes until the file has
+// named its set; the format's rules (v2 keys, ranges, the checks) are
+// checked after decoding, at the lines yamlx recorded. WeightsFile.Marshal encodes it (callers
 // persist the bytes with their atomic writer) and always writes checks, so a port of the features to another
 // engine can verify itself the way "evotune check" does.
 //

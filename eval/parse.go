@@ -7,17 +7,24 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/yamlx"
 )
 
 // ErrWeightsFile is wrapped by every error about the content of a weights
 // file (each is a *FileError, which says where).
 var ErrWeightsFile = errors.New("eval: bad weights file")
+
+// A FileError is a problem in an input file, a weights file or a tuner
+// config: "file:line: field: what is allowed", wrapping the sentinel of
+// the kind of file (ErrWeightsFile, tuner.ErrConfig). It is the error type
+// of internal/yamlx, the strict decoder every input file goes through,
+// named here so that code outside this module can inspect it.
+type FileError = yamlx.FileError
 
 // ReadWeightsFile reads and verifies the weights file at path (see
 // ParseWeights). An error reading the file is returned as "path: reason",
@@ -41,231 +48,162 @@ func ReadWeightsFile(path string) (*WeightsFile, error) {
 // algorithm counts it) and provenance, and every golden check, whose
 // features under the file's parameters this implementation must reproduce
 // exactly and whose value within CheckTolerance. A version 2 key (params,
-// search.cutoff) in a version 1 file is an error; a version 1 file of a set
-// with parameters reads with the defaults (Params nil). Unknown or repeated keys, YAML aliases and more than one
-// document are errors. name is the file name errors start with; every error
-// is a *FileError and wraps ErrWeightsFile.
+// search.cutoff, ...) in a version 1 file is an error; a version 1 file of
+// a set with parameters reads with the defaults (Params nil). Unknown or
+// repeated keys, YAML aliases and more than one document are errors. name
+// is the file name errors start with; every error is a *FileError and
+// wraps ErrWeightsFile.
 func ParseWeights(data []byte, name string) (*WeightsFile, error) {
-	p := &parser{YAMLFile: YAMLFile{File: name, Kind: ErrWeightsFile}}
-	root, err := p.Parse(data)
+	f := yamlx.File{Name: name, Root: "weights file", Kind: ErrWeightsFile}
+	root, err := f.Parse(data)
 	if err != nil {
 		return nil, err
 	}
 	if root == nil {
-		return nil, p.At(1, "", "empty file (want a mapping with format, features and weights)")
+		return nil, f.At(1, "", "empty file (want a mapping with format, features and weights)")
 	}
-	return p.weightsFile(root)
+	p := &parser{lines: yamlx.NewLines(f)}
+	var doc weightsDoc
+	if err := p.lines.Decode(root, "", &doc); err != nil {
+		return nil, err
+	}
+	return p.weightsFile(&doc)
 }
 
+// weightsDoc is a weights file as written. The feature maps stay nodes
+// until the file's feature set, which names their keys, is known; so do the
+// checks, which are verified one by one against the weights.
+type weightsDoc struct {
+	Format     string         `yaml:"format,required"`
+	Features   string         `yaml:"features,required"`
+	Weights    *yaml.Node     `yaml:"weights,required"`
+	Params     *yaml.Node     `yaml:"params"`
+	Search     *searchDoc     `yaml:"search"`
+	Provenance *provenanceDoc `yaml:"provenance"`
+	Checks     []*yaml.Node   `yaml:"checks"`
+}
+
+// searchDoc is a search as a weights file writes it: move_scores, the
+// positive form, for other engines.
+type searchDoc struct {
+	Algorithm  string   `yaml:"algorithm,required"`
+	Depth      int      `yaml:"depth,required"`
+	Width      *int     `yaml:"width"`
+	MoveScores *bool    `yaml:"move_scores"`
+	Cutoff     *float64 `yaml:"cutoff"`
+	Adaptive   bool     `yaml:"adaptive"`
+}
+
+type provenanceDoc struct {
+	Run         string      `yaml:"run"`
+	Generation  int         `yaml:"generation"`
+	Optimizer   string      `yaml:"optimizer"`
+	Seed        uint64      `yaml:"seed"`
+	Evaluations int         `yaml:"evaluations"`
+	Init        string      `yaml:"init"`
+	Fitness     *fitnessDoc `yaml:"fitness"`
+	Baseline    *fitnessDoc `yaml:"baseline"`
+	Stage       *stageDoc   `yaml:"stage"`
+}
+
+type fitnessDoc struct {
+	Metric string     `yaml:"metric,required"`
+	Mean   float64    `yaml:"mean,required"`
+	CI95   float64    `yaml:"ci95"`
+	Games  int        `yaml:"games"`
+	Seeds  *seedsDoc  `yaml:"seeds"`
+	Search *searchDoc `yaml:"search"`
+}
+
+// seedsDoc and stageDoc convert to SeedRange and Stage.
+type seedsDoc struct {
+	First uint64 `yaml:"first,required"`
+	Count int    `yaml:"count,required"`
+}
+
+type stageDoc struct {
+	Index int    `yaml:"index,required"`
+	Of    int    `yaml:"of,required"`
+	Name  string `yaml:"name,required"`
+}
+
+type checkDoc struct {
+	Board    boardText  `yaml:"board,required"`
+	Features *yaml.Node `yaml:"features,required"`
+	Value    float64    `yaml:"value,required"`
+}
+
+// boardText reads a board in either text form, quoted or not (0x654321
+// is an integer to YAML).
+type boardText engine.Board
+
+func (b *boardText) UnmarshalText(text []byte) error {
+	x, err := engine.ParseBoard(string(text))
+	if err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), engine.ErrBoard.Error()+": "))
+	}
+	*b = boardText(x)
+	return nil
+}
+
+// v2Keys are the keys version 2 added, in the order they are reported.
+var v2Keys = []string{"params", "search.cutoff", "search.adaptive", "provenance.stage", "provenance.fitness.search", "provenance.baseline.search"}
+
+// maxCount bounds counts read into an int (generations, games, widths).
+const maxCount = math.MaxInt32
+
 type parser struct {
-	YAMLFile
+	lines    *yamlx.Lines
 	format   string      // the file's format, once known
 	set      *FeatureSet // the file's feature set, once known
 	compiled *Compiled   // a set with parameters: the file's weights and parameters
 }
 
-// fields checks that n is a mapping whose keys are distinct and among
-// allowed, and returns the value node of each key present.
-func (p *parser) fields(n *yaml.Node, what string, allowed ...string) (map[string]*yaml.Node, error) {
-	return p.fieldsOf(n, what, "key", "allowed", allowed)
-}
-
-// fieldsOf is fields with the words of its messages: an unknown <noun>
-// (<label>: <allowed>).
-func (p *parser) fieldsOf(n *yaml.Node, what, noun, label string, allowed []string) (map[string]*yaml.Node, error) {
-	if err := p.kind(n, yaml.MappingNode, what, "a mapping"); err != nil {
-		return nil, err
-	}
-	out := make(map[string]*yaml.Node, len(n.Content)/2)
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind != yaml.ScalarNode {
-			return nil, p.Errorf(k, what, "a %s must be a plain name (%s: %s)", noun, label, strings.Join(allowed, ", "))
-		}
-		if !slices.Contains(allowed, k.Value) {
-			return nil, p.Errorf(k, what, "unknown %s %q (%s: %s)", noun, k.Value, label, strings.Join(allowed, ", "))
-		}
-		if _, dup := out[k.Value]; dup {
-			return nil, p.Errorf(k, what, "%s %q appears twice", noun, k.Value)
-		}
-		out[k.Value] = v
-	}
-	return out, nil
-}
-
-// kind checks a node's kind, rejecting aliases by name.
-func (p *parser) kind(n *yaml.Node, k yaml.Kind, what, want string) error {
-	switch {
-	case n.Kind == yaml.AliasNode:
-		return p.Errorf(n, what, "YAML aliases are not allowed (want %s)", want)
-	case n.Kind != k:
-		return p.Errorf(n, what, "want %s", want)
-	}
-	return nil
-}
-
-func (p *parser) required(m map[string]*yaml.Node, parent *yaml.Node, what string, keys ...string) error {
-	for _, k := range keys {
-		if m[k] == nil {
-			return p.Errorf(parent, what, "missing key %q", k)
-		}
-	}
-	return nil
-}
-
-func (p *parser) text(n *yaml.Node, what string) (string, error) {
-	if err := p.kind(n, yaml.ScalarNode, what, "a string"); err != nil {
-		return "", err
-	}
-	if n.ShortTag() != "!!str" {
-		return "", p.Errorf(n, what, "%q is not a string", n.Value)
-	}
-	return n.Value, nil
-}
-
-// number reads a finite float64. It parses the text with strconv, which
-// reads every float Marshal writes back to the same bits ("-0" included,
-// which YAML would read as the integer 0); other YAML number forms (0x1f,
-// 1_000) go through the YAML decoder.
-func (p *parser) number(n *yaml.Node, what string) (float64, error) {
-	if err := p.kind(n, yaml.ScalarNode, what, "a number"); err != nil {
-		return 0, err
-	}
-	if tag := n.ShortTag(); tag != "!!int" && tag != "!!float" {
-		return 0, p.Errorf(n, what, "%q is not a number", n.Value)
-	}
-	x, err := strconv.ParseFloat(n.Value, 64)
-	if err != nil {
-		if derr := n.Decode(&x); derr != nil {
-			return 0, p.Errorf(n, what, "%q is not a number", n.Value)
-		}
-	}
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0, p.Errorf(n, what, "%s is not finite (want a finite number)", n.Value)
-	}
-	return x, nil
-}
-
-// integer reads an integer in [lo, hi].
-func (p *parser) integer(n *yaml.Node, what string, lo, hi int64) (int64, error) {
-	if err := p.kind(n, yaml.ScalarNode, what, "an integer"); err != nil {
-		return 0, err
-	}
-	var i int64
-	if n.ShortTag() != "!!int" || n.Decode(&i) != nil {
-		return 0, p.Errorf(n, what, "%q is not an integer (want %d to %d)", n.Value, lo, hi)
-	}
-	if i < lo || i > hi {
-		return 0, p.Errorf(n, what, "%d is out of range (want %d to %d)", i, lo, hi)
-	}
-	return i, nil
-}
-
-func (p *parser) unsigned(n *yaml.Node, what string) (uint64, error) {
-	if err := p.kind(n, yaml.ScalarNode, what, "an integer"); err != nil {
-		return 0, err
-	}
-	var u uint64
-	if n.ShortTag() != "!!int" || n.Decode(&u) != nil {
-		return 0, p.Errorf(n, what, "%q is not an integer (want 0 to %d)", n.Value, uint64(math.MaxUint64))
-	}
-	return u, nil
-}
-
-// maxCount bounds counts read into an int (generations, games, widths).
-const maxCount = math.MaxInt32
-
-// The top-level keys of each format version; params is the only key
-// version 2 adds (search.cutoff is the other addition).
-var (
-	keysV1 = []string{"format", "features", "weights", "search", "provenance", "checks"}
-	keysV2 = []string{"format", "features", "weights", "params", "search", "provenance", "checks"}
-)
-
-// formatOf returns the format a mapping states, if it is a known one; ""
-// otherwise (weightsFile then reports what is wrong with it).
-func formatOf(root *yaml.Node) string {
-	if root.Kind != yaml.MappingNode {
-		return ""
-	}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		if k, v := root.Content[i], root.Content[i+1]; k.Kind == yaml.ScalarNode && k.Value == "format" && v.Kind == yaml.ScalarNode {
-			if v.Value == FormatV1 || v.Value == FormatV2 {
-				return v.Value
-			}
-		}
-	}
-	return ""
-}
-
-// v2Key returns the error for a version 2 key in a version 1 file.
-func (p *parser) v2Key(n *yaml.Node, what string) error {
-	return p.Errorf(n, what, "an %s key in an %s file (write format: %s to use it)", FormatV2, FormatV1, FormatV2)
-}
-
-func (p *parser) weightsFile(root *yaml.Node) (*WeightsFile, error) {
-	p.format = formatOf(root)
-	keys := keysV2
-	if p.format == FormatV1 {
-		keys = keysV1
-		for i := 0; i+1 < len(root.Content); i += 2 {
-			if k := root.Content[i]; k.Kind == yaml.ScalarNode && k.Value == "params" {
-				return nil, p.v2Key(k, "params")
-			}
-		}
-	}
-	m, err := p.fields(root, "weights file", keys...)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.required(m, root, "weights file", "format", "features", "weights"); err != nil {
-		return nil, err
-	}
-	wf := &WeightsFile{}
-	if wf.Format, err = p.text(m["format"], "format"); err != nil {
-		return nil, err
-	}
+func (p *parser) weightsFile(doc *weightsDoc) (*WeightsFile, error) {
+	l := p.lines
+	wf := &WeightsFile{Format: doc.Format, Features: doc.Features}
 	if wf.Format != FormatV1 && wf.Format != FormatV2 {
-		return nil, p.Errorf(m["format"], "format", "unknown format %q (want %s or %s)", wf.Format, FormatV1, FormatV2)
+		return nil, l.Errorf("format", "unknown format %q (want %s or %s)", wf.Format, FormatV1, FormatV2)
 	}
-	if wf.Features, err = p.text(m["features"], "features"); err != nil {
-		return nil, err
+	p.format = wf.Format
+	for _, k := range v2Keys {
+		if _, ok := l.Line(k); ok && p.format == FormatV1 {
+			return nil, l.Errorf(k, "an %s key in an %s file (write format: %s to use it)", FormatV2, FormatV1, FormatV2)
+		}
 	}
+	var err error
 	if p.set, err = Set(wf.Features); err != nil {
-		return nil, p.Errorf(m["features"], "features", "unknown feature set %q (known: %s)", wf.Features, strings.Join(Names(), ", "))
+		return nil, l.Errorf("features", "unknown feature set %q (known: %s)", wf.Features, strings.Join(Names(), ", "))
 	}
-	if wf.Weights, _, err = p.featureValues(m["weights"], "weights"); err != nil {
+	if wf.Weights, err = p.named(doc.Weights, "weights", "feature", p.set.FeatureNames()); err != nil {
 		return nil, err
 	}
-	if n := m["params"]; n != nil {
-		if wf.Params, err = p.params(n); err != nil {
+	switch {
+	case doc.Params != nil && len(p.set.Params) == 0:
+		return nil, l.Errorf("params", "%s has no parameters (remove the key)", p.set.Name)
+	case doc.Params != nil:
+		if wf.Params, err = p.params(doc.Params); err != nil {
 			return nil, err
 		}
-	} else if wf.Format == FormatV2 && len(p.set.Params) > 0 {
-		return nil, p.Errorf(root, "weights file", "missing key \"params\" (%s has parameters %s)", p.set.Name, strings.Join(p.set.ParamNames(), ", "))
+	case wf.Format == FormatV2 && len(p.set.Params) > 0:
+		return nil, l.Errorf("", "missing key \"params\" (%s has parameters %s)", p.set.Name, strings.Join(p.set.ParamNames(), ", "))
 	}
 	if len(p.set.Params) > 0 {
 		// The checks need the features under the file's parameters, and a
 		// file that loads must compile: the set may refuse weights its
 		// arithmetic cannot hold.
 		if p.compiled, err = p.set.CompileParams(wf.Weights, wf.Params); err != nil {
-			return nil, p.Errorf(m["weights"], "weights", "%s", strings.TrimPrefix(err.Error(), ErrWeights.Error()+": "))
+			return nil, l.Errorf("weights", "%s", strings.TrimPrefix(err.Error(), ErrWeights.Error()+": "))
 		}
 	}
-	if n := m["search"]; n != nil {
-		if wf.Search, err = p.search(n, "search"); err != nil {
-			return nil, err
-		}
+	if wf.Search, err = p.search(doc.Search, "search"); err != nil {
+		return nil, err
 	}
-	if n := m["provenance"]; n != nil {
-		if wf.Provenance, err = p.provenance(n); err != nil {
-			return nil, err
-		}
+	if wf.Provenance, err = p.provenance(doc.Provenance); err != nil {
+		return nil, err
 	}
-	if n := m["checks"]; n != nil {
-		if wf.Checks, err = p.checks(n, wf.Weights); err != nil {
-			return nil, err
-		}
+	if wf.Checks, err = p.checks(doc.Checks, wf.Weights); err != nil {
+		return nil, err
 	}
 	return wf, nil
 }
@@ -273,338 +211,185 @@ func (p *parser) weightsFile(root *yaml.Node) (*WeightsFile, error) {
 // params reads the shape parameters: every parameter of the set, each a
 // number within its bounds.
 func (p *parser) params(n *yaml.Node) ([]float64, error) {
-	s := p.set
-	names := s.ParamNames()
-	if len(names) == 0 {
-		return nil, p.Errorf(n, "params", "%s has no parameters (remove the key)", s.Name)
-	}
-	if err := p.kind(n, yaml.MappingNode, "params", "a mapping of "+strings.Join(names, ", ")+" to numbers"); err != nil {
-		return nil, err
-	}
-	m, err := p.fieldsOf(n, "params", "parameter", "parameters of "+s.Name, names)
+	v, err := p.named(n, "params", "parameter", p.set.ParamNames())
 	if err != nil {
 		return nil, err
 	}
-	v := make([]float64, len(names))
-	for i, q := range s.Params {
-		x := m[q.Name]
-		if x == nil {
-			return nil, p.Errorf(n, "params", "missing parameter %q (%s needs %s)", q.Name, s.Name, strings.Join(names, ", "))
-		}
-		if v[i], err = p.number(x, "params."+q.Name); err != nil {
-			return nil, err
-		}
+	for i, q := range p.set.Params {
 		if !(v[i] >= q.Min && v[i] <= q.Max) {
-			return nil, p.Errorf(x, "params."+q.Name, "%s is out of bounds (want %g to %g)", x.Value, q.Min, q.Max)
+			return nil, p.lines.Errorf("params."+q.Name, "%v is out of bounds (want %g to %g)", v[i], q.Min, q.Max)
 		}
 	}
 	return v, nil
 }
 
-// featureValues reads a mapping from every feature of the set to a finite
-// number: the numbers in the set's order, and the value node of each name.
-func (p *parser) featureValues(n *yaml.Node, what string) ([]float64, map[string]*yaml.Node, error) {
-	names := p.set.FeatureNames()
-	if err := p.kind(n, yaml.MappingNode, what, "a mapping of "+strings.Join(names, ", ")+" to numbers"); err != nil {
-		return nil, nil, err
+// named reads the mapping n at path what from each of names (features or
+// parameters: nouns) to a finite number, and returns the numbers in the
+// order of names.
+func (p *parser) named(n *yaml.Node, what, noun string, names []string) ([]float64, error) {
+	list := strings.Join(names, ", ")
+	if n.Kind != yaml.MappingNode {
+		return nil, p.lines.File().Errorf(n, what, "want a mapping of %s to numbers", list)
 	}
-	m, err := p.fieldsOf(n, what, "feature", "features of "+p.set.Name, names)
-	if err != nil {
-		return nil, nil, err
+	var m map[string]float64
+	if err := p.lines.Decode(n, what, &m); err != nil {
+		return nil, err
+	}
+	for _, k := range p.lines.Keys(what) {
+		if !slices.Contains(names, k) {
+			line, _ := p.lines.Line(what + "." + k)
+			return nil, p.lines.File().At(line, what, "unknown %s %q (%ss of %s: %s)", noun, k, noun, p.set.Name, list)
+		}
 	}
 	v := make([]float64, len(names))
 	for i, name := range names {
-		x := m[name]
-		if x == nil {
-			return nil, nil, p.Errorf(n, what, "missing feature %q (%s needs %s)", name, p.set.Name, strings.Join(names, ", "))
+		x, ok := m[name]
+		if !ok {
+			return nil, p.lines.File().Errorf(n, what, "missing %s %q (%s needs %s)", noun, name, p.set.Name, list)
 		}
-		if v[i], err = p.number(x, what+"."+name); err != nil {
-			return nil, nil, err
-		}
+		v[i] = x
 	}
-	return v, m, nil
+	return v, nil
 }
 
-// search reads a weights file's search. A file without move_scores is read
-// as the default search, which adds move scores; the loss value is not
-// recorded.
 // search reads a search description at path what ("search", or a
-// fitness's "provenance.fitness.search").
-func (p *parser) search(n *yaml.Node, what string) (*engine.SearchConfig, error) {
-	if p.format == FormatV1 && n.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k := n.Content[i]; k.Kind == yaml.ScalarNode && (k.Value == "cutoff" || k.Value == "adaptive") {
-				return nil, p.v2Key(k, what+"."+k.Value)
-			}
-		}
+// fitness's "provenance.fitness.search"); nil if the file has none. A
+// search without move_scores adds move scores (the default search); a
+// weights file does not record the loss value.
+func (p *parser) search(d *searchDoc, what string) (*engine.SearchConfig, error) {
+	if d == nil {
+		return nil, nil
 	}
-	keys := []string{"algorithm", "depth", "width", "move_scores"}
-	if p.format != FormatV1 {
-		keys = append(keys, "cutoff", "adaptive")
-	}
-	m, err := p.fields(n, what, keys...)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.required(m, n, what, "algorithm", "depth"); err != nil {
-		return nil, err
-	}
-	si := &engine.SearchConfig{}
-	name, err := p.text(m["algorithm"], what+".algorithm")
-	if err != nil {
-		return nil, err
-	}
-	if si.Algorithm, err = engine.ParseAlgorithm(name); err != nil {
-		return nil, p.Errorf(m["algorithm"], what+".algorithm", "%v", err)
+	l := p.lines
+	si := &engine.SearchConfig{Depth: d.Depth, Adaptive: d.Adaptive}
+	var err error
+	if si.Algorithm, err = engine.ParseAlgorithm(d.Algorithm); err != nil {
+		return nil, l.Errorf(what+".algorithm", "%v", err)
 	}
 	if si.Algorithm == engine.AlgorithmNneonneo && p.format == FormatV1 {
-		return nil, p.Errorf(m["algorithm"], what+".algorithm", "the nneonneo search needs format %s (want expectimax or beam in an %s file)", FormatV2, FormatV1)
+		return nil, l.Errorf(what+".algorithm", "the nneonneo search needs format %s (want expectimax or beam in an %s file)", FormatV2, FormatV1)
 	}
-	d, err := p.integer(m["depth"], what+".depth", engine.MinDepth, engine.MaxDepth)
-	if err != nil {
+	if err := p.count(what+".depth", d.Depth, engine.MinDepth, engine.MaxDepth); err != nil {
 		return nil, err
 	}
-	si.Depth = int(d)
 	if err := si.Algorithm.CheckDepth(si.Depth); err != nil {
-		return nil, p.Errorf(m["depth"], what+".depth", "%v", err)
+		return nil, l.Errorf(what+".depth", "%v", err)
 	}
-	if x := m["width"]; x != nil {
+	if d.Width != nil {
 		if si.Algorithm != engine.AlgorithmBeam {
-			return nil, p.Errorf(x, what+".width", "only beam search has a width")
+			return nil, l.Errorf(what+".width", "only beam search has a width")
 		}
-		w, err := p.integer(x, what+".width", 1, maxCount)
-		if err != nil {
+		if err := p.count(what+".width", *d.Width, 1, maxCount); err != nil {
 			return nil, err
 		}
-		si.Width = int(w)
+		si.Width = *d.Width
 	}
-	if x := m["move_scores"]; x != nil {
-		var b bool
-		if err := p.kind(x, yaml.ScalarNode, what+".move_scores", "true or false"); err != nil {
-			return nil, err
+	if d.MoveScores != nil {
+		if *d.MoveScores && si.Algorithm == engine.AlgorithmNneonneo {
+			return nil, l.Errorf(what+".move_scores", "the nneonneo search adds no move scores (want false, or leave it out)")
 		}
-		if x.ShortTag() != "!!bool" || x.Decode(&b) != nil {
-			return nil, p.Errorf(x, what+".move_scores", "%q is not true or false", x.Value)
-		}
-		if b && si.Algorithm == engine.AlgorithmNneonneo {
-			return nil, p.Errorf(x, what+".move_scores", "the nneonneo search adds no move scores (want false, or leave it out)")
-		}
-		si.HeuristicOnly = !b
+		si.HeuristicOnly = !*d.MoveScores
 	}
-	if x := m["adaptive"]; x != nil {
-		if err := p.kind(x, yaml.ScalarNode, what+".adaptive", "true or false"); err != nil {
-			return nil, err
-		}
-		if x.ShortTag() != "!!bool" || x.Decode(&si.Adaptive) != nil {
-			return nil, p.Errorf(x, what+".adaptive", "%q is not true or false", x.Value)
-		}
-		if si.Adaptive && si.Algorithm != engine.AlgorithmExpectimax {
-			return nil, p.Errorf(x, what+".adaptive", "only the expectimax search has this option")
-		}
+	if si.Adaptive && si.Algorithm != engine.AlgorithmExpectimax {
+		return nil, l.Errorf(what+".adaptive", "only the expectimax search has this option")
 	}
-	if x := m["cutoff"]; x != nil {
-		if si.ProbCutoff, err = p.number(x, what+".cutoff"); err != nil {
-			return nil, err
-		}
+	if d.Cutoff != nil {
+		si.ProbCutoff = *d.Cutoff
 		if !(si.ProbCutoff >= 0 && si.ProbCutoff < 1) {
 			off := "0 (off)"
 			if si.Algorithm == engine.AlgorithmNneonneo {
 				off = "0 (the program's 1e-4)"
 			}
-			return nil, p.Errorf(x, what+".cutoff", "%s is out of range (want %s or a probability in (0, 1))", x.Value, off)
+			return nil, l.Errorf(what+".cutoff", "%v is out of range (want %s or a probability in (0, 1))", si.ProbCutoff, off)
 		}
 	}
 	return si, nil
 }
 
-func (p *parser) provenance(n *yaml.Node) (*Provenance, error) {
-	keys := []string{"run", "generation", "optimizer", "seed", "evaluations", "init", "fitness", "baseline"}
-	if p.format == FormatV1 && n.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Value == "stage" {
-				return nil, p.v2Key(k, "provenance.stage")
-			}
-		}
+// count checks that the integer at path field is in [lo, hi].
+func (p *parser) count(field string, x, lo, hi int) error {
+	if x < lo || x > hi {
+		return p.lines.Errorf(field, "%d is out of range (want %d to %d)", x, lo, hi)
 	}
-	if p.format != FormatV1 {
-		keys = append(keys, "stage")
+	return nil
+}
+
+func (p *parser) provenance(d *provenanceDoc) (*Provenance, error) {
+	if d == nil {
+		return nil, nil
 	}
-	m, err := p.fields(n, "provenance", keys...)
-	if err != nil {
+	pr := &Provenance{Run: d.Run, Generation: d.Generation, Optimizer: d.Optimizer, Seed: d.Seed, Evaluations: d.Evaluations, Init: d.Init}
+	if err := p.count("provenance.generation", d.Generation, 0, maxCount); err != nil {
 		return nil, err
 	}
-	pr := &Provenance{}
-	if x := m["run"]; x != nil {
-		if pr.Run, err = p.text(x, "provenance.run"); err != nil {
-			return nil, err
-		}
+	if err := p.count("provenance.evaluations", d.Evaluations, 0, math.MaxInt); err != nil {
+		return nil, err
 	}
-	if x := m["generation"]; x != nil {
-		g, err := p.integer(x, "provenance.generation", 0, maxCount)
-		if err != nil {
-			return nil, err
-		}
-		pr.Generation = int(g)
+	var err error
+	if pr.Fitness, err = p.fitness(d.Fitness, "provenance.fitness"); err != nil {
+		return nil, err
 	}
-	if x := m["optimizer"]; x != nil {
-		if pr.Optimizer, err = p.text(x, "provenance.optimizer"); err != nil {
-			return nil, err
-		}
+	if pr.Baseline, err = p.fitness(d.Baseline, "provenance.baseline"); err != nil {
+		return nil, err
 	}
-	if x := m["seed"]; x != nil {
-		if pr.Seed, err = p.unsigned(x, "provenance.seed"); err != nil {
+	if st := d.Stage; st != nil {
+		// provenance.stage: {index: I, of: N, name: NAME}, 1 <= I <= N.
+		if err := p.count("provenance.stage.of", st.Of, 1, maxCount); err != nil {
 			return nil, err
 		}
-	}
-	if x := m["evaluations"]; x != nil {
-		e, err := p.integer(x, "provenance.evaluations", 0, math.MaxInt64)
-		if err != nil {
+		if err := p.count("provenance.stage.index", st.Index, 1, st.Of); err != nil {
 			return nil, err
 		}
-		pr.Evaluations = int(e)
-	}
-	if x := m["init"]; x != nil {
-		if pr.Init, err = p.text(x, "provenance.init"); err != nil {
-			return nil, err
+		if st.Name == "" {
+			return nil, p.lines.Errorf("provenance.stage.name", "empty (want the stage's name)")
 		}
-	}
-	if x := m["fitness"]; x != nil {
-		if pr.Fitness, err = p.fitness(x, "provenance.fitness"); err != nil {
-			return nil, err
-		}
-	}
-	if x := m["baseline"]; x != nil {
-		if pr.Baseline, err = p.fitness(x, "provenance.baseline"); err != nil {
-			return nil, err
-		}
-	}
-	if x := m["stage"]; x != nil {
-		if pr.Stage, err = p.stage(x, "provenance.stage"); err != nil {
-			return nil, err
-		}
+		pr.Stage = (*Stage)(st)
 	}
 	return pr, nil
 }
 
-// stage reads provenance.stage: {index: I, of: N, name: NAME}, 1 <= I <= N.
-func (p *parser) stage(n *yaml.Node, what string) (*Stage, error) {
-	m, err := p.fields(n, what, "index", "of", "name")
-	if err != nil {
+func (p *parser) fitness(d *fitnessDoc, what string) (*Fitness, error) {
+	if d == nil {
+		return nil, nil
+	}
+	if d.Metric == "" {
+		return nil, p.lines.Errorf(what+".metric", "empty (want e.g. mean_score)")
+	}
+	if d.CI95 < 0 {
+		return nil, p.lines.Errorf(what+".ci95", "%v is negative (want a half-width >= 0)", d.CI95)
+	}
+	if err := p.count(what+".games", d.Games, 0, maxCount); err != nil {
 		return nil, err
 	}
-	if err := p.required(m, n, what, "index", "of", "name"); err != nil {
-		return nil, err
-	}
-	of, err := p.integer(m["of"], what+".of", 1, maxCount)
-	if err != nil {
-		return nil, err
-	}
-	i, err := p.integer(m["index"], what+".index", 1, of)
-	if err != nil {
-		return nil, err
-	}
-	st := &Stage{Index: int(i), Of: int(of)}
-	if st.Name, err = p.text(m["name"], what+".name"); err != nil {
-		return nil, err
-	}
-	if st.Name == "" {
-		return nil, p.Errorf(m["name"], what+".name", "empty (want the stage's name)")
-	}
-	return st, nil
-}
-
-func (p *parser) fitness(n *yaml.Node, what string) (*Fitness, error) {
-	keys := []string{"metric", "mean", "ci95", "games", "seeds"}
-	if p.format != FormatV1 {
-		keys = append(keys, "search")
-	}
-	m, err := p.fields(n, what, keys...)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.required(m, n, what, "metric", "mean"); err != nil {
-		return nil, err
-	}
-	f := &Fitness{}
-	if f.Metric, err = p.text(m["metric"], what+".metric"); err != nil {
-		return nil, err
-	}
-	if f.Metric == "" {
-		return nil, p.Errorf(m["metric"], what+".metric", "empty (want e.g. mean_score)")
-	}
-	if f.Mean, err = p.number(m["mean"], what+".mean"); err != nil {
-		return nil, err
-	}
-	if x := m["ci95"]; x != nil {
-		if f.CI95, err = p.number(x, what+".ci95"); err != nil {
+	f := &Fitness{Metric: d.Metric, Mean: d.Mean, CI95: d.CI95, Games: d.Games}
+	if d.Seeds != nil {
+		if err := p.count(what+".seeds.count", d.Seeds.Count, 0, maxCount); err != nil {
 			return nil, err
 		}
-		if f.CI95 < 0 {
-			return nil, p.Errorf(x, what+".ci95", "%v is negative (want a half-width >= 0)", f.CI95)
-		}
+		f.Seeds = (*SeedRange)(d.Seeds)
 	}
-	if x := m["games"]; x != nil {
-		g, err := p.integer(x, what+".games", 0, maxCount)
-		if err != nil {
-			return nil, err
-		}
-		f.Games = int(g)
-	}
-	if x := m["seeds"]; x != nil {
-		sm, err := p.fields(x, what+".seeds", "first", "count")
-		if err != nil {
-			return nil, err
-		}
-		if err := p.required(sm, x, what+".seeds", "first", "count"); err != nil {
-			return nil, err
-		}
-		r := &SeedRange{}
-		if r.First, err = p.unsigned(sm["first"], what+".seeds.first"); err != nil {
-			return nil, err
-		}
-		c, err := p.integer(sm["count"], what+".seeds.count", 0, maxCount)
-		if err != nil {
-			return nil, err
-		}
-		r.Count = int(c)
-		f.Seeds = r
-	}
-	if x := m["search"]; x != nil {
-		if f.Search, err = p.search(x, what+".search"); err != nil {
-			return nil, err
-		}
+	var err error
+	if f.Search, err = p.search(d.Search, what+".search"); err != nil {
+		return nil, err
 	}
 	return f, nil
 }
 
 // checks reads and verifies the golden checks against the weights w.
-func (p *parser) checks(n *yaml.Node, w []float64) ([]Check, error) {
-	if err := p.kind(n, yaml.SequenceNode, "checks", "a list of {board, features, value}"); err != nil {
-		return nil, err
+func (p *parser) checks(items []*yaml.Node, w []float64) ([]Check, error) {
+	if items == nil {
+		return nil, nil
 	}
-	out := make([]Check, 0, len(n.Content))
-	for i, item := range n.Content {
+	out := make([]Check, 0, len(items))
+	for i, item := range items {
 		what := fmt.Sprintf("checks[%d]", i)
-		m, err := p.fields(item, what, "board", "features", "value")
-		if err != nil {
+		var d checkDoc
+		if err := p.lines.Decode(item, what, &d); err != nil {
 			return nil, err
 		}
-		if err := p.required(m, item, what, "board", "features", "value"); err != nil {
-			return nil, err
-		}
-		c := Check{Line: max(item.Line, 1)}
-		bn := m["board"]
-		if err := p.kind(bn, yaml.ScalarNode, what+".board", `a board, "0x..." or "2 4 8 16/32 64 0 0/..."`); err != nil {
-			return nil, err
-		}
-		if c.Board, err = engine.ParseBoard(bn.Value); err != nil {
-			return nil, p.Errorf(bn, what+".board", "%v", strings.TrimPrefix(err.Error(), engine.ErrBoard.Error()+": "))
-		}
-		var fm map[string]*yaml.Node
-		if c.Features, fm, err = p.featureValues(m["features"], what+".features"); err != nil {
-			return nil, err
-		}
-		if c.Value, err = p.number(m["value"], what+".value"); err != nil {
+		c := Check{Board: engine.Board(d.Board), Value: d.Value, Line: max(item.Line, 1)}
+		var err error
+		if c.Features, err = p.named(d.Features, what+".features", "feature", p.set.FeatureNames()); err != nil {
 			return nil, err
 		}
 		// Verify: exact features, then the value within tolerance.
@@ -616,12 +401,12 @@ func (p *parser) checks(n *yaml.Node, w []float64) ([]Check, error) {
 		}
 		for j, f := range p.set.Features {
 			if got[j] != c.Features[j] {
-				return nil, p.Errorf(fm[f.Name], what+".features."+f.Name, "the file says %v, this implementation computes %v for board %s (%s)",
+				return nil, p.lines.Errorf(what+".features."+f.Name, "the file says %v, this implementation computes %v for board %s (%s)",
 					c.Features[j], got[j], c.Board.Hex(), c.Board)
 			}
 		}
 		if !valueAgrees(c.Value, w, got) {
-			return nil, p.Errorf(m["value"], what+".value", "the file says %v, this implementation computes %v for board %s with these weights (tolerance %g relative)",
+			return nil, p.lines.Errorf(what+".value", "the file says %v, this implementation computes %v for board %s with these weights (tolerance %g relative)",
 				c.Value, Value(w, got), c.Board.Hex(), CheckTolerance)
 		}
 		out = append(out, c)

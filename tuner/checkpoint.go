@@ -70,13 +70,13 @@ func decodeCheckpoint(c *checkpoints.Checkpoint, path string) (*Config, State, i
 	if p.Format != payloadFormat {
 		return nil, State{}, 0, fmt.Errorf("%w: %s: payload format %d, this build reads %d", checkpoints.ErrVersion, path, p.Format, payloadFormat)
 	}
-	cfg, pos, err := ParseConfig([]byte(p.Config), path+" (config)")
+	cfg, err := ParseConfig([]byte(p.Config), path+" (config)")
 	if err != nil {
 		return nil, State{}, 0, err
 	}
 	cfg.asCheckpointed()
 	cfg.Resolve()
-	if err := cfg.Validate(pos); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, State{}, 0, err
 	}
 	if p.State.Generation != c.Generation || p.HistoryLines < 0 {

@@ -3,9 +3,7 @@ package tuner
 import (
 	"errors"
 	"fmt"
-	"math"
 	"os"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/internal/yamlx"
 	"github.com/evotune/evotune/population"
 )
 
@@ -97,13 +96,12 @@ type Config struct {
 	// measured noise of the ranking, and racing (see NoiseConfig).
 	Noise NoiseConfig `yaml:"noise"`
 
-	// zeros holds the fields (dotted paths) a file set to their zero value
-	// explicitly: Resolve leaves them alone, so that Validate rejects a
-	// zero that is out of range, or keeps one that means something.
-	zeros map[string]bool
-	// given holds the line of every key a file wrote (dotted paths), so
-	// that Resolve can tell a key left out from one written.
-	given map[string]int
+	// lines holds where each key of the file the config came from was,
+	// and which keys the file wrote as zero; nil for a config built in Go.
+	// Resolve leaves the keys written alone (so that Validate rejects a zero
+	// that is out of range, or keeps one that means something), and
+	// Validate names their lines.
+	lines *yamlx.Lines
 }
 
 // StageConfig is one rung of a ladder of searches. A stage starts from the
@@ -299,7 +297,7 @@ func (c *Config) resolveSearchOptions() {
 // started resumes with the search it had (no cutoff) rather than today's
 // defaults.
 func (c *Config) asCheckpointed() {
-	if c.given == nil {
+	if c.lines == nil {
 		return
 	}
 	// Noise handling came later still: its switches were off then.
@@ -308,8 +306,8 @@ func (c *Config) asCheckpointed() {
 		keys = append(keys, "validation.search.cutoff")
 	}
 	for _, k := range keys {
-		if _, ok := c.given[k]; !ok {
-			c.given[k] = 0
+		if _, ok := c.lines.Line(k); !ok {
+			c.lines.Mark(k, 0)
 		}
 	}
 }
@@ -318,10 +316,10 @@ func (c *Config) asCheckpointed() {
 // the config came from; for a config built in Go, which has no file,
 // whether its value is zero.
 func (c *Config) absent(field string, zero bool) bool {
-	if c.given == nil {
+	if c.lines == nil {
 		return zero
 	}
-	_, ok := c.given[field]
+	_, ok := c.lines.Line(field)
 	return !ok
 }
 
@@ -433,7 +431,7 @@ func (c *Config) Resolve() {
 // resolveNoise turns noise handling and racing on where a file leaves them
 // out (a Config built in Go has them off unless set) and fills the block.
 func (c *Config) resolveNoise() {
-	if c.given != nil {
+	if c.lines != nil {
 		if c.absent("noise.handling", false) {
 			c.Noise.Handling = true
 		}
@@ -476,87 +474,102 @@ func stageKey(field string) string {
 // was not written as zero in the file.
 func setDefault[T comparable](c *Config, field string, p *T, def T) {
 	var zero T
-	if *p == zero && !c.zeros[field] {
+	if *p == zero && !c.writtenZero(field) {
 		*p = def
 	}
 }
 
+// writtenZero reports whether the file the config came from wrote the key
+// at path field as zero.
+func (c *Config) writtenZero(field string) bool { return c.lines != nil && c.lines.Zero(field) }
+
 // LoadConfig reads and decodes a config file; see ParseConfig.
-func LoadConfig(path string) (*Config, *Positions, error) {
+func LoadConfig(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %w", ErrConfig, err)
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return ParseConfig(data, path)
 }
 
-// Positions remembers the line of every key of a decoded config, so that
-// errors found later (in Validate) can still name the line.
-type Positions struct {
-	yf    eval.YAMLFile // the file, for errors
-	lines map[string]int
-	zeros map[string]bool // see Config.zeros
-}
-
-// errorf returns the error about a field, at its line if the field was in
-// the file (line 0 otherwise: a default or a flag). Every config error is an
-// *eval.FileError wrapping ErrConfig.
-func (p *Positions) errorf(field, format string, args ...any) error {
-	if p == nil {
-		return &eval.FileError{Field: field, Msg: fmt.Sprintf(format, args...), Kind: ErrConfig}
+// errorf returns the error about the config's key at path field, at its
+// line if the config's file wrote it (a default or a value set in Go has
+// none). Every config error is a *yamlx.FileError wrapping ErrConfig.
+func (c *Config) errorf(field, format string, args ...any) error {
+	l := c.lines
+	if l == nil {
+		return &yamlx.FileError{Field: field, Msg: fmt.Sprintf(format, args...), Kind: ErrConfig}
 	}
-	if p.zeros[field] && zeroIsNoValue[stageKey(field)] {
+	if l.Zero(field) && zeroIsNoValue[stageKey(field)] {
 		// The file wrote 0 where 0 is no value: say how to get the default.
 		format += " (leave the key out for the default)"
 	}
-	line := p.lines[field]
+	line, _ := l.Line(field)
 	if rest, ok := strings.CutPrefix(field, "stages."); ok && line == 0 {
 		// A stage's key left out (its default is wrong): the stage's line.
 		n, _, _ := strings.Cut(rest, ".")
-		line = p.lines["stages."+n]
+		line, _ = l.Line("stages." + n)
 	}
-	return p.yf.At(line, field, format, args...)
+	return l.File().At(line, field, format, args...)
 }
 
-// ParseConfig decodes a config strictly, through eval's strict YAML layer
-// (one document of plain UTF-8 text): unknown keys, duplicate keys and
-// values of the wrong type are errors that name the file, line and field.
-// It does not fill defaults or validate; see Resolve and Validate.
-func ParseConfig(data []byte, file string) (*Config, *Positions, error) {
-	pos := &Positions{yf: eval.YAMLFile{File: file, Kind: ErrConfig}, lines: map[string]int{}, zeros: map[string]bool{}}
-	root, err := pos.yf.Parse(data)
+// ParseConfig decodes a config strictly (internal/yamlx: one document of
+// plain UTF-8 text; unknown keys, duplicate keys and values of the wrong
+// type are errors that name the file, line and field), and remembers where
+// each key was, for Resolve and Validate. It does not fill defaults or
+// validate. init may name a weights file instead of listing weights: its
+// weights become Init (see Config.InitFrom).
+func ParseConfig(data []byte, file string) (*Config, error) {
+	f := yamlx.File{Name: file, Root: "config", Kind: ErrConfig}
+	root, err := f.Parse(data)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	cfg := &Config{zeros: pos.zeros, given: pos.lines}
-	if root == nil { // an empty file: every default
-		return cfg, pos, nil
+	c := &Config{lines: yamlx.NewLines(f)}
+	root, initFile, err := cutInitFile(root, c.lines)
+	if err != nil {
+		return nil, err
 	}
-	// init may name a weights file instead of listing weights.
-	var initNode *yaml.Node
-	if root.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(root.Content); i += 2 {
-			if k, v := root.Content[i], root.Content[i+1]; k.Value == "init" && v.Kind == yaml.ScalarNode && v.Tag == "!!str" {
-				initNode = v
-				root = &yaml.Node{Kind: root.Kind, Tag: root.Tag, Line: root.Line, Column: root.Column,
-					Content: append(slices.Clone(root.Content[:i]), root.Content[i+2:]...)}
-				pos.lines["init"] = k.Line
-				break
-			}
+	if err := c.lines.Decode(root, "", c); err != nil {
+		return nil, err
+	}
+	if initFile != nil {
+		if c.InitFrom != "" {
+			return nil, f.Errorf(initFile, "init", "a weights file here and init_from %q too: give one", c.InitFrom)
+		}
+		if err := c.initFromFile(initFile.Value); err != nil {
+			return nil, f.Errorf(initFile, "init", "%v", err)
 		}
 	}
-	if err := decodeStruct(root, reflect.ValueOf(cfg).Elem(), "", pos); err != nil {
-		return nil, nil, err
+	return c, nil
+}
+
+// cutInitFile returns the document without its init key if that names a
+// weights file (a string, where the decoder wants a mapping of weights),
+// and the node of the file's name.
+func cutInitFile(root *yaml.Node, lines *yamlx.Lines) (*yaml.Node, *yaml.Node, error) {
+	if root == nil || root.Kind != yaml.MappingNode {
+		return root, nil, nil
 	}
-	if initNode != nil {
-		if cfg.InitFrom != "" {
-			return nil, nil, pos.yf.Errorf(initNode, "init", "a weights file here and init_from %q too: give one", cfg.InitFrom)
-		}
-		if err := cfg.initFromFile(initNode.Value); err != nil {
-			return nil, nil, pos.yf.Errorf(initNode, "init", "%v", err)
+	var inits []int
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == "init" {
+			inits = append(inits, i)
 		}
 	}
-	return cfg, pos, nil
+	for _, i := range inits {
+		k, v := root.Content[i], root.Content[i+1]
+		if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" {
+			continue
+		}
+		if len(inits) > 1 {
+			return nil, nil, lines.File().Errorf(root.Content[inits[1]], "init", "key given twice")
+		}
+		lines.Mark("init", k.Line)
+		return &yaml.Node{Kind: root.Kind, Tag: root.Tag, Line: root.Line, Column: root.Column,
+			Content: append(slices.Clone(root.Content[:i]), root.Content[i+2:]...)}, v, nil
+	}
+	return root, nil, nil
 }
 
 // initFromFile reads the starting weights (and parameters) from a weights
@@ -600,203 +613,12 @@ type Duration time.Duration
 // MarshalYAML writes the duration in Go syntax.
 func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(), nil }
 
-var durationType = reflect.TypeOf(Duration(0))
-
-// decodeStruct decodes a mapping node into the struct v field by field, so
-// that each error names its key.
-func decodeStruct(n *yaml.Node, v reflect.Value, prefix string, pos *Positions) error {
-	where := prefix
-	if where == "" {
-		where = "config"
+// UnmarshalText reads a duration in Go syntax.
+func (d *Duration) UnmarshalText(text []byte) error {
+	x, err := time.ParseDuration(string(text))
+	if err != nil {
+		return fmt.Errorf("%q: want a duration such as 90m or 8h", text)
 	}
-	if n.Kind != yaml.MappingNode {
-		if n.Tag == "!!null" {
-			return nil
-		}
-		return pos.yf.Errorf(n, where, "want a mapping of keys to values")
-	}
-	t := v.Type()
-	var names []string
-	var fields []int
-	for i := range t.NumField() {
-		// A field tagged "-" (engine.SearchConfig's table size, say) is
-		// not in the file.
-		// Options after the name (",omitempty") are the encoder's business.
-		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); name != "-" {
-			names = append(names, name)
-			fields = append(fields, i)
-		}
-	}
-	seen := map[string]bool{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, val := n.Content[i], n.Content[i+1]
-		field := k.Value
-		if prefix != "" {
-			field = prefix + "." + k.Value
-		}
-		idx := -1
-		for j, name := range names {
-			if name == k.Value {
-				idx = fields[j]
-			}
-		}
-		if idx < 0 {
-			return pos.yf.Errorf(k, field, "unknown key (allowed in %s: %s)", where, strings.Join(names, ", "))
-		}
-		if seen[k.Value] {
-			return pos.yf.Errorf(k, field, "key given twice")
-		}
-		seen[k.Value] = true
-		pos.lines[field] = k.Line
-		if err := decodeValue(val, v.Field(idx), field, pos); err != nil {
-			return err
-		}
-		if v.Field(idx).IsZero() {
-			pos.zeros[field] = true
-		}
-	}
+	*d = Duration(x)
 	return nil
-}
-
-func decodeValue(n *yaml.Node, v reflect.Value, field string, pos *Positions) error {
-	bad := func(want string) error {
-		got := n.Value
-		if n.Kind != yaml.ScalarNode {
-			got = map[yaml.Kind]string{yaml.MappingNode: "a mapping", yaml.SequenceNode: "a list", yaml.AliasNode: "an alias"}[n.Kind]
-		} else {
-			got = strconv.Quote(got)
-		}
-		return pos.yf.Errorf(n, field, "want %s, got %s", want, got)
-	}
-	switch {
-	case v.Type() == durationType:
-		if n.Kind != yaml.ScalarNode {
-			return bad("a duration such as 90m or 8h")
-		}
-		d, err := time.ParseDuration(n.Value)
-		if err != nil {
-			return bad("a duration such as 90m or 8h")
-		}
-		v.SetInt(int64(d))
-		return nil
-	case v.Kind() == reflect.Struct:
-		return decodeStruct(n, v, field, pos)
-	case v.Kind() == reflect.Pointer && v.Type().Elem().Kind() == reflect.Struct:
-		if n.Tag == "!!null" {
-			return nil
-		}
-		p := reflect.New(v.Type().Elem())
-		if err := decodeStruct(n, p.Elem(), field, pos); err != nil {
-			return err
-		}
-		v.Set(p)
-		return nil
-	case v.Kind() == reflect.Map:
-		if n.Tag == "!!null" {
-			return nil
-		}
-		if n.Kind != yaml.MappingNode {
-			return bad("a mapping from feature name to value")
-		}
-		m := reflect.MakeMap(v.Type())
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, val := n.Content[i], n.Content[i+1]
-			sub := field + "." + k.Value
-			if m.MapIndex(reflect.ValueOf(k.Value)).IsValid() {
-				return pos.yf.Errorf(k, sub, "key given twice")
-			}
-			pos.lines[sub] = k.Line
-			elem := reflect.New(v.Type().Elem()).Elem()
-			if err := decodeValue(val, elem, sub, pos); err != nil {
-				return err
-			}
-			m.SetMapIndex(reflect.ValueOf(k.Value), elem)
-		}
-		v.Set(m)
-		return nil
-	case v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Struct:
-		// A list of mappings (stages): each element's keys are named by
-		// its 1-based index, "stages.2.games".
-		if n.Kind != yaml.SequenceNode {
-			return bad("a list of mappings")
-		}
-		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
-		for i, c := range n.Content {
-			elem := field + "." + strconv.Itoa(i+1)
-			pos.lines[elem] = c.Line
-			if c.Kind != yaml.MappingNode {
-				return pos.yf.Errorf(c, elem, "want a mapping of keys to values")
-			}
-			if err := decodeStruct(c, s.Index(i), elem, pos); err != nil {
-				return err
-			}
-		}
-		v.Set(s)
-		return nil
-	case v.Kind() == reflect.Slice:
-		if n.Kind != yaml.SequenceNode {
-			return bad("a list such as [0, 1000]")
-		}
-		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
-		for i, c := range n.Content {
-			if err := decodeValue(c, s.Index(i), field, pos); err != nil {
-				return err
-			}
-		}
-		v.Set(s)
-		return nil
-	}
-	if n.Kind != yaml.ScalarNode {
-		return bad(kindName(v.Kind()))
-	}
-	switch v.Kind() {
-	case reflect.String:
-		if n.Tag != "!!str" {
-			return bad("a string")
-		}
-		v.SetString(n.Value)
-	case reflect.Bool:
-		b, err := strconv.ParseBool(n.Value)
-		if n.Tag != "!!bool" || err != nil {
-			return bad("true or false")
-		}
-		v.SetBool(b)
-	case reflect.Int:
-		i, err := strconv.ParseInt(n.Value, 0, 64)
-		if n.Tag != "!!int" || err != nil {
-			return bad("an integer")
-		}
-		v.SetInt(i)
-	case reflect.Uint64:
-		u, err := strconv.ParseUint(n.Value, 0, 64)
-		if n.Tag != "!!int" || err != nil {
-			return bad("a non-negative integer")
-		}
-		v.SetUint(u)
-	case reflect.Float64:
-		var f float64
-		if n.Tag != "!!int" && n.Tag != "!!float" || n.Decode(&f) != nil {
-			return bad("a number")
-		}
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return bad("a finite number")
-		}
-		v.SetFloat(f)
-	default:
-		panic(fmt.Sprintf("tuner: config field %s has unsupported kind %v", field, v.Kind()))
-	}
-	return nil
-}
-
-func kindName(k reflect.Kind) string {
-	switch k {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Int, reflect.Uint64:
-		return "an integer"
-	default:
-		return "a number"
-	}
 }

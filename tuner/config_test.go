@@ -10,7 +10,7 @@ import (
 
 	"github.com/evotune/evotune/configs"
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/internal/yamlx"
 )
 
 func TestConfigErrors(t *testing.T) {
@@ -23,10 +23,10 @@ func TestConfigErrors(t *testing.T) {
 		{"unknown key", "name: x\nsede: 3\n", 2, "sede", "unknown key"},
 		{"unknown nested key", "search:\n  algorithm: beam\n  dept: 3\n", 3, "search.dept", "allowed in search"},
 		{"duplicate key", "seed: 1\nseed: 2\n", 2, "seed", "twice"},
-		{"wrong type", "generations: many\n", 1, "generations", "want an integer"},
-		{"float for int", "fitness: {games: 2.5}\n", 1, "fitness.games", "want an integer"},
-		{"string for number", "sigma: big\n", 1, "sigma", "want a number"},
-		{"negative seed", "seed: -1\n", 1, "seed", "non-negative integer"},
+		{"wrong type", "generations: many\n", 1, "generations", `"many" is not an integer`},
+		{"float for int", "fitness: {games: 2.5}\n", 1, "fitness.games", `"2.5" is not an integer`},
+		{"string for number", "sigma: big\n", 1, "sigma", `"big" is not a number`},
+		{"negative seed", "seed: -1\n", 1, "seed", "-1 is out of range (want 0 to 18446744073709551615)"},
 		{"bad duration", "duration: 8 hours\n", 1, "duration", "duration"},
 		{"section not a map", "search: deep\n", 1, "search", "mapping"},
 		{"bounds not a list", "bounds: {empty: 5}\n", 1, "bounds.empty", "list"},
@@ -64,17 +64,17 @@ func TestConfigErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, pos, err := ParseConfig([]byte(tt.yaml), "c.yaml")
+			cfg, err := ParseConfig([]byte(tt.yaml), "c.yaml")
 			if err == nil {
 				cfg.Resolve()
-				err = cfg.Validate(pos)
+				err = cfg.Validate()
 			}
 			if err == nil {
 				t.Fatal("no error")
 			}
-			var fe *eval.FileError
+			var fe *yamlx.FileError
 			if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) {
-				t.Fatalf("error %v is not an eval.FileError wrapping ErrConfig", err)
+				t.Fatalf("error %v is not an yamlx.FileError wrapping ErrConfig", err)
 			}
 			if fe.File != "c.yaml" || fe.Line != tt.line || fe.Field != tt.field || !strings.Contains(fe.Msg, tt.msg) {
 				t.Errorf("got %q (line %d, field %q); want line %d, field %q, message containing %q", err, fe.Line, fe.Field, tt.line, tt.field, tt.msg)
@@ -84,13 +84,13 @@ func TestConfigErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := ParseConfig([]byte("a: [1, 2\n"), "c.yaml"); err == nil || !strings.Contains(err.Error(), "c.yaml") {
+	if _, err := ParseConfig([]byte("a: [1, 2\n"), "c.yaml"); err == nil || !strings.Contains(err.Error(), "c.yaml") {
 		t.Errorf("malformed YAML: %v", err)
 	}
 }
 
 // TestConfigYAMLErrors checks that a config's YAML problems get the line
-// corrections of eval's strict layer: the YAML decoder counts the lines of
+// corrections of the strict YAML layer (internal/yamlx): the YAML decoder counts the lines of
 // parser problems from 0 and names the line where a collection starts.
 func TestConfigYAMLErrors(t *testing.T) {
 	for _, tt := range []struct{ name, yaml, want string }{
@@ -101,22 +101,22 @@ func TestConfigYAMLErrors(t *testing.T) {
 		{"control character", "name: x\nseed: \x01\n", "c.yaml:2: control character U+0001 (not allowed in YAML)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := ParseConfig([]byte(tt.yaml), "c.yaml")
-			var fe *eval.FileError
+			_, err := ParseConfig([]byte(tt.yaml), "c.yaml")
+			var fe *yamlx.FileError
 			if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) || err.Error() != tt.want {
-				t.Errorf("got %v, want %s (an eval.FileError wrapping ErrConfig)", err, tt.want)
+				t.Errorf("got %v, want %s (an yamlx.FileError wrapping ErrConfig)", err, tt.want)
 			}
 		})
 	}
 }
 
 func TestConfigDefaultsRoundTrip(t *testing.T) {
-	cfg, pos, err := ParseConfig(nil, "empty.yaml")
+	cfg, err := ParseConfig(nil, "empty.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Resolve()
-	if err := cfg.Validate(pos); err != nil {
+	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	if cfg.Name != DefaultName || cfg.Search.Depth != DefaultDepth || cfg.Fitness.Games != DefaultGames || cfg.Init["empty"] != 270 {
@@ -126,7 +126,7 @@ func TestConfigDefaultsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, _, err := ParseConfig(data, "resolved.yaml")
+	back, err := ParseConfig(data, "resolved.yaml")
 	if err != nil {
 		t.Fatalf("resolved config does not read back: %v\n%s", err, data)
 	}
@@ -171,12 +171,12 @@ func TestPresets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg, pos, err := ParseConfig(data, file)
+		cfg, err := ParseConfig(data, file)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		cfg.Resolve()
-		if err := cfg.Validate(pos); err != nil {
+		if err := cfg.Validate(); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if cfg.Name != name {
@@ -217,15 +217,15 @@ func TestConfigExplicitZero(t *testing.T) {
 		t.Run(tt.field, func(t *testing.T) {
 			data := "seed: 1\n" + tt.yaml
 			line := strings.Count(data, "\n")
-			cfg, pos, err := ParseConfig([]byte(data), "c.yaml")
+			cfg, err := ParseConfig([]byte(data), "c.yaml")
 			if err != nil {
 				t.Fatal(err)
 			}
 			cfg.Resolve()
-			err = cfg.Validate(pos)
-			var fe *eval.FileError
+			err = cfg.Validate()
+			var fe *yamlx.FileError
 			if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) {
-				t.Fatalf("explicit zero: %v, want an eval.FileError wrapping ErrConfig", err)
+				t.Fatalf("explicit zero: %v, want an yamlx.FileError wrapping ErrConfig", err)
 			}
 			prefix := fmt.Sprintf("c.yaml:%d: %s: ", line, tt.field)
 			if !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(fe.Msg, tt.msg) || !strings.HasSuffix(fe.Msg, "(leave the key out for the default)") {
@@ -236,12 +236,12 @@ func TestConfigExplicitZero(t *testing.T) {
 			if section, _, nested := strings.Cut(tt.yaml, "\n  "); nested {
 				without += section + "\n"
 			}
-			absent, pos, err := ParseConfig([]byte(without), "c.yaml")
+			absent, err := ParseConfig([]byte(without), "c.yaml")
 			if err != nil {
 				t.Fatal(err)
 			}
 			absent.Resolve()
-			if err := absent.Validate(pos); err != nil {
+			if err := absent.Validate(); err != nil {
 				t.Errorf("without the key: %v", err)
 			}
 		})
@@ -251,13 +251,13 @@ func TestConfigExplicitZero(t *testing.T) {
 // TestConfigMeaningfulZero checks the keys whose 0 means something: they
 // keep it, and the config is valid.
 func TestConfigMeaningfulZero(t *testing.T) {
-	cfg, pos, err := ParseConfig([]byte("seed: 0\ngenerations: 0\nduration: 0s\nworkers: 0\n"+
+	cfg, err := ParseConfig([]byte("seed: 0\ngenerations: 0\nduration: 0s\nworkers: 0\n"+
 		"optimizer: {population: 0}\nsearch: {heuristic_only: false, loss: 0}\nfitness: {max_moves: 0}\n"), "c.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Resolve()
-	if err := cfg.Validate(pos); err != nil {
+	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
@@ -275,12 +275,12 @@ func TestConfigMeaningfulZero(t *testing.T) {
 	// A meaningful zero overridden by an invalid value gets no hint about
 	// leaving the key out.
 	cfg.Generations = -1
-	if err := cfg.Validate(pos); err == nil || strings.Contains(err.Error(), "leave the key out") {
+	if err := cfg.Validate(); err == nil || strings.Contains(err.Error(), "leave the key out") {
 		t.Errorf("generations -1 over an explicit 0: %v", err)
 	}
 	// Absent, the loss takes the default; a resolved config with loss 0
 	// reads back as 0, so a resumed run plays as the original.
-	absent, _, _ := ParseConfig(nil, "c.yaml")
+	absent, _ := ParseConfig(nil, "c.yaml")
 	absent.Resolve()
 	if absent.Search.LossValue != engine.DefaultLossValue {
 		t.Errorf("absent loss resolved to %v", absent.Search.LossValue)
@@ -289,7 +289,7 @@ func TestConfigMeaningfulZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, _, err := ParseConfig(data, "resolved.yaml")
+	back, err := ParseConfig(data, "resolved.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,15 +310,15 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte("init: {empty: .nan}\nbounds: {empty: [1, x]}\n"))
 	f.Add([]byte("a: &x [*x]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, pos, err := ParseConfig(data, "f.yaml")
+		cfg, err := ParseConfig(data, "f.yaml")
 		if err == nil {
 			cfg.Resolve()
-			err = cfg.Validate(pos)
+			err = cfg.Validate()
 			if err == nil {
 				return
 			}
 		}
-		var fe *eval.FileError
+		var fe *yamlx.FileError
 		if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) || fe.File != "f.yaml" {
 			t.Fatalf("error without the file: %v", err)
 		}
@@ -344,7 +344,7 @@ func TestSearchOptionDefaults(t *testing.T) {
 		{"search: {algorithm: nneonneo, depth: 5}\n", false, 0, 0},
 		{"search: {depth: 5}\n", true, engine.PlayTableBits(5), 0},
 	} {
-		cfg, pos, err := ParseConfig([]byte(c.yaml), "c.yaml")
+		cfg, err := ParseConfig([]byte(c.yaml), "c.yaml")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -352,7 +352,7 @@ func TestSearchOptionDefaults(t *testing.T) {
 			cfg.asCheckpointed()
 		}
 		cfg.Resolve()
-		if err := cfg.Validate(pos); err != nil {
+		if err := cfg.Validate(); err != nil {
 			t.Fatalf("%q: %v", c.yaml, err)
 		}
 		if cfg.Search.TableBits != c.table || cfg.Search.ProbCutoff != c.cutoff {
@@ -363,7 +363,7 @@ func TestSearchOptionDefaults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, _, err := ParseConfig(data, "resolved")
+		back, err := ParseConfig(data, "resolved")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -374,7 +374,7 @@ func TestSearchOptionDefaults(t *testing.T) {
 		}
 	}
 	// A validation at another depth gets that depth's defaults.
-	cfg, _, err := ParseConfig([]byte("search: {depth: 3}\nvalidation: {search: {depth: 7}}\n"), "c.yaml")
+	cfg, err := ParseConfig([]byte("search: {depth: 3}\nvalidation: {search: {depth: 7}}\n"), "c.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,14 +397,14 @@ func TestNoiseConfigErrors(t *testing.T) {
 		{"noise:\n  block: 5\n  games: [8, 20]\n", "c.yaml:4: noise.games: [8 20]: want multiples of the block (5 games)"},
 		{"noise:\n  block: 2000\n", "c.yaml:3: noise.block: 2000: want 1 to 1024 games per block"},
 		{"noise:\n  reevaluate: -1\n", "c.yaml:3: noise.reevaluate: -1: want 0 (2 + λ/20) or a number of candidates up to 1024"},
-		{"noise:\n  racing: maybe\n", `c.yaml:3: noise.racing: want true or false, got "maybe"`},
+		{"noise:\n  racing: maybe\n", `c.yaml:3: noise.racing: "maybe" is not true or false`},
 		{"noise:\n  budget: 3\n", "c.yaml:3: noise.budget: unknown key (allowed in noise: handling, block, games, reevaluate, racing)"},
 	} {
 		data := "seed: 1\n" + tt.yaml
-		cfg, pos, err := ParseConfig([]byte(data), "c.yaml")
+		cfg, err := ParseConfig([]byte(data), "c.yaml")
 		if err == nil {
 			cfg.Resolve()
-			err = cfg.Validate(pos)
+			err = cfg.Validate()
 		}
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("%q: got %v, want %s", tt.yaml, err, tt.want)

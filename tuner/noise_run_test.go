@@ -126,7 +126,7 @@ func TestNoiseDefaults(t *testing.T) {
 	if c.Noise.Handling || c.Noise.Racing || c.Noise.Block != 4 {
 		t.Errorf("Go config: noise %+v, want off with block 4", c.Noise)
 	}
-	f, _, err := ParseConfig([]byte("name: x\n"), "x.yaml")
+	f, err := ParseConfig([]byte("name: x\n"), "x.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestNoiseDefaults(t *testing.T) {
 	if !f.Noise.Handling || !f.Noise.Racing {
 		t.Errorf("file without noise: %+v, want handling and racing on", f.Noise)
 	}
-	old, _, err := ParseConfig([]byte("name: x\nsearch: {cutoff: 0}\n"), "x.yaml")
+	old, err := ParseConfig([]byte("name: x\nsearch: {cutoff: 0}\n"), "x.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

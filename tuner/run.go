@@ -139,7 +139,7 @@ func Resume(dir string, o ResumeOverrides, opts Options) (_ *Run, err error) {
 		return nil, err
 	}
 	o.apply(cfg)
-	if err := cfg.Validate(nil); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	entries, bad, err := checkpoints.ReadJournal(filepath.Join(dir, checkpoints.JournalName))

@@ -17,7 +17,7 @@ import (
 
 func smallConfig(t *testing.T) *Config {
 	t.Helper()
-	cfg, pos, err := ParseConfig([]byte(`
+	cfg, err := ParseConfig([]byte(`
 name: small
 seed: 5
 generations: 5
@@ -31,7 +31,7 @@ checkpoints: {keep: 2}
 		t.Fatal(err)
 	}
 	cfg.Resolve()
-	if err := cfg.Validate(pos); err != nil {
+	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	return cfg
@@ -312,7 +312,7 @@ func TestTuneParameters(t *testing.T) {
 	cfg.Init = nil
 	cfg.Search = engine.SearchConfig{Algorithm: engine.AlgorithmNneonneo, Depth: 3}
 	cfg.Resolve()
-	if err := cfg.Validate(nil); err != nil {
+	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	tu, err := New(cfg, Options{})

@@ -16,6 +16,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/internal/yamlx"
 )
 
 func TestStageConfigErrors(t *testing.T) {
@@ -51,14 +52,14 @@ func TestStageConfigErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, pos, err := ParseConfig([]byte(tt.yaml), "c.yaml")
+			cfg, err := ParseConfig([]byte(tt.yaml), "c.yaml")
 			if err == nil {
 				cfg.Resolve()
-				err = cfg.Validate(pos)
+				err = cfg.Validate()
 			}
-			var fe *eval.FileError
+			var fe *yamlx.FileError
 			if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) {
-				t.Fatalf("error %v is not an eval.FileError wrapping ErrConfig", err)
+				t.Fatalf("error %v is not an yamlx.FileError wrapping ErrConfig", err)
 			}
 			if fe.File != "c.yaml" || fe.Line != tt.line || fe.Field != tt.field || !strings.Contains(fe.Msg, tt.msg) {
 				t.Errorf("got %q (line %d, field %q); want line %d, field %q, message containing %q", err, fe.Line, fe.Field, tt.line, tt.field, tt.msg)
@@ -87,12 +88,12 @@ stages:
 
 func parseResolved(t *testing.T, yml string) *Config {
 	t.Helper()
-	cfg, pos, err := ParseConfig([]byte(yml), "c.yaml")
+	cfg, err := ParseConfig([]byte(yml), "c.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Resolve()
-	if err := cfg.Validate(pos); err != nil {
+	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	return cfg

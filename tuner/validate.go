@@ -19,22 +19,22 @@ import (
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
 
 // Validate checks a resolved config (see Resolve) and returns the first
-// problem, naming the field, its line in pos (may be nil) and what is
-// allowed.
-func (c *Config) Validate(pos *Positions) error {
+// problem, naming the field, its line in the file the config came from (if
+// it came from one) and what is allowed.
+func (c *Config) Validate() error {
 	switch {
 	case !nameRE.MatchString(c.Name) || len(c.Name) > 100:
-		return pos.errorf("name", "%q: want 1 to 100 letters, digits, '.', '_' or '-', not starting with '.' or '-'", c.Name)
+		return c.errorf("name", "%q: want 1 to 100 letters, digits, '.', '_' or '-', not starting with '.' or '-'", c.Name)
 	case c.Generations < 0:
-		return pos.errorf("generations", "%d: want 0 (no limit) or more", c.Generations)
+		return c.errorf("generations", "%d: want 0 (no limit) or more", c.Generations)
 	case c.Duration < 0:
-		return pos.errorf("duration", "%v: want 0 (no limit) or a positive duration", time.Duration(c.Duration))
+		return c.errorf("duration", "%v: want 0 (no limit) or a positive duration", time.Duration(c.Duration))
 	case c.Workers < 0:
-		return pos.errorf("workers", "%d: want 0 (one per core) or more", c.Workers)
+		return c.errorf("workers", "%d: want 0 (one per core) or more", c.Workers)
 	}
 	set, err := eval.Set(c.Features)
 	if err != nil {
-		return pos.errorf("features", "unknown feature set %q (known: %s)", c.Features, strings.Join(eval.Names(), ", "))
+		return c.errorf("features", "unknown feature set %q (known: %s)", c.Features, strings.Join(eval.Names(), ", "))
 	}
 	unknown := func(k string) string {
 		if len(set.Params) == 0 {
@@ -44,99 +44,100 @@ func (c *Config) Validate(pos *Positions) error {
 	}
 	for _, k := range sortedKeys(c.Init) {
 		if set.Index(k) < 0 && set.ParamIndex(k) < 0 {
-			return pos.errorf("init."+k, "%s", unknown(k))
+			return c.errorf("init."+k, "%s", unknown(k))
 		}
 		if i := set.ParamIndex(k); i >= 0 {
 			if q := set.Params[i]; !(c.Init[k] >= q.Min && c.Init[k] <= q.Max) {
-				return pos.errorf("init."+k, "%v: want a value of the parameter in [%v, %v]", c.Init[k], q.Min, q.Max)
+				return c.errorf("init."+k, "%v: want a value of the parameter in [%v, %v]", c.Init[k], q.Min, q.Max)
 			}
 		}
 	}
 	if !(c.Sigma > 0 && c.Sigma <= 10) {
-		return pos.errorf("sigma", "%v: want a step size in (0, 10], relative to each weight's scale", c.Sigma)
+		return c.errorf("sigma", "%v: want a step size in (0, 10], relative to each weight's scale", c.Sigma)
 	}
 	for _, k := range sortedKeys(c.Bounds) {
 		b := c.Bounds[k]
 		field := "bounds." + k
 		if set.Index(k) < 0 && set.ParamIndex(k) < 0 {
-			return pos.errorf(field, "%s", unknown(k))
+			return c.errorf(field, "%s", unknown(k))
 		}
 		if len(b) != 2 || !(b[0] < b[1]) {
-			return pos.errorf(field, "%v: want [lower, upper] with lower < upper", b)
+			return c.errorf(field, "%v: want [lower, upper] with lower < upper", b)
 		}
 		if i := set.ParamIndex(k); i >= 0 {
 			if q := set.Params[i]; b[0] < q.Min || b[1] > q.Max {
-				return pos.errorf(field, "[%v, %v]: want bounds within the parameter's own [%v, %v]", b[0], b[1], q.Min, q.Max)
+				return c.errorf(field, "[%v, %v]: want bounds within the parameter's own [%v, %v]", b[0], b[1], q.Min, q.Max)
 			}
 		}
 		if x, ok := c.Init[k]; ok && (x < b[0] || x > b[1]) {
-			return pos.errorf(field, "[%v, %v] does not contain the starting weight %v", b[0], b[1], x)
+			return c.errorf(field, "[%v, %v] does not contain the starting weight %v", b[0], b[1], x)
 		}
 	}
 	o := c.Optimizer
 	if _, err := population.ParseMethod(o.Method); err != nil {
-		return pos.errorf("optimizer.method", "%q: want %s", o.Method, population.MethodList())
+		return c.errorf("optimizer.method", "%q: want %s", o.Method, population.MethodList())
 	}
 	switch {
 	case o.Population < 0 || o.Population == 1:
-		return pos.errorf("optimizer.population", "%d: want 0 (the method's default) or at least 2 candidates", o.Population)
+		return c.errorf("optimizer.population", "%d: want 0 (the method's default) or at least 2 candidates", o.Population)
 	case !(o.Elite > 0 && o.Elite < 1):
-		return pos.errorf("optimizer.elite", "%v: want a fraction in (0, 1)", o.Elite)
+		return c.errorf("optimizer.elite", "%v: want a fraction in (0, 1)", o.Elite)
 	case o.Restarts != string(population.NoRestarts) && o.Restarts != string(population.IPOP):
-		return pos.errorf("optimizer.restarts", "%q: want none or ipop", o.Restarts)
+		return c.errorf("optimizer.restarts", "%q: want none or ipop", o.Restarts)
 	}
-	if err := checkSearch(c.Search, "search", pos); err != nil {
+	if err := checkSearch(c.Search, "search", c); err != nil {
 		return err
 	}
 	if v := c.Validation.Search; v != nil {
-		if err := checkSearch(*v, "validation.search", pos); err != nil {
+		if err := checkSearch(*v, "validation.search", c); err != nil {
 			return err
 		}
 	}
 	f := c.Fitness
 	if f.Games < 1 {
-		return pos.errorf("fitness.games", "%d: want at least 1 game per candidate", f.Games)
+		return c.errorf("fitness.games", "%d: want at least 1 game per candidate", f.Games)
 	}
 	if _, err := ParseMetric(f.Metric); err != nil {
-		return pos.errorf("fitness.metric", "%v", err)
+		return c.errorf("fitness.metric", "%v", err)
 	}
 	if f.MaxMoves < 0 {
-		return pos.errorf("fitness.max_moves", "%d: want 0 (no limit) or more", f.MaxMoves)
+		return c.errorf("fitness.max_moves", "%d: want 0 (no limit) or more", f.MaxMoves)
 	}
 	if c.Validation.Every < 1 {
-		return pos.errorf("validation.every", "%d: want at least 1 generation", c.Validation.Every)
+		return c.errorf("validation.every", "%d: want at least 1 generation", c.Validation.Every)
 	}
 	if c.Validation.Games < 2 {
-		return pos.errorf("validation.games", "%d: want at least 2 games (a confidence interval needs two)", c.Validation.Games)
+		return c.errorf("validation.games", "%d: want at least 2 games (a confidence interval needs two)", c.Validation.Games)
 	}
 	if c.Checkpoints.Keep < 1 {
-		return pos.errorf("checkpoints.keep", "%d: want at least 1", c.Checkpoints.Keep)
+		return c.errorf("checkpoints.keep", "%d: want at least 1", c.Checkpoints.Keep)
 	}
-	if err := c.Noise.validate(pos); err != nil {
+	if err := c.validateNoise(); err != nil {
 		return err
 	}
-	return c.validateStages(pos)
+	return c.validateStages()
 }
 
-func (n *NoiseConfig) validate(pos *Positions) error {
+func (c *Config) validateNoise() error {
+	n := &c.Noise
 	if n.Block < 1 || n.Block > 1024 {
-		return pos.errorf("noise.block", "%d: want 1 to 1024 games per block", n.Block)
+		return c.errorf("noise.block", "%d: want 1 to 1024 games per block", n.Block)
 	}
 	if n.Games != nil {
 		g := n.Games
 		switch {
 		case len(g) != 2:
-			return pos.errorf("noise.games", "%v: want [least, most] games per candidate", g)
+			return c.errorf("noise.games", "%v: want [least, most] games per candidate", g)
 		case g[0] < n.Block || g[0] > g[1]:
-			return pos.errorf("noise.games", "%v: want least ≥ block (%d) and least ≤ most", g, n.Block)
+			return c.errorf("noise.games", "%v: want least ≥ block (%d) and least ≤ most", g, n.Block)
 		case g[0]%n.Block != 0 || g[1]%n.Block != 0:
-			return pos.errorf("noise.games", "%v: want multiples of the block (%d games)", g, n.Block)
+			return c.errorf("noise.games", "%v: want multiples of the block (%d games)", g, n.Block)
 		case g[1] > 1<<20:
-			return pos.errorf("noise.games", "%v: want at most %d games per candidate", g, 1<<20)
+			return c.errorf("noise.games", "%v: want at most %d games per candidate", g, 1<<20)
 		}
 	}
 	if !(n.Reevaluate >= 0 && n.Reevaluate <= maxReevaluated) {
-		return pos.errorf("noise.reevaluate", "%v: want 0 (2 + λ/20) or a number of candidates up to %d", n.Reevaluate, maxReevaluated)
+		return c.errorf("noise.reevaluate", "%v: want 0 (2 + λ/20) or a number of candidates up to %d", n.Reevaluate, maxReevaluated)
 	}
 	return nil
 }
@@ -144,42 +145,42 @@ func (n *NoiseConfig) validate(pos *Positions) error {
 // validateStages checks the stages of a resolved config: each value in the
 // range of its top-level key, names unique, and a budget for every stage but
 // the last (which may run until the run's own limits).
-func (c *Config) validateStages(pos *Positions) error {
+func (c *Config) validateStages() error {
 	if c.Stages == nil {
 		return nil
 	}
 	if len(c.Stages) == 0 {
-		return pos.errorf("stages", "an empty list: want at least one stage, or leave the key out for one stage of the top-level search")
+		return c.errorf("stages", "an empty list: want at least one stage, or leave the key out for one stage of the top-level search")
 	}
 	seen := map[string]int{}
 	for i, st := range c.Stages {
 		field := func(key string) string { return StageField(i, key) }
 		if !nameRE.MatchString(st.Name) || len(st.Name) > 100 {
-			return pos.errorf(field("name"), "%q: want 1 to 100 letters, digits, '.', '_' or '-', not starting with '.' or '-'", st.Name)
+			return c.errorf(field("name"), "%q: want 1 to 100 letters, digits, '.', '_' or '-', not starting with '.' or '-'", st.Name)
 		}
 		if j, ok := seen[st.Name]; ok {
-			return pos.errorf(field("name"), "%q: the name of stage %d too; want a name of its own", st.Name, j+1)
+			return c.errorf(field("name"), "%q: the name of stage %d too; want a name of its own", st.Name, j+1)
 		}
 		seen[st.Name] = i
 		if st.Search == nil {
-			return pos.errorf(field("search"), "missing (Resolve gives every stage its search)")
+			return c.errorf(field("search"), "missing (Resolve gives every stage its search)")
 		}
-		if err := checkSearch(*st.Search, strings.TrimSuffix(field("search"), "."), pos); err != nil {
+		if err := checkSearch(*st.Search, strings.TrimSuffix(field("search"), "."), c); err != nil {
 			return err
 		}
 		switch {
 		case st.Games < 1:
-			return pos.errorf(field("games"), "%d: want at least 1 game per candidate", st.Games)
+			return c.errorf(field("games"), "%d: want at least 1 game per candidate", st.Games)
 		case st.Population < 0 || st.Population == 1:
-			return pos.errorf(field("population"), "%d: want 0 (the method's default) or at least 2 candidates", st.Population)
+			return c.errorf(field("population"), "%d: want 0 (the method's default) or at least 2 candidates", st.Population)
 		case !(st.Sigma > 0 && st.Sigma <= 10):
-			return pos.errorf(field("sigma"), "%v: want a step size in (0, 10], relative to each weight's scale", st.Sigma)
-		case st.Generations < 0 || st.Generations == 0 && c.zeros[field("generations")]:
-			return pos.errorf(field("generations"), "%d: want at least 1 generation (leave the key out for no generation budget)", st.Generations)
-		case st.Duration < 0 || st.Duration == 0 && c.zeros[field("duration")]:
-			return pos.errorf(field("duration"), "%v: want a positive duration (leave the key out for no time budget)", time.Duration(st.Duration))
+			return c.errorf(field("sigma"), "%v: want a step size in (0, 10], relative to each weight's scale", st.Sigma)
+		case st.Generations < 0 || st.Generations == 0 && c.writtenZero(field("generations")):
+			return c.errorf(field("generations"), "%d: want at least 1 generation (leave the key out for no generation budget)", st.Generations)
+		case st.Duration < 0 || st.Duration == 0 && c.writtenZero(field("duration")):
+			return c.errorf(field("duration"), "%v: want a positive duration (leave the key out for no time budget)", time.Duration(st.Duration))
 		case i < len(c.Stages)-1 && st.Generations == 0 && st.Duration == 0:
-			return pos.errorf(strings.TrimSuffix(field(""), "."), "stage %q has no budget: every stage but the last needs generations or duration (or both) to end", st.Name)
+			return c.errorf(strings.TrimSuffix(field(""), "."), "stage %q has no budget: every stage but the last needs generations or duration (or both) to end", st.Name)
 		}
 	}
 	return nil
@@ -262,20 +263,21 @@ func sortedKeys[V any](m map[string]V) []string {
 // formatFloat writes the shortest decimal that reads back bit for bit.
 func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-// checkSearch checks a search description at path field: the rules of
-// engine.SearchConfig.Validate, named by the config key they concern.
-func checkSearch(s engine.SearchConfig, field string, pos *Positions) error {
+// checkSearch checks a search description at path field of the config c:
+// the rules of engine.SearchConfig.Validate, named by the config key they
+// concern.
+func checkSearch(s engine.SearchConfig, field string, c *Config) error {
 	if err := s.Validate(); err != nil {
 		var se *engine.SearchError
 		if !errors.As(err, &se) {
-			return pos.errorf(field, "%v", err)
+			return c.errorf(field, "%v", err)
 		}
-		return pos.errorf(field+"."+se.Key, "%s", se.Msg)
+		return c.errorf(field+"."+se.Key, "%s", se.Msg)
 	}
 	// A config's width defaults to 8 whatever the algorithm, so a 0 there
 	// was written so, and is no width even where no beam reads it.
 	if s.Width < 1 {
-		return pos.errorf(field+".width", "%d: want at least 1 board", s.Width)
+		return c.errorf(field+".width", "%d: want at least 1 board", s.Width)
 	}
 	return nil
 }

@@ -45,12 +45,12 @@ func TestInitFromWeightsFile(t *testing.T) {
 		{"set named too", "features: standard\ninit: " + std + "\n", map[string]float64{"corner": 172.5}, "standard"},
 		{"parameters", "init: " + nn + "\nsearch: {algorithm: nneonneo, depth: 3}\n", map[string]float64{"offset": 150000, "merges": 800, "monotonicity_power": 3.25, "sum_power": 2.75}, "nneonneo"},
 	} {
-		cfg, pos, err := ParseConfig([]byte(c.yaml), "c.yaml")
+		cfg, err := ParseConfig([]byte(c.yaml), "c.yaml")
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		cfg.Resolve()
-		if err := cfg.Validate(pos); err != nil {
+		if err := cfg.Validate(); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		if cfg.Features != c.features || cfg.InitFrom == "" {
@@ -67,7 +67,7 @@ func TestInitFromWeightsFile(t *testing.T) {
 		{"no file", "init: nosuch/weights.yaml\n", "c.yaml:1: init: want a weights file: "},
 		{"empty", "init: \"\"\n", "c.yaml:1: init: empty"},
 	} {
-		_, _, err := ParseConfig([]byte(c.yaml), "c.yaml")
+		_, err := ParseConfig([]byte(c.yaml), "c.yaml")
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want prefix %q", c.name, err, c.want)
 		}
@@ -78,7 +78,7 @@ func TestInitFromWeightsFile(t *testing.T) {
 // there, says so in its weights' provenance, and resumes without the file.
 func TestWarmStartRun(t *testing.T) {
 	path := writeWeights(t, "standard", []float64{81.5, 2, 20, 172.5, 93}, nil)
-	cfg, pos, err := ParseConfig([]byte(`name: warm
+	cfg, err := ParseConfig([]byte(`name: warm
 generations: 2
 init: `+path+`
 search: {depth: 1}
@@ -89,7 +89,7 @@ validation: {every: 1, games: 4}
 		t.Fatal(err)
 	}
 	cfg.Resolve()
-	if err := cfg.Validate(pos); err != nil {
+	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "run")
@@ -136,12 +136,12 @@ validation: {every: 1, games: 4}
 }
 
 func TestValidationSearchConfig(t *testing.T) {
-	cfg, pos, err := ParseConfig([]byte("search: {depth: 1, loss: -5}\nvalidation: {search: {depth: 3}}\n"), "c.yaml")
+	cfg, err := ParseConfig([]byte("search: {depth: 1, loss: -5}\nvalidation: {search: {depth: 3}}\n"), "c.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Resolve()
-	if err := cfg.Validate(pos); err != nil {
+	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	vs := cfg.ValidationSearch()
@@ -153,7 +153,7 @@ func TestValidationSearchConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, _, err := ParseConfig(data, "resolved")
+	back, err := ParseConfig(data, "resolved")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,10 +166,10 @@ func TestValidationSearchConfig(t *testing.T) {
 		{"search: {depth: 2}\nvalidation: {search: {algorithm: nneonneo}}\n", "validation.search.depth", "odd depth"},
 		{"validation: {search: {deep: 1}}\n", "validation.search.deep", "unknown key"},
 	} {
-		cfg, pos, err := ParseConfig([]byte(c.yaml), "c.yaml")
+		cfg, err := ParseConfig([]byte(c.yaml), "c.yaml")
 		if err == nil {
 			cfg.Resolve()
-			err = cfg.Validate(pos)
+			err = cfg.Validate()
 		}
 		if err == nil || !strings.Contains(err.Error(), c.field+": ") || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%q: err = %v, want %s: ...%s", c.yaml, err, c.field, c.msg)
@@ -182,12 +182,12 @@ func TestValidationSearchConfig(t *testing.T) {
 // start as a run tuned at 2 plies does, and its weights file says so.
 func TestValidationSearchPlays(t *testing.T) {
 	start := func(yaml string) (*Validation, *Tuner) {
-		cfg, pos, err := ParseConfig([]byte(yaml), "c.yaml")
+		cfg, err := ParseConfig([]byte(yaml), "c.yaml")
 		if err != nil {
 			t.Fatal(err)
 		}
 		cfg.Resolve()
-		if err := cfg.Validate(pos); err != nil {
+		if err := cfg.Validate(); err != nil {
 			t.Fatal(err)
 		}
 		tu, err := New(cfg, Options{})

@@ -15,19 +15,19 @@ import (
 // "overnight.yaml"); "" is the default preset. A file wins over a preset of
 // the same name, so a user's own quick.yaml is never shadowed; a directory
 // does not (a run directory named quick/ next to the user is common).
-func loadConfig(arg string) (*tuner.Config, *tuner.Positions, error) {
+func loadConfig(arg string) (*tuner.Config, error) {
 	if arg == "" {
 		arg = configs.Default
 	} else if st, err := os.Stat(arg); !errors.Is(err, fs.ErrNotExist) && (err != nil || !st.IsDir() || !isPreset(arg)) {
-		cfg, pos, err := tuner.LoadConfig(arg)
-		return cfg, pos, badInput(err)
+		cfg, err := tuner.LoadConfig(arg)
+		return cfg, badInput(err)
 	}
 	data, file, err := configs.Get(arg)
 	if err != nil {
-		return nil, nil, usagef("flag --config: no file or preset %q (presets: %s)", arg, strings.Join(configs.Names(), ", "))
+		return nil, usagef("flag --config: no file or preset %q (presets: %s)", arg, strings.Join(configs.Names(), ", "))
 	}
-	cfg, pos, err := tuner.ParseConfig(data, "preset "+file)
-	return cfg, pos, badInput(err)
+	cfg, err := tuner.ParseConfig(data, "preset "+file)
+	return cfg, badInput(err)
 }
 
 // isPreset reports whether name names an embedded preset.

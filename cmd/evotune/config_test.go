@@ -12,25 +12,25 @@ import (
 func TestConfigPreset(t *testing.T) {
 	t.Chdir(t.TempDir())
 	for _, arg := range []string{"overnight", "overnight.yaml", "cem"} {
-		cfg, pos, err := loadConfig(arg)
+		cfg, err := loadConfig(arg)
 		if err != nil {
 			t.Fatalf("--config %s: %v", arg, err)
 		}
 		cfg.Resolve()
-		if err := cfg.Validate(pos); err != nil {
+		if err := cfg.Validate(); err != nil {
 			t.Fatalf("--config %s: %v", arg, err)
 		}
 		if want := strings.TrimSuffix(arg, ".yaml"); cfg.Name != want {
 			t.Errorf("--config %s: run name %q, want the preset's %q", arg, cfg.Name, want)
 		}
 	}
-	if cfg, _, err := loadConfig(""); err != nil || cfg.Name != "quick" {
+	if cfg, err := loadConfig(""); err != nil || cfg.Name != "quick" {
 		t.Errorf("no --config: %v, want the quick preset", err)
 	}
 	if err := os.WriteFile("overnight", []byte("name: mine\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if cfg, _, err := loadConfig("overnight"); err != nil || cfg.Name != "mine" {
+	if cfg, err := loadConfig("overnight"); err != nil || cfg.Name != "mine" {
 		t.Errorf("--config overnight with a file of that name: %v, want the file", err)
 	}
 	// A directory of a preset's name (a run directory, say) is not a
@@ -38,7 +38,7 @@ func TestConfigPreset(t *testing.T) {
 	if err := os.Mkdir("quick", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if cfg, _, err := loadConfig("quick"); err != nil || cfg.Name != "quick" {
+	if cfg, err := loadConfig("quick"); err != nil || cfg.Name != "quick" {
 		t.Errorf("--config quick with a directory quick/: %v, want the preset", err)
 	}
 }

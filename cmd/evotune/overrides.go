@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/internal/yamlx"
 	"github.com/evotune/evotune/tuner"
 )
 
@@ -110,7 +110,7 @@ func (o *overrides) apply(cfg *tuner.Config) (map[string]string, error) {
 // flagError turns a config error about an overridden field into one naming
 // the flag.
 func flagError(err error, flags map[string]string) error {
-	var fe *eval.FileError
+	var fe *yamlx.FileError
 	if errors.As(err, &fe) {
 		if name, ok := flags[fe.Field]; ok {
 			return usagef("flag %s: %s", name, fe.Msg)

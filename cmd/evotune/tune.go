@@ -30,7 +30,7 @@ func setupTune(fs *flag.FlagSet, opts options) runFunc {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q (a config goes in --config)", args[0])
 		}
-		cfg, pos, err := loadConfig(*config)
+		cfg, err := loadConfig(*config)
 		if err != nil {
 			return err
 		}
@@ -39,7 +39,7 @@ func setupTune(fs *flag.FlagSet, opts options) runFunc {
 			return err
 		}
 		cfg.Resolve()
-		if err := cfg.Validate(pos); err != nil {
+		if err := cfg.Validate(); err != nil {
 			return flagError(err, flags)
 		}
 		dir := *out

@@ -29,7 +29,7 @@ func (cp *countingPool) Play(ctx context.Context, b *tuner.Batch, results [][]en
 
 func runConfig(t *testing.T) *tuner.Config {
 	t.Helper()
-	cfg, pos, err := tuner.ParseConfig([]byte(`
+	cfg, err := tuner.ParseConfig([]byte(`
 name: natspool
 seed: 7
 generations: 4
@@ -43,7 +43,7 @@ checkpoints: {keep: 2}
 		t.Fatal(err)
 	}
 	cfg.Resolve()
-	if err := cfg.Validate(pos); err != nil {
+	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	return cfg

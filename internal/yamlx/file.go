@@ -1,4 +1,4 @@
-package eval
+package yamlx
 
 import (
 	"bytes"
@@ -13,16 +13,10 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// The strict YAML layer every input file of evotune goes through: the
-// weights files here and the tuner's configs. It reads exactly one document,
-// rejects what YAML cannot carry with the line it is on, corrects the line
-// numbers the YAML decoder reports (see yamlError), and reports every
-// problem as a *FileError. What the keys mean is the caller's business.
-
 // A FileError is a problem in an input file (a weights file, a config) or in
 // a value that overrides one: "file:line: field: what is allowed". It wraps
-// Kind, the sentinel of the kind of file (ErrWeightsFile, tuner.ErrConfig),
-// so errors.Is tells which input was bad.
+// Kind, the sentinel of the kind of file (eval.ErrWeightsFile,
+// tuner.ErrConfig), so errors.Is tells which input was bad.
 type FileError struct {
 	File  string
 	Line  int    // 1-based; 0 when the value did not come from the file (a default, a flag)
@@ -47,27 +41,30 @@ func (e *FileError) Error() string {
 
 func (e *FileError) Unwrap() error { return e.Kind }
 
-// A YAMLFile reads one strict YAML document from the file named File;
-// every error it makes is a *FileError wrapping Kind.
-type YAMLFile struct {
-	File string
+// A File is one input file of a kind: every error about it is a *FileError
+// wrapping Kind.
+type File struct {
+	Name string // the name errors start with
+	// Root is what errors call the document as a whole ("config",
+	// "weights file"): the field of a problem with its top-level mapping.
+	Root string
 	Kind error
 }
 
-// At returns the error at a line about a field ("" for the whole file).
-func (f *YAMLFile) At(line int, field, format string, args ...any) error {
-	return &FileError{File: f.File, Line: line, Field: field, Msg: fmt.Sprintf(format, args...), Kind: f.Kind}
+// At returns the error at a line about a field ("" for none).
+func (f *File) At(line int, field, format string, args ...any) error {
+	return &FileError{File: f.Name, Line: line, Field: field, Msg: fmt.Sprintf(format, args...), Kind: f.Kind}
 }
 
 // Errorf returns the error at node n about a field.
-func (f *YAMLFile) Errorf(n *yaml.Node, field, format string, args ...any) error {
+func (f *File) Errorf(n *yaml.Node, field, format string, args ...any) error {
 	return f.At(max(n.Line, 1), field, format, args...)
 }
 
 // Parse decodes data, which must hold at most one YAML document of valid
 // UTF-8 text without control characters, and returns the document's root
 // node, or nil for an empty document (nothing but comments and blanks).
-func (f *YAMLFile) Parse(data []byte) (*yaml.Node, error) {
+func (f *File) Parse(data []byte) (*yaml.Node, error) {
 	if err := f.scanText(data); err != nil {
 		return nil, err
 	}
@@ -95,7 +92,7 @@ func (f *YAMLFile) Parse(data []byte) (*yaml.Node, error) {
 // scanText rejects what YAML cannot carry (invalid UTF-8, control
 // characters) with the line it is on; the YAML decoder's own message would
 // not say where.
-func (f *YAMLFile) scanText(data []byte) error {
+func (f *File) scanText(data []byte) error {
 	line := 1
 	for i := 0; i < len(data); {
 		r, size := utf8.DecodeRune(data[i:])
@@ -140,7 +137,7 @@ var yamlParserProblems = []string{
 // "line N" (from 1 for scanner problems, from 0 for parser problems) except
 // for problems on the first line, at the end of the input, and for unknown
 // aliases, whose lines are found here.
-func (f *YAMLFile) yamlError(err error, data []byte) error {
+func (f *File) yamlError(err error, data []byte) error {
 	msg := err.Error()
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
