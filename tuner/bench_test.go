@@ -25,16 +25,12 @@ func benchGeneration(b *testing.B, workers int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg, err := ParseConfig(data, file)
+	cfg, err := ReadConfig(data, file)
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg.Resolve()
 	cfg.Validation.Every = 1 << 20 // generations only; validations are games too
 	cfg.Workers = workers
-	if err := cfg.Validate(); err != nil {
-		b.Fatal(err)
-	}
 	t, err := New(cfg, Options{})
 	if err != nil {
 		b.Fatal(err)

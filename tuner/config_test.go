@@ -64,17 +64,13 @@ func TestConfigErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := ParseConfig([]byte(tt.yaml), "c.yaml")
-			if err == nil {
-				cfg.Resolve()
-				err = cfg.Validate()
-			}
+			_, err := ReadConfig([]byte(tt.yaml), "c.yaml")
 			if err == nil {
 				t.Fatal("no error")
 			}
 			var fe *yamlx.FileError
 			if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) {
-				t.Fatalf("error %v is not an yamlx.FileError wrapping ErrConfig", err)
+				t.Fatalf("error %v is not a yamlx.FileError wrapping ErrConfig", err)
 			}
 			if fe.File != "c.yaml" || fe.Line != tt.line || fe.Field != tt.field || !strings.Contains(fe.Msg, tt.msg) {
 				t.Errorf("got %q (line %d, field %q); want line %d, field %q, message containing %q", err, fe.Line, fe.Field, tt.line, tt.field, tt.msg)
@@ -104,19 +100,15 @@ func TestConfigYAMLErrors(t *testing.T) {
 			_, err := ParseConfig([]byte(tt.yaml), "c.yaml")
 			var fe *yamlx.FileError
 			if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) || err.Error() != tt.want {
-				t.Errorf("got %v, want %s (an yamlx.FileError wrapping ErrConfig)", err, tt.want)
+				t.Errorf("got %v, want %s (a yamlx.FileError wrapping ErrConfig)", err, tt.want)
 			}
 		})
 	}
 }
 
 func TestConfigDefaultsRoundTrip(t *testing.T) {
-	cfg, err := ParseConfig(nil, "empty.yaml")
+	cfg, err := ReadConfig(nil, "empty.yaml")
 	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Resolve()
-	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	if cfg.Name != DefaultName || cfg.Search.Depth != DefaultDepth || cfg.Fitness.Games != DefaultGames || cfg.Init["empty"] != 270 {
@@ -171,12 +163,8 @@ func TestPresets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := ParseConfig(data, file)
+		cfg, err := ReadConfig(data, file)
 		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		cfg.Resolve()
-		if err := cfg.Validate(); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if cfg.Name != name {
@@ -217,15 +205,10 @@ func TestConfigExplicitZero(t *testing.T) {
 		t.Run(tt.field, func(t *testing.T) {
 			data := "seed: 1\n" + tt.yaml
 			line := strings.Count(data, "\n")
-			cfg, err := ParseConfig([]byte(data), "c.yaml")
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg.Resolve()
-			err = cfg.Validate()
+			_, err := ReadConfig([]byte(data), "c.yaml")
 			var fe *yamlx.FileError
 			if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) {
-				t.Fatalf("explicit zero: %v, want an yamlx.FileError wrapping ErrConfig", err)
+				t.Fatalf("explicit zero: %v, want a yamlx.FileError wrapping ErrConfig", err)
 			}
 			prefix := fmt.Sprintf("c.yaml:%d: %s: ", line, tt.field)
 			if !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(fe.Msg, tt.msg) || !strings.HasSuffix(fe.Msg, "(leave the key out for the default)") {
@@ -236,12 +219,7 @@ func TestConfigExplicitZero(t *testing.T) {
 			if section, _, nested := strings.Cut(tt.yaml, "\n  "); nested {
 				without += section + "\n"
 			}
-			absent, err := ParseConfig([]byte(without), "c.yaml")
-			if err != nil {
-				t.Fatal(err)
-			}
-			absent.Resolve()
-			if err := absent.Validate(); err != nil {
+			if _, err := ReadConfig([]byte(without), "c.yaml"); err != nil {
 				t.Errorf("without the key: %v", err)
 			}
 		})
@@ -251,13 +229,9 @@ func TestConfigExplicitZero(t *testing.T) {
 // TestConfigMeaningfulZero checks the keys whose 0 means something: they
 // keep it, and the config is valid.
 func TestConfigMeaningfulZero(t *testing.T) {
-	cfg, err := ParseConfig([]byte("seed: 0\ngenerations: 0\nduration: 0s\nworkers: 0\n"+
+	cfg, err := ReadConfig([]byte("seed: 0\ngenerations: 0\nduration: 0s\nworkers: 0\n"+
 		"optimizer: {population: 0}\nsearch: {heuristic_only: false, loss: 0}\nfitness: {max_moves: 0}\n"), "c.yaml")
 	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Resolve()
-	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
@@ -280,8 +254,10 @@ func TestConfigMeaningfulZero(t *testing.T) {
 	}
 	// Absent, the loss takes the default; a resolved config with loss 0
 	// reads back as 0, so a resumed run plays as the original.
-	absent, _ := ParseConfig(nil, "c.yaml")
-	absent.Resolve()
+	absent, err := ReadConfig(nil, "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if absent.Search.LossValue != engine.DefaultLossValue {
 		t.Errorf("absent loss resolved to %v", absent.Search.LossValue)
 	}
@@ -289,7 +265,7 @@ func TestConfigMeaningfulZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := ParseConfig(data, "resolved.yaml")
+	back, err := ParseConfig(data, "resolved.yaml") // generations -1 (above): not valid
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,9 +275,9 @@ func TestConfigMeaningfulZero(t *testing.T) {
 	}
 }
 
-// FuzzParseConfig checks that no input makes the config decoder panic and
+// FuzzReadConfig checks that no input makes the config decoder panic and
 // that every error it returns names the file and wraps ErrConfig.
-func FuzzParseConfig(f *testing.F) {
+func FuzzReadConfig(f *testing.F) {
 	for _, name := range configs.Names() {
 		data, _, _ := configs.Get(name)
 		f.Add(data)
@@ -310,13 +286,9 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte("init: {empty: .nan}\nbounds: {empty: [1, x]}\n"))
 	f.Add([]byte("a: &x [*x]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, err := ParseConfig(data, "f.yaml")
+		_, err := ReadConfig(data, "f.yaml")
 		if err == nil {
-			cfg.Resolve()
-			err = cfg.Validate()
-			if err == nil {
-				return
-			}
+			return
 		}
 		var fe *yamlx.FileError
 		if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) || fe.File != "f.yaml" {
@@ -374,11 +346,10 @@ func TestSearchOptionDefaults(t *testing.T) {
 		}
 	}
 	// A validation at another depth gets that depth's defaults.
-	cfg, err := ParseConfig([]byte("search: {depth: 3}\nvalidation: {search: {depth: 7}}\n"), "c.yaml")
+	cfg, err := ReadConfig([]byte("search: {depth: 3}\nvalidation: {search: {depth: 7}}\n"), "c.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Resolve()
 	if v := cfg.ValidationSearch(); v.TableBits != engine.PlayTableBits(7) || v.ProbCutoff != engine.PlayCutoff(7) {
 		t.Errorf("validation at 7 plies after tuning at 3: table %d, cutoff %v", v.TableBits, v.ProbCutoff)
 	}
@@ -401,11 +372,7 @@ func TestNoiseConfigErrors(t *testing.T) {
 		{"noise:\n  budget: 3\n", "c.yaml:3: noise.budget: unknown key (allowed in noise: handling, block, games, reevaluate, racing)"},
 	} {
 		data := "seed: 1\n" + tt.yaml
-		cfg, err := ParseConfig([]byte(data), "c.yaml")
-		if err == nil {
-			cfg.Resolve()
-			err = cfg.Validate()
-		}
+		_, err := ReadConfig([]byte(data), "c.yaml")
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("%q: got %v, want %s", tt.yaml, err, tt.want)
 		}

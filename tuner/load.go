@@ -12,13 +12,31 @@ import (
 	"github.com/evotune/evotune/internal/yamlx"
 )
 
-// LoadConfig reads and decodes a config file; see ParseConfig.
+// LoadConfig reads the config file at path, fills in its defaults and
+// validates it; see ReadConfig.
 func LoadConfig(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	return ParseConfig(data, path)
+	return ReadConfig(data, path)
+}
+
+// ReadConfig decodes a config (ParseConfig), fills in its defaults
+// (Resolve) and validates it (Validate): the config it returns is ready for
+// New. A caller that changes a config before it is resolved (flags that
+// override a file's values) makes the three calls itself, and the errors
+// Validate returns still name the file's lines.
+func ReadConfig(data []byte, file string) (*Config, error) {
+	c, err := ParseConfig(data, file)
+	if err != nil {
+		return nil, err
+	}
+	c.Resolve()
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // ParseConfig decodes a config strictly (internal/yamlx: one document of

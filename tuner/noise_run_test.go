@@ -126,11 +126,10 @@ func TestNoiseDefaults(t *testing.T) {
 	if c.Noise.Handling || c.Noise.Racing || c.Noise.Block != 4 {
 		t.Errorf("Go config: noise %+v, want off with block 4", c.Noise)
 	}
-	f, err := ParseConfig([]byte("name: x\n"), "x.yaml")
+	f, err := ReadConfig([]byte("name: x\n"), "x.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.Resolve()
 	if !f.Noise.Handling || !f.Noise.Racing {
 		t.Errorf("file without noise: %+v, want handling and racing on", f.Noise)
 	}

@@ -17,7 +17,7 @@ import (
 
 func smallConfig(t *testing.T) *Config {
 	t.Helper()
-	cfg, err := ParseConfig([]byte(`
+	cfg, err := ReadConfig([]byte(`
 name: small
 seed: 5
 generations: 5
@@ -28,10 +28,6 @@ validation: {every: 2, games: 4}
 checkpoints: {keep: 2}
 `), "small.yaml")
 	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Resolve()
-	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	return cfg

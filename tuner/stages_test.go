@@ -52,14 +52,10 @@ func TestStageConfigErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := ParseConfig([]byte(tt.yaml), "c.yaml")
-			if err == nil {
-				cfg.Resolve()
-				err = cfg.Validate()
-			}
+			_, err := ReadConfig([]byte(tt.yaml), "c.yaml")
 			var fe *yamlx.FileError
 			if !errors.As(err, &fe) || !errors.Is(err, ErrConfig) {
-				t.Fatalf("error %v is not an yamlx.FileError wrapping ErrConfig", err)
+				t.Fatalf("error %v is not a yamlx.FileError wrapping ErrConfig", err)
 			}
 			if fe.File != "c.yaml" || fe.Line != tt.line || fe.Field != tt.field || !strings.Contains(fe.Msg, tt.msg) {
 				t.Errorf("got %q (line %d, field %q); want line %d, field %q, message containing %q", err, fe.Line, fe.Field, tt.line, tt.field, tt.msg)
@@ -88,12 +84,8 @@ stages:
 
 func parseResolved(t *testing.T, yml string) *Config {
 	t.Helper()
-	cfg, err := ParseConfig([]byte(yml), "c.yaml")
+	cfg, err := ReadConfig([]byte(yml), "c.yaml")
 	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Resolve()
-	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	return cfg

@@ -45,12 +45,8 @@ func TestInitFromWeightsFile(t *testing.T) {
 		{"set named too", "features: standard\ninit: " + std + "\n", map[string]float64{"corner": 172.5}, "standard"},
 		{"parameters", "init: " + nn + "\nsearch: {algorithm: nneonneo, depth: 3}\n", map[string]float64{"offset": 150000, "merges": 800, "monotonicity_power": 3.25, "sum_power": 2.75}, "nneonneo"},
 	} {
-		cfg, err := ParseConfig([]byte(c.yaml), "c.yaml")
+		cfg, err := ReadConfig([]byte(c.yaml), "c.yaml")
 		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		cfg.Resolve()
-		if err := cfg.Validate(); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		if cfg.Features != c.features || cfg.InitFrom == "" {
@@ -78,7 +74,7 @@ func TestInitFromWeightsFile(t *testing.T) {
 // there, says so in its weights' provenance, and resumes without the file.
 func TestWarmStartRun(t *testing.T) {
 	path := writeWeights(t, "standard", []float64{81.5, 2, 20, 172.5, 93}, nil)
-	cfg, err := ParseConfig([]byte(`name: warm
+	cfg, err := ReadConfig([]byte(`name: warm
 generations: 2
 init: `+path+`
 search: {depth: 1}
@@ -86,10 +82,6 @@ fitness: {games: 2}
 validation: {every: 1, games: 4}
 `), "warm.yaml")
 	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Resolve()
-	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "run")
@@ -136,12 +128,8 @@ validation: {every: 1, games: 4}
 }
 
 func TestValidationSearchConfig(t *testing.T) {
-	cfg, err := ParseConfig([]byte("search: {depth: 1, loss: -5}\nvalidation: {search: {depth: 3}}\n"), "c.yaml")
+	cfg, err := ReadConfig([]byte("search: {depth: 1, loss: -5}\nvalidation: {search: {depth: 3}}\n"), "c.yaml")
 	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Resolve()
-	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	vs := cfg.ValidationSearch()
@@ -153,11 +141,10 @@ func TestValidationSearchConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := ParseConfig(data, "resolved")
+	back, err := ReadConfig(data, "resolved")
 	if err != nil {
 		t.Fatal(err)
 	}
-	back.Resolve()
 	if back.ValidationSearch() != vs {
 		t.Errorf("resolved config reads back as %+v, want %+v", back.ValidationSearch(), vs)
 	}
@@ -166,11 +153,7 @@ func TestValidationSearchConfig(t *testing.T) {
 		{"search: {depth: 2}\nvalidation: {search: {algorithm: nneonneo}}\n", "validation.search.depth", "odd depth"},
 		{"validation: {search: {deep: 1}}\n", "validation.search.deep", "unknown key"},
 	} {
-		cfg, err := ParseConfig([]byte(c.yaml), "c.yaml")
-		if err == nil {
-			cfg.Resolve()
-			err = cfg.Validate()
-		}
+		_, err := ReadConfig([]byte(c.yaml), "c.yaml")
 		if err == nil || !strings.Contains(err.Error(), c.field+": ") || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%q: err = %v, want %s: ...%s", c.yaml, err, c.field, c.msg)
 		}
@@ -182,12 +165,8 @@ func TestValidationSearchConfig(t *testing.T) {
 // start as a run tuned at 2 plies does, and its weights file says so.
 func TestValidationSearchPlays(t *testing.T) {
 	start := func(yaml string) (*Validation, *Tuner) {
-		cfg, err := ParseConfig([]byte(yaml), "c.yaml")
+		cfg, err := ReadConfig([]byte(yaml), "c.yaml")
 		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.Resolve()
-		if err := cfg.Validate(); err != nil {
 			t.Fatal(err)
 		}
 		tu, err := New(cfg, Options{})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"strings"
@@ -14,12 +15,18 @@ import (
 // if there is one, else the embedded preset of that name ("overnight" or
 // "overnight.yaml"); "" is the default preset. A file wins over a preset of
 // the same name, so a user's own quick.yaml is never shadowed; a directory
-// does not (a run directory named quick/ next to the user is common).
+// does not (a run directory named quick/ next to the user is common). The
+// config is decoded, not resolved: flags override it first (see
+// overrides.apply), then Resolve and Validate make it ready.
 func loadConfig(arg string) (*tuner.Config, error) {
 	if arg == "" {
 		arg = configs.Default
 	} else if st, err := os.Stat(arg); !errors.Is(err, fs.ErrNotExist) && (err != nil || !st.IsDir() || !isPreset(arg)) {
-		cfg, err := tuner.LoadConfig(arg)
+		data, err := os.ReadFile(arg)
+		if err != nil {
+			return nil, badInput(fmt.Errorf("%w: %w", tuner.ErrConfig, err))
+		}
+		cfg, err := tuner.ParseConfig(data, arg)
 		return cfg, badInput(err)
 	}
 	data, file, err := configs.Get(arg)

@@ -20,12 +20,8 @@ func reportCLI(args ...string) (code int, stdout, stderr string) {
 }
 
 func TestReport(t *testing.T) {
-	cfg, err := tuner.ParseConfig([]byte("name: r\ngenerations: 2\noptimizer: {population: 4}\nsearch: {depth: 1}\nfitness: {games: 2}\nvalidation: {every: 1, games: 2}\n"), "r.yaml")
+	cfg, err := tuner.ReadConfig([]byte("name: r\ngenerations: 2\noptimizer: {population: 4}\nsearch: {depth: 1}\nfitness: {games: 2}\nvalidation: {every: 1, games: 2}\n"), "r.yaml")
 	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Resolve()
-	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "run")

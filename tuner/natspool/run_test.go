@@ -29,7 +29,7 @@ func (cp *countingPool) Play(ctx context.Context, b *tuner.Batch, results [][]en
 
 func runConfig(t *testing.T) *tuner.Config {
 	t.Helper()
-	cfg, err := tuner.ParseConfig([]byte(`
+	cfg, err := tuner.ReadConfig([]byte(`
 name: natspool
 seed: 7
 generations: 4
@@ -40,10 +40,6 @@ validation: {every: 2, games: 6}
 checkpoints: {keep: 2}
 `), "natspool.yaml")
 	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Resolve()
-	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	return cfg

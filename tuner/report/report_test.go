@@ -31,12 +31,8 @@ checkpoints: {keep: 2}
 
 func config(t testing.TB, yml string) *tuner.Config {
 	t.Helper()
-	cfg, err := tuner.ParseConfig([]byte(yml), "test.yaml")
+	cfg, err := tuner.ReadConfig([]byte(yml), "test.yaml")
 	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Resolve()
-	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	return cfg
