@@ -15,12 +15,22 @@ var ErrConfig = errors.New("tuner: bad config")
 
 // Config is a tuning run, as written in a YAML preset. Every key is
 // optional: a key left out takes the default its field's comment gives, and
-// Resolve fills the defaults in. Where 0 (or "") is a meaningful value the
-// comment says what it means (generations: 0 is no limit); elsewhere an
-// explicit 0 in a file is an error naming the line and the allowed range,
-// not a silent default: "depth: 0" is more likely a slip than a wish for 3
-// plies. In a Config built in Go, which has no absent keys, the zero value
-// of every field means its default.
+// Resolve fills the defaults in. Where 0 (or "", or false) is a meaningful
+// value the comment says what it means (generations: 0 is no limit);
+// elsewhere an explicit 0 in a file is an error naming the line and the
+// allowed range, not a silent default: "depth: 0" is more likely a slip
+// than a wish for 3 plies. ReadConfig reads, resolves and validates a file
+// in one call.
+//
+// A Config built in Go has no keys left out, so Resolve takes every zero
+// field for a key left out and gives it the default its comment gives, as
+// for a file: a zero Config resolves to a file that is empty (noise handling
+// and racing on). Where the zero is a value of its own and the default is
+// not (search.loss, cutoff and table 0; noise.handling or noise.racing
+// false; a stage's population 0; a stage's or validation.search's
+// heuristic_only or adaptive false under a top-level search that has them),
+// set the field after Resolve: Resolve only fills in, Validate judges the
+// value, and New takes the config as it is.
 type Config struct {
 	// Name names the run; its files go to runs/<name> unless --out says
 	// otherwise. Absent: "run". Letters, digits, '.', '_' and '-' only.

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -395,4 +397,94 @@ func TestValidationSearchAdaptiveRoundTrip(t *testing.T) {
 	if back.ValidationSearch() != cfg.ValidationSearch() {
 		t.Errorf("validation search after the round trip %+v, want %+v\n%s", back.ValidationSearch(), cfg.ValidationSearch(), data)
 	}
+}
+
+// TestConfigZeroValue checks what Config's doc promises a Config built in
+// Go: a zero field resolves to the default a file that leaves its key out
+// gets, and a zero that is a value of its own, set after Resolve, is kept
+// by Validate, New and the resolved config a run writes and resumes from.
+func TestConfigZeroValue(t *testing.T) {
+	var c Config
+	c.Resolve()
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		field     string
+		got, want any
+	}{
+		{"name", c.Name, "run"}, {"seed", c.Seed, uint64(0)}, {"generations", c.Generations, 0},
+		{"duration", c.Duration, Duration(0)}, {"workers", c.Workers, 0},
+		{"features", c.Features, "standard"}, {"init.empty", c.Init["empty"], 270.0}, {"sigma", c.Sigma, 0.3},
+		{"optimizer.method", c.Optimizer.Method, "cmaes"}, {"optimizer.population", c.Optimizer.Population, 0},
+		{"optimizer.elite", c.Optimizer.Elite, 0.25}, {"optimizer.restarts", c.Optimizer.Restarts, "none"},
+		{"search.algorithm", c.Search.Algorithm, engine.AlgorithmExpectimax}, {"search.depth", c.Search.Depth, 3},
+		{"search.width", c.Search.Width, 8}, {"search.heuristic_only", c.Search.HeuristicOnly, false},
+		{"search.loss", c.Search.LossValue, engine.DefaultLossValue}, {"search.cutoff", c.Search.ProbCutoff, engine.PlayCutoff(3)},
+		{"search.table", c.Search.TableBits, engine.PlayTableBits(3)}, {"search.adaptive", c.Search.Adaptive, false},
+		{"fitness.games", c.Fitness.Games, 16}, {"fitness.metric", c.Fitness.Metric, "mean_score"},
+		{"fitness.max_moves", c.Fitness.MaxMoves, 0},
+		{"validation.every", c.Validation.Every, 5}, {"validation.games", c.Validation.Games, 100},
+		{"validation.search", c.Validation.Search, (*engine.SearchConfig)(nil)},
+		{"stages", c.Stages, []StageConfig(nil)}, {"checkpoints.keep", c.Checkpoints.Keep, 3},
+		{"noise.handling", c.Noise.Handling, true}, {"noise.block", c.Noise.Block, 4},
+		{"noise.games", c.Noise.Games, []int(nil)}, {"noise.reevaluate", c.Noise.Reevaluate, 0.0},
+		{"noise.racing", c.Noise.Racing, true},
+	} {
+		if !reflect.DeepEqual(tt.got, tt.want) {
+			t.Errorf("%s: a zero resolves to %v, want %v", tt.field, tt.got, tt.want)
+		}
+	}
+	// The same as an empty file, key for key.
+	file, err := ReadConfig(nil, "empty.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := marshal(t, &c), marshal(t, file); got != want {
+		t.Errorf("a zero Config resolves to\n%s\nan empty file to\n%s", got, want)
+	}
+
+	// A stage's zeros take the top-level values, as keys a stage leaves out.
+	s := Config{Search: engine.SearchConfig{Depth: 2, HeuristicOnly: true}, Optimizer: OptimizerConfig{Population: 6},
+		Stages: []StageConfig{{Generations: 1}, {Search: &engine.SearchConfig{Depth: 4}}}}
+	s.Resolve()
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for i, st := range s.Stages {
+		if st.Name != strconv.Itoa(i+1) || st.Games != DefaultGames || st.Population != 6 || st.Sigma != DefaultSigma || !st.Search.HeuristicOnly {
+			t.Errorf("stage %d resolves to %+v (search %+v)", i+1, st, *st.Search)
+		}
+	}
+
+	// Zeros of their own where the default is not zero: set after Resolve.
+	z := Config{Search: engine.SearchConfig{Depth: 5}}
+	z.Resolve()
+	if z.Search.ProbCutoff == 0 || z.Search.TableBits == 0 || z.Search.LossValue == 0 {
+		t.Fatalf("depth 5: search %+v, want the play defaults (the test needs them non-zero)", z.Search)
+	}
+	z.Search.LossValue, z.Search.ProbCutoff, z.Search.TableBits = 0, 0, 0
+	z.Noise.Handling, z.Noise.Racing = false, false
+	if err := z.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(&z, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadConfig([]byte(marshal(t, &z)), "resolved.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Search != z.Search || back.Noise.Handling || back.Noise.Racing {
+		t.Errorf("zeros set after Resolve read back as search %+v, noise %+v", back.Search, back.Noise)
+	}
+}
+
+func marshal(t *testing.T, c *Config) string {
+	t.Helper()
+	data, err := MarshalConfig(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }

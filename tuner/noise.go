@@ -123,15 +123,16 @@ func beaten(u [][]float64, playing []bool, n, mu int) []bool {
 	return out
 }
 
-// NoiseConfig configures noise handling, under the key noise:. A file that
-// leaves the key out gets noise handling with the defaults below; in a
-// Config built in Go the zero value is noise handling off (so that a
-// struct literal means what it meant before noise handling existed), and a
-// run directory written before it existed resumes without it.
+// NoiseConfig configures noise handling, under the key noise:. Its zero
+// value means what a file that leaves the key out means: noise handling and
+// racing on, with the defaults below, which Resolve fills in. To turn
+// either off in a Config built in Go, set it false after Resolve (see
+// Config). A run directory written before noise handling existed resumes
+// without it.
 type NoiseConfig struct {
 	// Handling measures the noise of the ranking every generation and sets
-	// the games per candidate from it; absent from a file: true. With
-	// false every candidate plays fitness.games games every generation.
+	// the games per candidate from it; absent: true. With false every
+	// candidate plays fitness.games games every generation.
 	Handling bool `yaml:"handling"`
 	// Block is the number of seeds in a block: games per candidate are
 	// whole blocks, and racing drops candidates between blocks. At least
@@ -147,7 +148,7 @@ type NoiseConfig struct {
 	Reevaluate float64 `yaml:"reevaluate"`
 	// Racing stops candidates that μ others already beat on the paired
 	// games played (they cannot be parents) from playing their remaining
-	// blocks; absent from a file: true.
+	// blocks; absent: true.
 	Racing bool `yaml:"racing"`
 }
 

@@ -117,14 +117,14 @@ func TestNoiseWorkersAndResume(t *testing.T) {
 	}
 }
 
-// TestNoiseDefaults: a Config built in Go has no noise handling,
-// a file that leaves noise out has it, and a checkpoint written before
-// noise handling existed resumes without it.
+// TestNoiseDefaults: a Config built in Go has noise handling, as a file
+// that leaves noise out has, and a checkpoint written before noise handling
+// existed resumes without it.
 func TestNoiseDefaults(t *testing.T) {
 	var c Config
 	c.Resolve()
-	if c.Noise.Handling || c.Noise.Racing || c.Noise.Block != 4 {
-		t.Errorf("Go config: noise %+v, want off with block 4", c.Noise)
+	if !c.Noise.Handling || !c.Noise.Racing || c.Noise.Block != 4 {
+		t.Errorf("Go config: noise %+v, want handling and racing on with block 4", c.Noise)
 	}
 	f, err := ReadConfig([]byte("name: x\n"), "x.yaml")
 	if err != nil {

@@ -64,16 +64,14 @@ func (c *Config) Resolve() {
 	c.resolveNoise()
 }
 
-// resolveNoise turns noise handling and racing on where a file leaves them
-// out (a Config built in Go has them off unless set) and fills the block.
+// resolveNoise turns noise handling and racing on where the config leaves
+// them out, and fills the block.
 func (c *Config) resolveNoise() {
-	if c.lines != nil {
-		if c.absent("noise.handling", false) {
-			c.Noise.Handling = true
-		}
-		if c.absent("noise.racing", false) {
-			c.Noise.Racing = true
-		}
+	if c.absent("noise.handling", !c.Noise.Handling) {
+		c.Noise.Handling = true
+	}
+	if c.absent("noise.racing", !c.Noise.Racing) {
+		c.Noise.Racing = true
 	}
 	setDefault(c, "noise.block", &c.Noise.Block, defaultBlock)
 }
