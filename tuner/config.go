@@ -74,16 +74,29 @@ type Config struct {
 	Optimizer OptimizerConfig `yaml:"optimizer"`
 	// Search is the player every candidate plays with, under the key search:
 	//   algorithm      "expectimax", "beam" or "nneonneo"; absent: "expectimax"
-	//   depth          plies, engine.MinDepth to engine.MaxDepth; absent: 3
-	//   width          the beam width, at least 1; absent: 8; expectimax
-	//                  ignores it
-	//   heuristic_only values positions by the evaluation alone, without
-	//                  move scores; then the weights are scale-invariant and
-	//                  one of them is held fixed (see
-	//                  eval.FeatureSet.Reference); default false
-	//   loss           the value of a lost position; absent:
+	//   depth          plies, engine.MinDepth to engine.MaxDepth (the
+	//                  nneonneo search: odd, at least 3); absent: 3
+	//   width          the beam width, at least 1; absent: 8; the other
+	//                  searches ignore it
+	//   heuristic_only values boards by the evaluation alone, without move
+	//                  scores; then the weights are scale-invariant and one
+	//                  of them is held fixed (see eval.FeatureSet.Reference);
+	//                  default false
+	//   loss           the value of a lost board; absent:
 	//                  engine.DefaultLossValue; 0 is meaningful (the exact
 	//                  mode's value: losing is worth nothing)
+	//   cutoff         a spawn layer is a leaf once the probability of
+	//                  reaching it falls below this, in [0, 1); absent: what
+	//                  players use at the algorithm and depth
+	//                  (engine.SearchConfig.WithPlayDefaults); 0 is
+	//                  meaningful: the exact search (for nneonneo: the
+	//                  program's 1e-4); beam search has none
+	//   table          the expectimax search's transposition table, log2
+	//                  entries, 0 to 30; absent: as cutoff; 0 is meaningful:
+	//                  no table (the other searches have none); it changes
+	//                  speed and memory, not values
+	//   adaptive       expectimax only: boards with few distinct tiles are
+	//                  searched less deep; default false
 	Search engine.SearchConfig `yaml:"search"`
 	// Fitness says how candidates are scored.
 	Fitness FitnessConfig `yaml:"fitness"`
@@ -137,10 +150,10 @@ type StageConfig struct {
 	Duration Duration `yaml:"duration,omitempty"`
 }
 
-// fullSearch is a search as a resolved config writes it: every key, adaptive
-// too, which engine.SearchConfig leaves out when false, and which a stage or
-// validation.search left out would take from the top-level search.
-type fullSearch struct {
+// writtenSearch is a search as a resolved config writes it: every key,
+// adaptive too, which engine.SearchConfig leaves out when false, and which a
+// stage or validation.search left out would take from the top-level search.
+type writtenSearch struct {
 	Algorithm     engine.Algorithm `yaml:"algorithm"`
 	Depth         int              `yaml:"depth"`
 	Width         int              `yaml:"width"`
@@ -151,36 +164,36 @@ type fullSearch struct {
 	Adaptive      bool             `yaml:"adaptive"`
 }
 
-func full(q *engine.SearchConfig) *fullSearch {
+func asWritten(q *engine.SearchConfig) *writtenSearch {
 	if q == nil {
 		return nil
 	}
-	return &fullSearch{q.Algorithm, q.Depth, q.Width, q.HeuristicOnly, q.LossValue, q.ProbCutoff, q.TableBits, q.Adaptive}
+	return &writtenSearch{q.Algorithm, q.Depth, q.Width, q.HeuristicOnly, q.LossValue, q.ProbCutoff, q.TableBits, q.Adaptive}
 }
 
-// MarshalYAML writes a stage with its search in full (fullSearch).
+// MarshalYAML writes a stage with its search in full (writtenSearch).
 func (s StageConfig) MarshalYAML() (any, error) {
 	type stage struct {
-		Name        string      `yaml:"name"`
-		Search      *fullSearch `yaml:"search"`
-		Games       int         `yaml:"games"`
-		Population  int         `yaml:"population"`
-		Sigma       float64     `yaml:"sigma"`
-		Generations int         `yaml:"generations,omitempty"`
-		Duration    Duration    `yaml:"duration,omitempty"`
+		Name        string         `yaml:"name"`
+		Search      *writtenSearch `yaml:"search"`
+		Games       int            `yaml:"games"`
+		Population  int            `yaml:"population"`
+		Sigma       float64        `yaml:"sigma"`
+		Generations int            `yaml:"generations,omitempty"`
+		Duration    Duration       `yaml:"duration,omitempty"`
 	}
-	return stage{Name: s.Name, Search: full(s.Search), Games: s.Games, Population: s.Population, Sigma: s.Sigma, Generations: s.Generations, Duration: s.Duration}, nil
+	return stage{Name: s.Name, Search: asWritten(s.Search), Games: s.Games, Population: s.Population, Sigma: s.Sigma, Generations: s.Generations, Duration: s.Duration}, nil
 }
 
-// MarshalYAML writes validation.search in full (fullSearch), so that an
+// MarshalYAML writes validation.search in full (writtenSearch), so that an
 // explicit adaptive: false under a top-level adaptive: true reads back.
 func (v ValidationConfig) MarshalYAML() (any, error) {
 	type validation struct {
-		Every  int         `yaml:"every"`
-		Games  int         `yaml:"games"`
-		Search *fullSearch `yaml:"search,omitempty"`
+		Every  int            `yaml:"every"`
+		Games  int            `yaml:"games"`
+		Search *writtenSearch `yaml:"search,omitempty"`
 	}
-	return validation{Every: v.Every, Games: v.Games, Search: full(v.Search)}, nil
+	return validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search)}, nil
 }
 
 // StageList returns the run's stages, resolved: the config's, or one stage
@@ -193,10 +206,6 @@ func (c *Config) StageList() []StageConfig {
 	search := c.Search
 	return []StageConfig{{Name: "1", Search: &search, Games: c.Fitness.Games, Population: c.Optimizer.Population, Sigma: c.Sigma}}
 }
-
-// ValidationSearch returns the search validation plays with in the first
-// stage (the only one of a run without stages).
-func (c *Config) ValidationSearch() engine.SearchConfig { return c.StageValidationSearch(0) }
 
 // StageValidationSearch returns the search validation plays with in stage
 // i (0-based): validation.search if the config gives one, else the stage's

@@ -352,7 +352,7 @@ func TestSearchOptionDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := cfg.ValidationSearch(); v.TableBits != engine.PlayTableBits(7) || v.ProbCutoff != engine.PlayCutoff(7) {
+	if v := cfg.StageValidationSearch(0); v.TableBits != engine.PlayTableBits(7) || v.ProbCutoff != engine.PlayCutoff(7) {
 		t.Errorf("validation at 7 plies after tuning at 3: table %d, cutoff %v", v.TableBits, v.ProbCutoff)
 	}
 }
@@ -386,16 +386,16 @@ func TestNoiseConfigErrors(t *testing.T) {
 // config's round trip.
 func TestValidationSearchAdaptiveRoundTrip(t *testing.T) {
 	cfg := parseResolved(t, "search: {depth: 3, adaptive: true}\nvalidation: {search: {depth: 5, adaptive: false}}\n")
-	if !cfg.Search.Adaptive || cfg.ValidationSearch().Adaptive {
-		t.Fatalf("resolved: search adaptive %v, validation adaptive %v; want true, false", cfg.Search.Adaptive, cfg.ValidationSearch().Adaptive)
+	if !cfg.Search.Adaptive || cfg.StageValidationSearch(0).Adaptive {
+		t.Fatalf("resolved: search adaptive %v, validation adaptive %v; want true, false", cfg.Search.Adaptive, cfg.StageValidationSearch(0).Adaptive)
 	}
 	data, err := MarshalConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	back := parseResolved(t, string(data))
-	if back.ValidationSearch() != cfg.ValidationSearch() {
-		t.Errorf("validation search after the round trip %+v, want %+v\n%s", back.ValidationSearch(), cfg.ValidationSearch(), data)
+	if back.StageValidationSearch(0) != cfg.StageValidationSearch(0) {
+		t.Errorf("validation search after the round trip %+v, want %+v\n%s", back.StageValidationSearch(0), cfg.StageValidationSearch(0), data)
 	}
 }
 

@@ -132,7 +132,7 @@ func TestValidationSearchConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vs := cfg.ValidationSearch()
+	vs := cfg.StageValidationSearch(0)
 	if vs.Depth != 3 || vs.Algorithm != cfg.Search.Algorithm || vs.LossValue != -5 || cfg.Search.Depth != 1 {
 		t.Errorf("validation search %+v from tuning search %+v: want depth 3, the rest the tuning search's", vs, cfg.Search)
 	}
@@ -145,8 +145,8 @@ func TestValidationSearchConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.ValidationSearch() != vs {
-		t.Errorf("resolved config reads back as %+v, want %+v", back.ValidationSearch(), vs)
+	if back.StageValidationSearch(0) != vs {
+		t.Errorf("resolved config reads back as %+v, want %+v", back.StageValidationSearch(0), vs)
 	}
 	for _, c := range []struct{ yaml, field, msg string }{
 		{"validation: {search: {depth: 0}}\n", "validation.search.depth", "want 1 to 20 plies"},
