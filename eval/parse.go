@@ -176,55 +176,55 @@ func (p *parser) named(n *yaml.Node, what, noun string, names []string) ([]float
 // search reads a search description at path what ("search", or a
 // fitness's "provenance.fitness.search"); nil if the file has none. A
 // search without move_scores adds move scores (the default search); a
-// weights file does not record the loss value.
+// weights file does not record the loss value. A search's rules are
+// engine.SearchConfig.Validate's (see validSearch); the file adds its own:
+// the nneonneo search needs version 2, only a beam has a width, and the
+// nneonneo search adds no move scores.
 func (p *parser) search(d *searchDoc, what string) (*engine.SearchConfig, error) {
 	if d == nil {
 		return nil, nil
 	}
 	l := p.lines
-	si := &engine.SearchConfig{Depth: d.Depth, Adaptive: d.Adaptive}
-	var err error
-	if si.Algorithm, err = engine.ParseAlgorithm(d.Algorithm); err != nil {
-		return nil, l.Errorf(what+".algorithm", "%v", err)
-	}
-	if si.Algorithm == engine.AlgorithmNneonneo && p.format == FormatV1 {
-		return nil, l.Errorf(what+".algorithm", "the nneonneo search needs format %s (want expectimax or beam in an %s file)", FormatV2, FormatV1)
-	}
-	if err := p.count(what+".depth", d.Depth, engine.MinDepth, engine.MaxDepth); err != nil {
-		return nil, err
-	}
-	if err := si.Algorithm.CheckDepth(si.Depth); err != nil {
-		return nil, l.Errorf(what+".depth", "%v", err)
-	}
+	si := &engine.SearchConfig{Algorithm: engine.Algorithm(d.Algorithm), Depth: d.Depth, Adaptive: d.Adaptive}
 	if d.Width != nil {
-		if si.Algorithm != engine.AlgorithmBeam {
-			return nil, l.Errorf(what+".width", "only beam search has a width")
-		}
-		if err := p.count(what+".width", *d.Width, 1, maxCount); err != nil {
-			return nil, err
-		}
 		si.Width = *d.Width
 	}
 	if d.MoveScores != nil {
-		if *d.MoveScores && si.Algorithm == engine.AlgorithmNneonneo {
-			return nil, l.Errorf(what+".move_scores", "the nneonneo search adds no move scores (want false, or leave it out)")
-		}
 		si.HeuristicOnly = !*d.MoveScores
-	}
-	if si.Adaptive && si.Algorithm != engine.AlgorithmExpectimax {
-		return nil, l.Errorf(what+".adaptive", "only the expectimax search has this option")
 	}
 	if d.Cutoff != nil {
 		si.ProbCutoff = *d.Cutoff
-		if !(si.ProbCutoff >= 0 && si.ProbCutoff < 1) {
-			off := "0 (off)"
-			if si.Algorithm == engine.AlgorithmNneonneo {
-				off = "0 (the program's 1e-4)"
-			}
-			return nil, l.Errorf(what+".cutoff", "%v is out of range (want %s or a probability in (0, 1))", si.ProbCutoff, off)
+	}
+	if err := validSearch(*si); err != nil {
+		var se *engine.SearchError
+		if errors.As(err, &se) {
+			return nil, l.Errorf(what+"."+se.Key, "%s", se.Msg)
+		}
+		return nil, l.Errorf(what, "%v", err)
+	}
+	switch {
+	case si.Algorithm == engine.AlgorithmNneonneo && p.format == FormatV1:
+		return nil, l.Errorf(what+".algorithm", "the nneonneo search needs format %s (want expectimax or beam in an %s file)", FormatV2, FormatV1)
+	case si.Algorithm == engine.AlgorithmNneonneo && d.MoveScores != nil && *d.MoveScores:
+		return nil, l.Errorf(what+".move_scores", "the nneonneo search adds no move scores (want false, or leave it out)")
+	case d.Width != nil && si.Algorithm != engine.AlgorithmBeam:
+		return nil, l.Errorf(what+".width", "only beam search has a width")
+	case d.Width != nil:
+		if err := p.count(what+".width", si.Width, 1, maxCount); err != nil {
+			return nil, err
 		}
 	}
 	return si, nil
+}
+
+// validSearch checks a search a weights file holds by
+// engine.SearchConfig.Validate. The file may leave a beam's width out, for
+// its reader to choose.
+func validSearch(si engine.SearchConfig) error {
+	if si.Algorithm == engine.AlgorithmBeam && si.Width == 0 {
+		si.Width = 1
+	}
+	return si.Validate()
 }
 
 // count checks that the integer at path field is in [lo, hi].

@@ -257,13 +257,10 @@ func (wf *WeightsFile) Marshal() ([]byte, error) {
 
 // searchNode writes a search description as a flow mapping.
 func searchNode(si *engine.SearchConfig) (*yaml.Node, error) {
-	if err := si.Algorithm.CheckDepth(si.Depth); err != nil {
-		return nil, fmt.Errorf("eval: cannot write weights: search depth %w", err)
+	if err := validSearch(*si); err != nil {
+		return nil, fmt.Errorf("eval: cannot write weights: search: %w", err)
 	}
 	cutoff := si.Cutoff() // the one the search uses: nneonneo's 0 is written as its 1e-4
-	if err := engine.CheckCutoff(cutoff); err != nil {
-		return nil, fmt.Errorf("eval: cannot write weights: search cutoff %w", err)
-	}
 	n := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
 	n.Content = append(n.Content, str("algorithm"), str(string(si.Algorithm)), str("depth"), integer(int64(si.Depth)))
 	if si.Algorithm == engine.AlgorithmBeam && si.Width != 0 {

@@ -246,7 +246,7 @@ func TestCheckV2BadFiles(t *testing.T) {
 		{"param missing", "{monotonicity_power: 3.25, ", "{", `:11: params: missing parameter "monotonicity_power" (nneonneo needs monotonicity_power, sum_power)`},
 		{"v2 key in v1", "format: evotune.weights/v2", "format: evotune.weights/v1", `:11: params: an evotune.weights/v2 key in an evotune.weights/v1 file (write format: evotune.weights/v2 to use it)`},
 		{"depth", "depth: 5", "depth: 6", `:12: search.depth: 6: the nneonneo search wants an odd depth of at least 3 plies (2c+1 for the program's cap c: 3, 5, 7, ...)`},
-		{"cutoff", "cutoff: 0.0001", "cutoff: 1.5", `:12: search.cutoff: 1.5 is out of range (want 0 (the program's 1e-4) or a probability in (0, 1))`},
+		{"cutoff", "cutoff: 0.0001", "cutoff: 1.5", `:12: search.cutoff: 1.5: want 0 (the program's 1e-4) or a probability in (0, 1)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if !strings.Contains(text, tc.old) {
