@@ -3,8 +3,10 @@
 //
 // The design, in the order a run meets it:
 //
-//   - Config (config.go, validate.go) is a run as a YAML preset describes it;
-//     Resolve fills defaults, Validate names the first bad field.
+//   - Config (config.go) is a run as a YAML preset describes it. ReadConfig
+//     (load.go) decodes one strictly through internal/yamlx, Resolve
+//     (resolve.go) fills the defaults of the keys left out, and Validate
+//     (validate.go) names the first bad field at its line.
 //   - Tuner (tuner.go, loop.go) owns the search state: the optimizer, the
 //     generation counter, the validations. Step asks the optimizer for
 //     candidates, has every candidate play the generation's common seeds
