@@ -60,6 +60,11 @@ type FeatureSet struct {
 
 	defaultOnce     sync.Once
 	defaultCompiled *Compiled
+
+	version struct {
+		once sync.Once
+		v    string
+	}
 }
 
 // setImpl is what a feature set implements behind its public description.

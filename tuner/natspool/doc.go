@@ -39,7 +39,7 @@
 // A worker refuses, with a one-line reason it logs and publishes to the
 // coordinator, a job it cannot replay exactly: another rules version
 // (engine.RulesVersion), a feature set it does not know or that computes
-// differently here (FeatureVersion), or a job with fields it does not know.
+// differently here (eval.FeatureSet.Version), or a job with fields it does not know.
 // It does not ack such a job but hands it back for another worker and
 // keeps away from the queue for a while, so a mixed fleet keeps going; if
 // no worker can play it, MaxDeliver ends the run with the refusal as the

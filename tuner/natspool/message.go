@@ -3,17 +3,12 @@ package natspool
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"strings"
-	"sync"
 
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/eval"
 	"github.com/evotune/evotune/tuner"
 )
 
@@ -133,51 +128,4 @@ func batchKey(b *tuner.Batch) (string, error) {
 	}
 	h := sha256.Sum256(data)
 	return hex.EncodeToString(h[:8]), nil
-}
-
-var (
-	versionMu sync.Mutex
-	versions  = map[string]string{}
-)
-
-// FeatureVersion identifies what a feature set computes here: a digest of
-// its feature names and of its feature vectors and default evaluation on
-// fixed pseudo-random boards. Two builds whose set of that name would
-// evaluate some board differently get different versions, so a worker
-// built from other sources refuses jobs rather than play other games.
-func FeatureVersion(set *eval.FeatureSet) string {
-	versionMu.Lock()
-	defer versionMu.Unlock()
-	if v, ok := versions[set.Name]; ok {
-		return v
-	}
-	h := sha256.New()
-	h.Write([]byte(set.Name))
-	for _, n := range set.FeatureNames() {
-		h.Write([]byte{0})
-		h.Write([]byte(n))
-	}
-	rng := rand.New(rand.NewPCG(2048, 13))
-	var buf [8]byte
-	var vec []float64
-	put := func(x float64) {
-		binary.LittleEndian.PutUint64(buf[:], math.Float64bits(x))
-		h.Write(buf[:])
-	}
-	for range 256 {
-		var b engine.Board
-		for cell := range 16 {
-			if rng.IntN(3) > 0 {
-				b |= engine.Board(1+rng.IntN(13)) << (4 * cell)
-			}
-		}
-		vec = set.Vector(b, vec)
-		for _, x := range vec {
-			put(x)
-		}
-		put(set.Default().Evaluate(b))
-	}
-	v := hex.EncodeToString(h.Sum(nil)[:6])
-	versions[set.Name] = v
-	return v
 }

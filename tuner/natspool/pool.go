@@ -186,7 +186,7 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 	}
 	defer sub.Unsubscribe()
 
-	seqs, err := p.publish(ctx, st, key, FeatureVersion(set))
+	seqs, err := p.publish(ctx, st, key, set.Version())
 	if err != nil {
 		return p.abandon(err)
 	}

@@ -256,7 +256,7 @@ func (w *Worker) prepare(st *slotState, j *job) (*eval.Compiled, string) {
 	if err != nil {
 		return nil, fmt.Sprintf("feature set %q unknown here: upgrade evotune on this worker", j.Features)
 	}
-	if v := FeatureVersion(set); v != j.FeaturesVersion {
+	if v := set.Version(); v != j.FeaturesVersion {
 		return nil, fmt.Sprintf("feature set %s computes differently here (version %s, the job wants %s): run the coordinator's evotune version here", j.Features, v, j.FeaturesVersion)
 	}
 	e, err := w.compile(set, j.Weights)
