@@ -5,13 +5,12 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/eval"
 )
 
 // With an unlimited width, a beam of at most 3 plies keeps every state and
 // its move ply reaches only leaves, so it must agree with exact expectimax.
 func TestBeamMatchesExpectimaxShallow(t *testing.T) {
-	e := eval.Classic{}
+	e := classic
 	for depth := 1; depth <= 3; depth++ {
 		beam, err := engine.NewBeam(e, engine.BeamOptions{Width: 1 << 20, Depth: depth})
 		if err != nil {
@@ -34,7 +33,7 @@ func TestBeamMatchesExpectimaxShallow(t *testing.T) {
 }
 
 func TestBeamDeterministicAndLegal(t *testing.T) {
-	e := eval.Classic{}
+	e := classic
 	for _, opts := range []engine.BeamOptions{{Width: 1, Depth: 4}, {Width: 4, Depth: 5}, {Width: 16, Depth: 6}} {
 		a, _ := engine.NewBeam(e, opts)
 		b, _ := engine.NewBeam(e, opts)
@@ -67,14 +66,14 @@ func TestBeamDeterministicAndLegal(t *testing.T) {
 
 func TestBeamOptionsValidate(t *testing.T) {
 	for _, o := range []engine.BeamOptions{{Width: 0, Depth: 2}, {Width: 2, Depth: 0}, {Width: 2, Depth: 300}} {
-		if _, err := engine.NewBeam(eval.Classic{}, o); err == nil {
+		if _, err := engine.NewBeam(classic, o); err == nil {
 			t.Errorf("NewBeam(%+v) succeeded, want an error", o)
 		}
 	}
 }
 
 func TestBeamMoveAllocs(t *testing.T) {
-	s, _ := engine.NewBeam(eval.Classic{}, engine.BeamOptions{Width: 8, Depth: 5})
+	s, _ := engine.NewBeam(classic, engine.BeamOptions{Width: 8, Depth: 5})
 	b := searchBoards(5, 1, 6, 6)[0]
 	s.Move(b) // grow the buffers
 	if n := testing.AllocsPerRun(20, func() { s.Move(b) }); n != 0 {

@@ -13,7 +13,7 @@ import (
 // midgame returns boards from real games at move 300 or so: the positions
 // the searchers spend their time on.
 func midgame(n int) []engine.Board {
-	s, _ := engine.NewExpectimax(eval.Classic{}, engine.ExpectimaxOptions{Depth: 2})
+	s, _ := engine.NewExpectimax(classic, engine.ExpectimaxOptions{Depth: 2})
 	out := make([]engine.Board, 0, n)
 	for i := uint64(0); len(out) < n; i++ {
 		r := engine.PlayLimit(engine.GameSeed(99, i), s, 200+int(i%7)*20)
@@ -43,7 +43,7 @@ func BenchmarkMove(b *testing.B) {
 }
 
 func benchSearch(b *testing.B, opts engine.ExpectimaxOptions, boards []engine.Board) {
-	s, err := engine.NewExpectimax(eval.Classic{}, opts)
+	s, err := engine.NewExpectimax(classic, opts)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -32,7 +32,8 @@ func ExampleBoard_Move() {
 
 func ExampleExpectimax_Search() {
 	b, _ := engine.ParseBoard("2 4 8 16/32 64 0 0/0 0 0 0/0 0 0 0")
-	s, _ := engine.NewExpectimax(eval.Classic{}, engine.ExpectimaxOptions{Depth: 2})
+	classic, _ := eval.Lookup("classic") // the classic set with its default weights
+	s, _ := engine.NewExpectimax(classic, engine.ExpectimaxOptions{Depth: 2})
 	res := s.Search(b)
 	fmt.Printf("value %.2f, %d nodes, best %v\n", res.Value, res.Nodes, res.Best)
 	for _, m := range res.Moves {
@@ -45,7 +46,8 @@ func ExampleExpectimax_Search() {
 }
 
 func ExamplePlay() {
-	player, _ := engine.NewExpectimax(eval.Classic{}, engine.ExpectimaxOptions{Depth: 2, LossValue: engine.DefaultLossValue})
+	classic, _ := eval.Lookup("classic")
+	player, _ := engine.NewExpectimax(classic, engine.ExpectimaxOptions{Depth: 2, LossValue: engine.DefaultLossValue})
 	r := engine.Play(42, player)
 	fmt.Println(r.Score, r.MaxTile, r.Moves)
 	fmt.Println(r == engine.Play(42, player)) // a game is a pure function of its seed

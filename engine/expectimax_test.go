@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/eval"
 )
 
 // refMax and refChance are the plain recursive twin of the exact search
@@ -72,7 +71,7 @@ func searchBoards(seed uint64, n, minEmpty, maxEmpty int) []engine.Board {
 }
 
 func TestExpectimaxExactMatchesTwin(t *testing.T) {
-	e := eval.Classic{}
+	e := classic
 	for depth := 1; depth <= 5; depth++ {
 		n, maxEmpty := 60, 8
 		if depth == 5 {
@@ -118,7 +117,7 @@ func TestExpectimaxTableKeepsValues(t *testing.T) {
 }
 
 func testTableKeepsValues(t *testing.T, sc engine.TableScope, bits int) {
-	e := eval.Classic{}
+	e := classic
 	for depth := 1; depth <= 5; depth++ {
 		exact, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: depth})
 		fast, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: depth, TableBits: bits})
@@ -154,7 +153,7 @@ func testTableKeepsValues(t *testing.T, sc engine.TableScope, bits int) {
 
 func TestExpectimaxNoMove(t *testing.T) {
 	b, _ := engine.ParseBoard("2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2")
-	s, _ := engine.NewExpectimax(eval.Classic{}, engine.ExpectimaxOptions{Depth: 3, LossValue: -1e6})
+	s, _ := engine.NewExpectimax(classic, engine.ExpectimaxOptions{Depth: 3, LossValue: -1e6})
 	got := s.Search(b)
 	if got.HasMove || got.Value != -1e6 || got.Nodes != 1 || len(got.Moves) != 0 {
 		t.Errorf("Search(no move) = %+v; want no move, loss value -1e6, 1 node", got)
@@ -167,7 +166,7 @@ func TestExpectimaxOptionsValidate(t *testing.T) {
 		{Depth: 2, ProbCutoff: -0.1}, {Depth: 2, ProbCutoff: 1},
 	}
 	for _, o := range bad {
-		if _, err := engine.NewExpectimax(eval.Classic{}, o); err == nil {
+		if _, err := engine.NewExpectimax(classic, o); err == nil {
 			t.Errorf("NewExpectimax(%+v) succeeded, want an error", o)
 		}
 	}
@@ -179,7 +178,7 @@ func TestExpectimaxOptionsValidate(t *testing.T) {
 // TestExpectimaxCutoffPrunes checks that the probability cutoff only ever
 // removes nodes and leaves shallow searches, where it cannot trigger, alone.
 func TestExpectimaxCutoffPrunes(t *testing.T) {
-	e := eval.Classic{}
+	e := classic
 	for _, b := range searchBoards(9, 10, 4, 8) {
 		exact, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: 4})
 		cut, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: 4, ProbCutoff: 0.05})
@@ -195,7 +194,7 @@ func TestExpectimaxMoveAllocs(t *testing.T) {
 		{Depth: 3, TableBits: 12},
 		{Depth: 5, TableBits: engine.PlayTableBits(5), ProbCutoff: 0.01, Adaptive: true},
 	} {
-		s, _ := engine.NewExpectimax(eval.Classic{}, opts)
+		s, _ := engine.NewExpectimax(classic, opts)
 		b := searchBoards(5, 1, 6, 6)[0]
 		if n := testing.AllocsPerRun(20, func() { s.Move(b) }); n != 0 {
 			t.Errorf("%+v: Move allocates %v times per call, want 0", opts, n)
@@ -207,7 +206,7 @@ func TestExpectimaxMoveAllocs(t *testing.T) {
 // the depth it names: min(Depth, max(3, 2(k-2)+1)) plies for k distinct
 // tile values, the same values and nodes.
 func TestExpectimaxAdaptive(t *testing.T) {
-	e := eval.Classic{}
+	e := classic
 	for _, depth := range []int{1, 3, 5, 6} {
 		ad, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: depth, TableBits: 12, Adaptive: true})
 		for i, b := range searchBoards(uint64(40+depth), 40, 4, 13) {
@@ -242,9 +241,9 @@ func TestExpectimaxAdaptive(t *testing.T) {
 func TestHeuristicOnlyScaleInvariant(t *testing.T) {
 	scaled := scaledEval{k: 8}
 	for _, depth := range []int{1, 2, 3} {
-		a, _ := engine.NewExpectimax(eval.Classic{}, engine.ExpectimaxOptions{Depth: depth, HeuristicOnly: true})
+		a, _ := engine.NewExpectimax(classic, engine.ExpectimaxOptions{Depth: depth, HeuristicOnly: true})
 		b, _ := engine.NewExpectimax(scaled, engine.ExpectimaxOptions{Depth: depth, HeuristicOnly: true})
-		ba, _ := engine.NewBeam(eval.Classic{}, engine.BeamOptions{Width: 4, Depth: depth + 2, HeuristicOnly: true})
+		ba, _ := engine.NewBeam(classic, engine.BeamOptions{Width: 4, Depth: depth + 2, HeuristicOnly: true})
 		bb, _ := engine.NewBeam(scaled, engine.BeamOptions{Width: 4, Depth: depth + 2, HeuristicOnly: true})
 		for _, x := range searchBoards(uint64(depth), 100, 1, 10) {
 			ra, rb := a.Search(x), b.Search(x)
@@ -260,7 +259,7 @@ func TestHeuristicOnlyScaleInvariant(t *testing.T) {
 
 type scaledEval struct{ k float64 }
 
-func (s scaledEval) Evaluate(b engine.Board) float64 { return s.k * eval.Classic{}.Evaluate(b) }
+func (s scaledEval) Evaluate(b engine.Board) float64 { return s.k * classic.Evaluate(b) }
 
 // TestExpectimaxPlayersAgreeAcrossWorkers plays the same seeded games with
 // the players' table and cutoff on 1 and 3 workers: a game must not depend
@@ -269,7 +268,7 @@ func TestExpectimaxPlayersAgreeAcrossWorkers(t *testing.T) {
 	opts := engine.ExpectimaxOptions{Depth: 6, TableBits: engine.PlayTableBits(6), ProbCutoff: engine.PlayCutoff(6), LossValue: engine.DefaultLossValue}
 	play := func(workers int) []engine.Result {
 		r, err := engine.PlayGames(context.Background(), 7, workers, func(i int) uint64 { return engine.GameSeed(5, uint64(i)) },
-			func() (engine.Player, error) { return engine.NewExpectimax(eval.Classic{}, opts) }, 30, nil)
+			func() (engine.Player, error) { return engine.NewExpectimax(classic, opts) }, 30, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -112,7 +112,7 @@ func TestNneonneoMatchesTwin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evaluators := []engine.Evaluator{eval.Classic{}, standard, shifted{eval.Classic{}, 1e4}}
+	evaluators := []engine.Evaluator{classic, standard, shifted{classic, 1e4}}
 	for _, tc := range []struct {
 		capMoves           int
 		cutoff             float64
@@ -168,7 +168,7 @@ func TestNneonneoMatchesTwin(t *testing.T) {
 // 1 and 2 are the exact heuristic-only expectimax at 3 and 5 plies, up to
 // float32 rounding and the 1e-6 the program adds at the root.
 func TestNneonneoMatchesExpectimax(t *testing.T) {
-	e := shifted{eval.Classic{}, 1e4}
+	e := shifted{classic, 1e4}
 	for capMoves := 1; capMoves <= 2; capMoves++ {
 		s, _ := engine.NewNneonneo(e, engine.NneonneoOptions{Cap: capMoves})
 		x, _ := engine.NewExpectimax(e, engine.ExpectimaxOptions{Depth: 2*capMoves + 1, HeuristicOnly: true})
@@ -197,7 +197,7 @@ func TestNneonneoDepthLimit(t *testing.T) {
 	}{
 		{0, b, 8}, {1, b, 1}, {2, b, 2}, {3, b, 3}, {9, b, 8}, {0, small, 3}, {5, small, 3}, {2, small, 2},
 	} {
-		s, _ := engine.NewNneonneo(eval.Classic{}, engine.NneonneoOptions{Cap: tc.capMoves})
+		s, _ := engine.NewNneonneo(classic, engine.NneonneoOptions{Cap: tc.capMoves})
 		if got := s.DepthLimit(tc.b); got != tc.want {
 			t.Errorf("cap %d, %s: limit %d, want %d", tc.capMoves, tc.b, got, tc.want)
 		}
@@ -206,7 +206,7 @@ func TestNneonneoDepthLimit(t *testing.T) {
 
 func TestNneonneoRejects(t *testing.T) {
 	for _, o := range []engine.NneonneoOptions{{Cap: -1}, {Cap: 256}, {ProbCutoff: -1e-4}, {ProbCutoff: 1}, {ProbCutoff: math.NaN()}} {
-		if _, err := engine.NewNneonneo(eval.Classic{}, o); !errors.Is(err, engine.ErrSearch) {
+		if _, err := engine.NewNneonneo(classic, o); !errors.Is(err, engine.ErrSearch) {
 			t.Errorf("%+v: err = %v, want ErrSearch", o, err)
 		}
 	}
@@ -218,7 +218,7 @@ func TestNneonneoRejects(t *testing.T) {
 // A dead board and a board whose moves all lead to negative values are
 // worth 0 below the root, as in the program.
 func TestNneonneoZeroFloor(t *testing.T) {
-	neg := shifted{eval.Classic{}, -1e6}
+	neg := shifted{classic, -1e6}
 	s, _ := engine.NewNneonneo(neg, engine.NneonneoOptions{Cap: 1})
 	b, _ := engine.ParseBoard("2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 0")
 	res := s.Search(b)
@@ -237,7 +237,7 @@ func TestNneonneoZeroFloor(t *testing.T) {
 
 func TestNneonneoMoveDoesNotAllocate(t *testing.T) {
 	boards := midgame(8)
-	s, _ := engine.NewNneonneo(eval.Classic{}, engine.NneonneoOptions{Cap: 3})
+	s, _ := engine.NewNneonneo(classic, engine.NneonneoOptions{Cap: 3})
 	for _, b := range boards { // warm-up: the table grows to what these need
 		s.Move(b)
 	}
@@ -254,7 +254,7 @@ func BenchmarkNneonneo(b *testing.B) {
 	boards := midgame(16)
 	for _, capMoves := range []int{1, 2, 3} {
 		b.Run("cap="+string(rune('0'+capMoves)), func(b *testing.B) {
-			s, _ := engine.NewNneonneo(eval.Classic{}, engine.NneonneoOptions{Cap: capMoves})
+			s, _ := engine.NewNneonneo(classic, engine.NneonneoOptions{Cap: capMoves})
 			for _, x := range boards {
 				s.Move(x)
 			}

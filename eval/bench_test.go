@@ -49,7 +49,6 @@ func BenchmarkEvaluate(b *testing.B) {
 			_ = sink
 		})
 	}
-	b.Run("Classic", func(b *testing.B) { benchmarkEvaluate(b, Classic{}) })
 }
 
 func BenchmarkEvaluateInterface(b *testing.B) {

@@ -2,21 +2,6 @@ package eval
 
 import "github.com/evotune/evotune/engine"
 
-// Classic is the fixed reference evaluator of DESIGN.md, reproduced exactly.
-// Over rows, for each adjacent pair of ranks (a, b) read left to right,
-// d0 += b - a when a > b and d1 += a - b otherwise; over columns, read top to
-// bottom, the same into d2 and d3 (empty cells count as rank 0). Then
-//
-//	mono   = max(d0, d1) + max(d2, d3)
-//	smooth = - Σ |a - b| over adjacent pairs where both cells are non-empty
-//	value  = 27*empty + 10*mono + 3*smooth
-//
-// It is invariant under the 8 symmetries of the board. The zero value is
-// ready to use and safe for concurrent use.
-type Classic struct{}
-
-var _ engine.Evaluator = Classic{}
-
 // classicRows packs one row's share of the classic terms into four bytes:
 // -d0, -d1, -smooth and the empty count. Each is at most 45 for a row and at
 // most 180 for four rows, so four rows add as plain uint32s without a carry
@@ -54,18 +39,6 @@ func classicLine(line [4]int) (d0, d1, smooth, empty int) {
 	return d0, d1, smooth, empty
 }
 
-// Evaluate returns the classic value of b: 4 row look-ups on b and 4 on its
-// transpose (whose rows are b's columns read top to bottom).
-func (Classic) Evaluate(b engine.Board) float64 {
-	// classicTerms written out: a call would cost Evaluate its leaf status.
-	x := uint64(b)
-	rows := classicRows[uint16(x)] + classicRows[uint16(x>>16)] + classicRows[uint16(x>>32)] + classicRows[uint16(x>>48)]
-	y := uint64(b.Transpose())
-	cols := classicRows[uint16(y)] + classicRows[uint16(y>>16)] + classicRows[uint16(y>>32)] + classicRows[uint16(y>>48)]
-	empty, mono, smooth := classicSums(rows, cols)
-	return float64(27*empty + 10*mono + 3*smooth)
-}
-
 // classicTerms returns the three classic features of b.
 func classicTerms(b engine.Board) (empty, mono, smooth int) {
 	x := uint64(b)
@@ -85,11 +58,20 @@ func classicSums(rows, cols uint32) (empty, mono, smooth int) {
 	return empty, mono, smooth
 }
 
-// The classic set exposes Classic's three terms as features, so that its
-// weights can be tuned and exported like any other set's. With its default
-// weights it evaluates every board exactly as Classic does (the tests check
-// it). Its monotonicity takes maxima over sums of rows and of columns, so it
-// is not a sum over lines: the compiled form keeps the packed row table and
+// The classic set is the fixed reference evaluator of DESIGN.md, reproduced
+// exactly, with its three terms exposed as features so that its weights can
+// be tuned and exported like any other set's. Over rows, for each adjacent
+// pair of ranks (a, b) read left to right, d0 += b - a when a > b and
+// d1 += a - b otherwise; over columns, read top to bottom, the same into d2
+// and d3 (empty cells count as rank 0). Then
+//
+//	mono   = max(d0, d1) + max(d2, d3)
+//	smooth = - Σ |a - b| over adjacent pairs where both cells are non-empty
+//	value  = 27*empty + 10*mono + 3*smooth
+//
+// with the default weights 27, 10, 3. Its monotonicity takes maxima over
+// sums of rows and of columns, so it is not a sum over lines: the compiled
+// form keeps the packed row table (4 look-ups on b, 4 on its transpose) and
 // multiplies the three terms by their weights.
 var classicSet = &FeatureSet{
 	Name:    "classic",

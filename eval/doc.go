@@ -9,10 +9,10 @@
 // nothing outside the package changes. The sets:
 //
 //   - standard: monotonicity, smoothness, empty, corner, merge (DESIGN.md).
-//   - classic: the fixed reference evaluator Classic, exposed as the three
-//     features empty, mono and smooth, so its weights can be tuned and
-//     exported too; with its default weights 27, 10, 3 it evaluates every
-//     board exactly as Classic does.
+//   - classic: the fixed reference evaluator of DESIGN.md, its three terms
+//     empty, mono and smooth exposed as features, so its weights can be
+//     tuned and exported too; with its default weights 27, 10, 3 it
+//     evaluates every board exactly as DESIGN.md states.
 //
 // A set may declare shape parameters (FeatureSet.Params: name, default,
 // bounds), numbers that change the features themselves; a candidate is then

@@ -82,7 +82,7 @@ func gameBoards(n int) []engine.Board {
 				if !legal {
 					continue
 				}
-				if v := float64(score) + (Classic{}).Evaluate(nb); !ok || v > bestV {
+				if v := float64(score) + classicSet.Default().Evaluate(nb); !ok || v > bestV {
 					best, bestV, ok = nb, v, true
 				}
 			}
