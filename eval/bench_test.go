@@ -32,7 +32,7 @@ func benchmarkEvaluate(b *testing.B, e engine.Evaluator) {
 // engine's searchers do.
 func BenchmarkEvaluate(b *testing.B) {
 	for _, s := range registry {
-		c := s.Default()
+		c := s.Default().(*compiled)
 		b.Run(s.Name, func(b *testing.B) {
 			boards := benchBoards()
 			var sink float64
@@ -65,7 +65,7 @@ func BenchmarkFeatures(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		for _, x := range boards {
-			f = s.Vector(x, f)
+			f = s.FeatureVector(x, nil, f)
 		}
 		n += len(boards)
 	}

@@ -41,7 +41,7 @@ var checkBoards = []string{
 	"128 64 16 4/256 32 8 2/512 64 4 0/1024 2 0 0",
 }
 
-// CheckBoards returns the boards NewWeightsFile checks by default.
+// CheckBoards returns the boards NewWeightsFile and Marshal check by default.
 func CheckBoards() []engine.Board {
 	out := make([]engine.Board, len(checkBoards))
 	for i, s := range checkBoards {
@@ -54,18 +54,12 @@ func CheckBoards() []engine.Board {
 	return out
 }
 
-// makeCheck computes the golden vector of b under the weights w of s.
-func makeCheck(s *FeatureSet, w []float64, b engine.Board) Check {
-	f := s.Vector(b, nil)
+// makeCheck computes the golden vector of b under the weights w and shape
+// parameters p (nil: the defaults) of s: the features under p and their
+// value Σ w·f in float64, as Value states it.
+func makeCheck(s *FeatureSet, w, p []float64, b engine.Board) Check {
+	f := s.FeatureVector(b, p, nil)
 	return Check{Board: b, Features: f, Value: Value(w, f)}
-}
-
-// makeCompiledCheck computes the golden vector of b under the weights and
-// parameters c was compiled with: the features under c's parameters, their
-// value Σ w·f in float64 as Value states it.
-func makeCompiledCheck(c *Compiled, b engine.Board) Check {
-	f := c.Features(b, nil)
-	return Check{Board: b, Features: f, Value: Value(c.w, f)}
 }
 
 // valueAgrees reports whether value (from a file) agrees with the value of

@@ -84,18 +84,19 @@ var classicSet = &FeatureSet{
 	Defaults:       []float64{27, 10, 3},
 	Symmetric:      true,
 	ScaleInvariant: true,
-	reference:      0, // empty
-	impl:           classicImpl{},
+	Reference:      "empty",
+	Model:          classicModel{},
 }
 
-type classicImpl struct{}
+type classicModel struct{}
 
-func (classicImpl) compile(c *Compiled) {
-	c.kind = kindClassic
-	copy(c.classic[:], c.w)
+func (classicModel) Compile(w, _ []float64) (engine.Evaluator, error) {
+	c := &compiled{kind: kindClassic}
+	copy(c.classic[:], w)
+	return c, nil
 }
 
-func (classicImpl) features(b engine.Board, f []float64) {
+func (classicModel) Features(b engine.Board, _, f []float64) {
 	empty, mono, smooth := classicTerms(b)
 	f[0], f[1], f[2] = float64(empty), float64(mono), float64(smooth)
 }

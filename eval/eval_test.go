@@ -51,7 +51,7 @@ func TestDifferential(t *testing.T) {
 		t.Run(s.Name, func(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewPCG(1, uint64(len(s.Name))))
-			var c *Compiled
+			var c engine.Evaluator
 			var w []float64
 			var f []float64
 			for i := range boards {
@@ -64,7 +64,7 @@ func TestDifferential(t *testing.T) {
 				}
 				b := refboard.Shaped[engine.Board](rng)
 				want := ref(b.Grid())
-				f = c.Features(b, f)
+				f = s.FeatureVector(b, nil, f)
 				if !slices.Equal(f, want) {
 					t.Fatalf("%s: features %v, reference %v", b, f, want)
 				}
@@ -92,7 +92,7 @@ func TestEveryLine(t *testing.T) {
 		for line := range 1 << 16 {
 			for _, b := range []engine.Board{engine.Board(line) << 32, (engine.Board(line) << 16).Transpose()} {
 				want := ref(b.Grid())
-				if f = c.Features(b, f); !slices.Equal(f, want) {
+				if f = s.FeatureVector(b, nil, f); !slices.Equal(f, want) {
 					t.Fatalf("%s: %s: features %v, reference %v", s.Name, b, f, want)
 				}
 				if got, wantV := c.Evaluate(b), Value(s.Defaults, want); !closeTo(got, wantV, s.Defaults, want) {
@@ -110,10 +110,9 @@ func TestGameBoards(t *testing.T) {
 			continue
 		}
 		ref := reference[s.Name]
-		c := s.Default()
 		for _, b := range boards {
 			want := ref(b.Grid())
-			if got := c.Features(b, nil); !slices.Equal(got, want) {
+			if got := s.FeatureVector(b, nil, nil); !slices.Equal(got, want) {
 				t.Fatalf("%s: %s: features %v, reference %v", s.Name, b, got, want)
 			}
 		}
@@ -151,11 +150,11 @@ func TestSymmetry(t *testing.T) {
 		}
 		for range 5_000 {
 			b := refboard.Shaped[engine.Board](rng)
-			f0 := c.Features(b, nil)
+			f0 := s.FeatureVector(b, nil, nil)
 			v0 := c.Evaluate(b)
 			for i := 1; i < 8; i++ {
 				sb := b.Symmetry(i)
-				if f := c.Features(sb, nil); !slices.Equal(f, f0) {
+				if f := s.FeatureVector(sb, nil, nil); !slices.Equal(f, f0) {
 					t.Fatalf("%s: %s under symmetry %d: features %v, want %v", s.Name, b, i, f, f0)
 				}
 				if v := c.Evaluate(sb); !closeTo(v, v0, w, f0) {
@@ -182,7 +181,7 @@ func TestScale(t *testing.T) {
 		ck, _ := s.Compile(kw)
 		for range 1_000 {
 			b := refboard.Shaped[engine.Board](rng)
-			f := c1.Features(b, nil)
+			f := s.FeatureVector(b, nil, nil)
 			if !closeTo(ck.Evaluate(b), k*c1.Evaluate(b), kw, f) {
 				t.Fatalf("%s: %s: value with weights ×%v is %v, want %v", s.Name, b, k, ck.Evaluate(b), k*c1.Evaluate(b))
 			}
@@ -197,21 +196,21 @@ func TestNormalize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n[s.Reference()] != s.Defaults[s.Reference()] {
-		t.Errorf("Normalize: reference weight %v, want %v", n[s.Reference()], s.Defaults[s.Reference()])
+	if n[s.ReferenceIndex()] != s.Defaults[s.ReferenceIndex()] {
+		t.Errorf("Normalize: reference weight %v, want %v", n[s.ReferenceIndex()], s.Defaults[s.ReferenceIndex()])
 	}
 	for i := range n {
 		if math.Abs(n[i]-s.Defaults[i]) > 1e-12*s.Defaults[i] {
 			t.Errorf("Normalize(%v) = %v, want %v", w, n, s.Defaults)
 		}
 	}
-	w[s.Reference()] = -1
+	w[s.ReferenceIndex()] = -1
 	if _, err := s.Normalize(w); !errors.Is(err, ErrWeights) {
 		t.Errorf("Normalize with a negative reference: err = %v, want ErrWeights", err)
 	}
 	for _, set := range registry {
-		if set.Defaults[set.Reference()] <= 0 {
-			t.Errorf("%s: default reference weight %v, want > 0", set.Name, set.Defaults[set.Reference()])
+		if set.Defaults[set.ReferenceIndex()] <= 0 {
+			t.Errorf("%s: default reference weight %v, want > 0", set.Name, set.Defaults[set.ReferenceIndex()])
 		}
 	}
 }
@@ -234,8 +233,8 @@ func TestRegistry(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(s.Defaults) != len(s.Features) || s.Reference() < 0 || s.Reference() >= len(s.Features) {
-			t.Errorf("%s: %d defaults, %d features, reference %d", name, len(s.Defaults), len(s.Features), s.Reference())
+		if len(s.Defaults) != len(s.Features) || s.ReferenceIndex() < 0 || s.ReferenceIndex() >= len(s.Features) {
+			t.Errorf("%s: %d defaults, %d features, reference %d", name, len(s.Defaults), len(s.Features), s.ReferenceIndex())
 		}
 		seen := map[string]bool{}
 		for _, f := range s.Features {
@@ -266,7 +265,7 @@ func TestEvaluateDoesNotAllocate(t *testing.T) {
 		if n := testing.AllocsPerRun(10, func() {
 			for _, b := range boards {
 				sink += c.Evaluate(b)
-				f = c.Features(b, f)
+				f = s.FeatureVector(b, nil, f)
 			}
 		}); n != 0 {
 			t.Errorf("%s: %v allocations per run of Evaluate and Features", s.Name, n)

@@ -18,7 +18,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	b, _ := engine.ParseBoard("2 2 0 0/0 0 0 0/0 0 0 0/4 0 2 4")
-	f := c.Features(b, nil)
+	f := set.FeatureVector(b, nil, nil) // nil: the default parameters (standard has none)
 	for i, name := range set.FeatureNames() {
 		fmt.Printf("%-12s %4g × %3g\n", name, f[i], set.Defaults[i])
 	}
@@ -36,7 +36,7 @@ func ExampleFeatureSet_Normalize() {
 	set, _ := eval.Set("standard")
 	// Twice the defaults: the same decisions when no move scores are added.
 	w, _ := set.Normalize([]float64{94, 22, 540, 200, 140})
-	fmt.Println(set.FeatureNames()[set.Reference()], w)
+	fmt.Println(set.Reference, w)
 	// Output: empty [47 11 270 100 70]
 }
 

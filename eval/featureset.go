@@ -27,67 +27,80 @@ type Param struct {
 	Min, Max   float64 // inclusive bounds; Min <= Default <= Max
 }
 
-// A FeatureSet is a name and an ordered list of features. A weight vector
-// for the set has one weight per feature, in the same order, and its
-// evaluation of a board is Σ w[i]·feature[i](board). A set may also declare
-// shape parameters (Params): then the features depend on a parameter vector
-// p, one value per Param in order, and a candidate is the pair (w, p),
-// compiled together by CompileParams.
+// A Model is the code behind a feature set: it computes the features of a
+// board and compiles a weight vector into an evaluator. The built-in sets
+// implement it in this package; a set of one's own implements it in one's
+// own package. Neither method is on a search's hot path: Compile runs once
+// per candidate, Features for golden checks, versions and tests.
 //
-// A FeatureSet is immutable and safe for concurrent use; get one from Set.
+// The FeatureSet validates what it passes: w has one finite weight per
+// feature, p one value per parameter within its bounds (empty for a set
+// without parameters). A Model must not keep w or p.
+type Model interface {
+	// Features stores in dst, one value per feature in order, the features
+	// of b under the shape parameters p.
+	Features(b engine.Board, p, dst []float64)
+	// Compile returns an evaluator of Σ w[i]·feature[i](b) under p. The
+	// evaluator is shared between goroutines, so it must be safe for
+	// concurrent use, and it runs at every leaf of every search, so its
+	// Evaluate should not allocate (fold the weights into tables here,
+	// once). An error rejects values the model cannot represent; it should
+	// wrap ErrWeights or ErrParams and name the set.
+	Compile(w, p []float64) (engine.Evaluator, error)
+}
+
+// A FeatureSet is a name, an ordered list of features and the Model that
+// computes them. A weight vector for the set has one weight per feature, in
+// the same order, and its evaluation of a board is Σ w[i]·feature[i](board).
+// A set may also declare shape parameters (Params): then the features depend
+// on a parameter vector p, one value per Param in order, and a candidate is
+// the pair (w, p), compiled together by CompileParams.
+//
+// A set is written as a literal, checked by Check and made known to Set,
+// Lookup, configs and weights files by Register; the built-in sets are made
+// the same way. Once checked, a FeatureSet is immutable: do not modify it or
+// its slices. It is safe for concurrent use.
 type FeatureSet struct {
-	Name     string
+	Name     string // letters, digits, '.', '_' and '-': it is written in configs and weights files
 	Summary  string // one line, for listings
 	Features []Feature
 	// Defaults is the hand-set starting weight vector: the baseline a tuned
-	// vector has to beat. Do not modify it.
+	// vector has to beat.
 	Defaults []float64
-	// Params lists the shape parameters, usually none. Do not modify it.
+	// Params lists the shape parameters, usually none.
 	Params []Param
 	// Symmetric says every feature, hence every evaluation, is invariant
-	// under the 8 symmetries of the board (the tests check it).
+	// under the 8 symmetries of the board (the built-in sets' tests check
+	// it).
 	Symmetric bool
 	// ScaleInvariant says the evaluation is linear in the weights:
 	// multiplying every weight by k > 0 multiplies every value by k and so
 	// changes no decision of a search that scores leaves by the evaluation
 	// alone. A search that adds move scores to leaf values breaks this: then
-	// the scale of the weights matters and must be tuned. See Reference and
-	// Normalize.
+	// the scale of the weights matters and must be tuned. A scale-invariant
+	// set names its Reference.
 	ScaleInvariant bool
+	// Reference names the feature whose weight a tuner holds fixed at its
+	// default when the set is ScaleInvariant and the search does not add
+	// move scores: then only the directions of weight vectors matter, and
+	// tuning all of them wastes a dimension on scale. It is a feature with a
+	// positive default weight that no sensible vector makes negative (empty
+	// cells, for the built-in sets). See Normalize.
+	Reference string
+	// Model computes the features and compiles weights.
+	Model Model
 
-	reference int // index of the weight Normalize holds at its default
-	impl      setImpl
-
-	defaultOnce     sync.Once
-	defaultCompiled *Compiled
-
+	// def is derived once from the description, on first use.
+	def struct {
+		once   sync.Once
+		params []float64
+		e      engine.Evaluator // the defaults compiled; nil if they fail to
+		err    error
+	}
 	version struct {
 		once sync.Once
 		v    string
 	}
-}
-
-// setImpl is what a feature set implements behind its public description.
-// Neither method is on the hot path: compile runs once per weight vector and
-// features is for the tuner, the tests and the golden checks.
-type setImpl interface {
-	// compile fills c's fast-path fields for the (validated) weights c.w
-	// and parameters c.p.
-	compile(c *Compiled)
-	// features stores the feature vector of b in dst, len(dst) == number of
-	// features, under the default parameters.
-	features(b engine.Board, dst []float64)
-}
-
-// shapedImpl is implemented by sets with shape parameters, whose features
-// depend on the parameters a Compiled was built with.
-type shapedImpl interface {
-	setImpl
-	// compiledFeatures is features under c's parameters.
-	compiledFeatures(c *Compiled, b engine.Board, dst []float64)
-	// check rejects validated weights and parameters that the set cannot
-	// compile (outside the range of its arithmetic, say).
-	check(w, p []float64) error
 }
 
 // Index returns the position of the named feature, or -1.
@@ -109,34 +122,40 @@ func (s *FeatureSet) FeatureNames() []string {
 	return names
 }
 
-// Reference returns the index of the weight a tuner should hold fixed at
-// its default when the set is ScaleInvariant and the search does not add
-// move scores: then only the directions of weight vectors matter, and
-// tuning all of them wastes a dimension on scale. The reference is a
-// feature whose default weight is positive and which no sensible vector
-// gives a negative weight (empty cells, for the built-in sets).
-func (s *FeatureSet) Reference() int { return s.reference }
+// ReferenceIndex returns the position of the Reference feature, or -1 for a
+// set without one.
+func (s *FeatureSet) ReferenceIndex() int {
+	if s.Reference == "" {
+		return -1
+	}
+	return s.Index(s.Reference)
+}
 
 // Normalize returns a new vector, w multiplied by the positive constant that
 // brings the reference weight to its default value. Use it only when scale
 // does not matter (ScaleInvariant and a search that does not add move
 // scores): then it changes no decision, and it makes vectors comparable. It
-// fails if w does not fit the set or its reference weight is not positive.
+// fails if w does not fit the set, the set has no reference, or w's
+// reference weight is not positive.
 func (s *FeatureSet) Normalize(w []float64) ([]float64, error) {
 	if err := s.Validate(w); err != nil {
 		return nil, err
 	}
-	ref := w[s.reference]
+	r := s.ReferenceIndex()
+	if r < 0 {
+		return nil, fmt.Errorf("%w: %s: cannot normalise: the set has no reference feature", ErrWeights, s.Name)
+	}
+	ref := w[r]
 	if !(ref > 0) {
 		return nil, fmt.Errorf("%w: %s: cannot normalise: reference weight %s is %g, want > 0",
-			ErrWeights, s.Name, s.Features[s.reference].Name, ref)
+			ErrWeights, s.Name, s.Features[r].Name, ref)
 	}
-	k := s.Defaults[s.reference] / ref
+	k := s.Defaults[r] / ref
 	out := make([]float64, len(w))
 	for i, x := range w {
 		out[i] = x * k
 	}
-	out[s.reference] = s.Defaults[s.reference] // exact, whatever the rounding of k
+	out[r] = s.Defaults[r] // exact, whatever the rounding of k
 	return out, nil
 }
 
@@ -197,17 +216,33 @@ func (s *FeatureSet) ValidateParams(p []float64) error {
 	return nil
 }
 
-// Vector stores the feature vector of b in dst, reusing dst's storage when
-// it is large enough, and returns it. The values do not depend on the
-// weights; for a set with parameters they are those of the default
-// parameters (Compiled.Features gives them under other parameters).
-func (s *FeatureSet) Vector(b engine.Board, dst []float64) []float64 {
+// params returns p, or the default parameters if p is nil, without
+// allocating.
+func (s *FeatureSet) params(p []float64) []float64 {
+	if p != nil || len(s.Params) == 0 {
+		return p
+	}
+	s.def.once.Do(s.compileDefaults)
+	return s.def.params
+}
+
+// compileDefaults compiles the default weights and parameters, once.
+func (s *FeatureSet) compileDefaults() {
+	s.def.params = s.DefaultParams()
+	s.def.e, s.def.err = s.CompileParams(s.Defaults, s.def.params)
+}
+
+// FeatureVector stores the feature vector of b under the shape parameters p
+// (nil: the defaults; validated by the caller) in dst, reusing dst's storage
+// when it is large enough, and returns it. The values do not depend on the
+// weights.
+func (s *FeatureSet) FeatureVector(b engine.Board, p, dst []float64) []float64 {
 	n := len(s.Features)
 	if cap(dst) < n {
 		dst = make([]float64, n)
 	}
 	dst = dst[:n]
-	s.impl.features(b, dst)
+	s.Model.Features(b, s.params(p), dst)
 	return dst
 }
 
@@ -221,17 +256,17 @@ func Value(w, f []float64) float64 {
 	return v
 }
 
-// Compile turns a weight vector into an evaluator: the weights folded into
-// row tables, built once (about a millisecond). The Compiled keeps its own
-// copy of w. A set with parameters gets its default parameters.
-func (s *FeatureSet) Compile(w []float64) (*Compiled, error) {
+// Compile turns a weight vector into an evaluator: for the built-in sets,
+// the weights folded into row tables, built once (about a millisecond). A
+// set with parameters gets its default parameters.
+func (s *FeatureSet) Compile(w []float64) (engine.Evaluator, error) {
 	return s.CompileParams(w, nil)
 }
 
 // CompileParams is Compile with the shape parameters p (nil means the
 // defaults): what a tuner calls for a candidate (w, p) of a set with
-// parameters. The Compiled keeps its own copies of w and p.
-func (s *FeatureSet) CompileParams(w, p []float64) (*Compiled, error) {
+// parameters. It validates w and p before the Model sees them.
+func (s *FeatureSet) CompileParams(w, p []float64) (engine.Evaluator, error) {
 	if err := s.Validate(w); err != nil {
 		return nil, err
 	}
@@ -241,157 +276,25 @@ func (s *FeatureSet) CompileParams(w, p []float64) (*Compiled, error) {
 	if err := s.ValidateParams(p); err != nil {
 		return nil, err
 	}
-	if sh, ok := s.impl.(shapedImpl); ok {
-		if err := sh.check(w, p); err != nil {
-			return nil, err
-		}
+	e, err := s.Model.Compile(w, p)
+	if err != nil {
+		return nil, err
 	}
-	c := &Compiled{set: s, w: append([]float64(nil), w...), p: append([]float64{}, p...)}
-	s.impl.compile(c)
-	return c, nil
-}
-
-// evalKind selects the fast path of a Compiled.
-type evalKind uint8
-
-const (
-	// kindLines: Σ over the 4 rows and 4 columns of table[line], plus
-	// cornerTab[cornerKey(b)].
-	kindLines evalKind = iota
-	// kindClassic: the classic terms from the shared classic row table.
-	kindClassic
-	// kindLines32: Σ over the 4 rows, then the 4 columns, of table32[line],
-	// in float32 and in that order: the arithmetic of the engine the
-	// nneonneo set reproduces.
-	kindLines32
-)
-
-// A Compiled is a feature set with its weights folded into tables. It is
-// immutable and safe to share between goroutines; Evaluate does not
-// allocate.
-type Compiled struct {
-	set  *FeatureSet
-	w    []float64
-	p    []float64
-	kind evalKind
-
-	// kindLines: a line's weighted terms, indexed by the line's 16 bits,
-	// and the weighted corner term by corner key (see cornerKey).
-	table     *[1 << 16]float64
-	cornerTab [32]float64
-
-	// kindClassic: weights of empty, mono and smooth.
-	classic [3]float64
-
-	// kindLines32: a line's value in float32; powers holds r^p for the
-	// ranks r under each power parameter p, for Features.
-	table32 *[1 << 16]float32
-	powers  [][16]float64
-}
-
-var _ engine.Evaluator = (*Compiled)(nil)
-
-// Evaluate returns Σ w[i]·feature[i](b).
-func (c *Compiled) Evaluate(b engine.Board) float64 {
-	x := uint64(b)
-	y := uint64(b.Transpose()) // its rows are b's columns read top to bottom
-	switch c.kind {
-	case kindLines:
-		t := c.table
-		// A balanced sum: a chain of 8 dependent additions would cost more
-		// than the look-ups.
-		rows := (t[uint16(x)] + t[uint16(x>>16)]) + (t[uint16(x>>32)] + t[uint16(x>>48)])
-		cols := (t[uint16(y)] + t[uint16(y>>16)]) + (t[uint16(y>>32)] + t[uint16(y>>48)])
-		return (rows + cols) + c.cornerTab[cornerKey(x)&31]
-	case kindLines32:
-		// Left to right, each sum rounded to float32: rows, columns, then
-		// the two, as the reproduced engine adds them.
-		t := c.table32
-		rows := t[uint16(x)] + t[uint16(x>>16)] + t[uint16(x>>32)] + t[uint16(x>>48)]
-		cols := t[uint16(y)] + t[uint16(y>>16)] + t[uint16(y>>32)] + t[uint16(y>>48)]
-		return float64(rows + cols)
+	if e == nil {
+		return nil, fmt.Errorf("eval: %s: the model compiled no evaluator", s.Name)
 	}
-	// Written out here rather than called, which keeps Evaluate a leaf
-	// function: no stack check, no frame.
-	rows := classicRows[uint16(x)] + classicRows[uint16(x>>16)] + classicRows[uint16(x>>32)] + classicRows[uint16(x>>48)]
-	cols := classicRows[uint16(y)] + classicRows[uint16(y>>16)] + classicRows[uint16(y>>32)] + classicRows[uint16(y>>48)]
-	empty, mono, smooth := classicSums(rows, cols)
-	return c.classic[0]*float64(empty) + c.classic[1]*float64(mono) + c.classic[2]*float64(smooth)
+	return e, nil
 }
 
-// Set returns the feature set c was compiled from.
-func (c *Compiled) Set() *FeatureSet { return c.set }
-
-// Weights returns a copy of the weights c was compiled from.
-func (c *Compiled) Weights() []float64 { return append([]float64(nil), c.w...) }
-
-// Params returns a copy of the shape parameters c was compiled with (empty
-// for a set without parameters).
-func (c *Compiled) Params() []float64 { return append([]float64{}, c.p...) }
-
-// Features stores the feature vector of b under c's parameters in dst,
-// reusing dst's storage when it is large enough, and returns it (see
-// FeatureSet.Vector).
-func (c *Compiled) Features(b engine.Board, dst []float64) []float64 {
-	sh, ok := c.set.impl.(shapedImpl)
-	if !ok {
-		return c.set.Vector(b, dst)
+// Default returns s compiled with its default weights and parameters,
+// compiled on first use and shared afterwards. A set that passes Check has
+// defaults that compile; Default panics on one that does not.
+func (s *FeatureSet) Default() engine.Evaluator {
+	s.def.once.Do(s.compileDefaults)
+	if s.def.err != nil {
+		panic(fmt.Sprintf("eval: default weights of %s do not compile: %v", s.Name, s.def.err))
 	}
-	n := len(c.set.Features)
-	if cap(dst) < n {
-		dst = make([]float64, n)
-	}
-	dst = dst[:n]
-	sh.compiledFeatures(c, b, dst)
-	return dst
-}
-
-// The corner feature (the largest rank m if a corner cell holds it, else 0)
-// through a key: each row gets 2·(its largest rank), plus 1 for rows 0 and
-// 3 when one of their end cells holds that rank. The board's key K is the
-// largest row key. If some corner holds m, a row of key 2m+1 exists and K
-// is odd; if not, every row holding m has key 2m, every other row key less
-// than 2m, and K is even. So the corner feature is K/2 for odd K, else 0.
-var (
-	cornerKeyEnd [1 << 16]uint8 // rows 0 and 3
-	cornerKeyMid [1 << 16]uint8 // rows 1 and 2
-)
-
-func init() {
-	for row := range 1 << 16 {
-		m := 0
-		for i := range 4 {
-			m = max(m, row>>(4*i)&0xf)
-		}
-		cornerKeyMid[row] = uint8(2 * m)
-		cornerKeyEnd[row] = uint8(2 * m)
-		if row&0xf == m || row>>12 == m {
-			cornerKeyEnd[row]++
-		}
-	}
-}
-
-// cornerKey returns the board's corner key K, in [0, 32).
-func cornerKey(x uint64) uint64 {
-	// Widened before max so that max compiles to conditional moves: which
-	// row wins is as good as random from board to board.
-	return max(uint64(cornerKeyEnd[uint16(x)]), uint64(cornerKeyMid[uint16(x>>16)]),
-		uint64(cornerKeyMid[uint16(x>>32)]), uint64(cornerKeyEnd[uint16(x>>48)]))
-}
-
-// cornerRank returns the corner feature of a board.
-func cornerRank(x uint64) uint64 {
-	k := cornerKey(x)
-	return k >> 1 & -(k & 1)
-}
-
-// cornerTable returns the weighted corner term by corner key.
-func cornerTable(w float64) [32]float64 {
-	var t [32]float64
-	for m := range 16 {
-		t[2*m+1] = w * float64(m)
-	}
-	return t
+	return s.def.e
 }
 
 // VectorNames returns the names of a tuning vector's coordinates: the
@@ -422,7 +325,7 @@ func (s *FeatureSet) SplitVector(v []float64) (w, p []float64, err error) {
 
 // CompileVector compiles a tuning vector (weights, then parameters): what a
 // game pool calls for a candidate.
-func (s *FeatureSet) CompileVector(v []float64) (*Compiled, error) {
+func (s *FeatureSet) CompileVector(v []float64) (engine.Evaluator, error) {
 	w, p, err := s.SplitVector(v)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"math/bits"
 	"sync"
+	"sync/atomic"
 
 	"github.com/evotune/evotune/engine"
 )
@@ -47,8 +48,8 @@ var nneonneoSet = &FeatureSet{
 	// Linear in the weights for fixed parameters, and a dead board is worth 0
 	// under any scale; the compatible search adds no move scores.
 	ScaleInvariant: true,
-	reference:      nnEmpty,
-	impl:           nneonneoImpl{},
+	Reference:      "empty",
+	Model:          nneonneoModel{},
 }
 
 // Feature and parameter indices of the nneonneo set.
@@ -199,53 +200,59 @@ func nnLineValue(line [4]int, l nnLine, w [5]float32, pp, pq *[16]float64) float
 	return v
 }
 
-type nneonneoImpl struct{}
+type nneonneoModel struct{}
 
-var _ shapedImpl = nneonneoImpl{}
-
-// check rejects weights the program could not hold: its constants are
-// float32.
-func (nneonneoImpl) check(w, _ []float64) error {
+// Compile builds the line table the program builds from its constants,
+// which are float32: weights and powers are rounded to float32 first, and
+// weights the program could not hold are refused.
+func (nneonneoModel) Compile(w, p []float64) (engine.Evaluator, error) {
+	var w32 [5]float32
 	for i, x := range w {
-		if math.IsInf(float64(float32(x)), 0) {
-			return fmt.Errorf("%w: nneonneo: weight of %s is %g, want a float32 (magnitude below %g)",
+		w32[i] = float32(x)
+		if math.IsInf(float64(w32[i]), 0) {
+			return nil, fmt.Errorf("%w: nneonneo: weight of %s is %g, want a float32 (magnitude below %g)",
 				ErrWeights, nneonneoSet.Features[i].Name, x, math.MaxFloat32)
 		}
 	}
-	return nil
-}
-
-// compile builds the line table the program builds from its constants,
-// which are float32: weights and powers are rounded to float32 first.
-func (nneonneoImpl) compile(c *Compiled) {
-	var w [5]float32
-	for i, x := range c.w {
-		w[i] = float32(x)
-	}
-	c.powers = [][16]float64{
-		nnPowers(float64(float32(c.p[nnMonoPower]))),
-		nnPowers(float64(float32(c.p[nnSumPower]))),
-	}
-	pp, pq := &c.powers[0], &c.powers[1]
+	pw := nnPowersOf(p)
 	lines := nnLines()
 	t := new([1 << 16]float32)
 	for row := range t {
-		t[row] = nnLineValue(lineOf(row), lines[row], w, pp, pq)
+		t[row] = nnLineValue(lineOf(row), lines[row], w32, &pw.mono, &pw.sum)
 	}
-	c.kind = kindLines32
-	c.table32 = t
+	return &compiled{kind: kindLines32, table32: t}, nil
 }
 
-func (nneonneoImpl) features(b engine.Board, f []float64) {
-	nneonneoSet.Default().Features(b, f)
+// nnShapePowers holds r^p for the ranks r under the two power parameters,
+// rounded to float32 as the program's constants are.
+type nnShapePowers struct {
+	p         [2]float32
+	mono, sum [16]float64
 }
 
-// compiledFeatures computes the features in float64 from their definitions
-// (not in the program's float32), summing the rows top to bottom and then
-// the columns left to right.
-func (nneonneoImpl) compiledFeatures(c *Compiled, b engine.Board, f []float64) {
+// nnLastPowers caches the powers last computed: golden checks, versions
+// and tests ask for the features of many boards under the same parameters,
+// and correctly rounded fractional powers take big-float arithmetic.
+var nnLastPowers atomic.Pointer[nnShapePowers]
+
+// nnPowersOf returns the powers of the parameter vector p.
+func nnPowersOf(p []float64) *nnShapePowers {
+	key := [2]float32{float32(p[nnMonoPower]), float32(p[nnSumPower])}
+	if pw := nnLastPowers.Load(); pw != nil && pw.p == key {
+		return pw
+	}
+	pw := &nnShapePowers{p: key, mono: nnPowers(float64(key[0])), sum: nnPowers(float64(key[1]))}
+	nnLastPowers.Store(pw)
+	return pw
+}
+
+// Features computes the features in float64 from their definitions (not in
+// the program's float32), summing the rows top to bottom and then the
+// columns left to right, with the powers rounded to float32 as Compile
+// rounds them.
+func (nneonneoModel) Features(b engine.Board, p, f []float64) {
+	pw := nnPowersOf(p)
 	lines := nnLines()
-	pp, pq := &c.powers[0], &c.powers[1]
 	x := uint64(b)
 	y := uint64(b.Transpose())
 	var empty, merges int
@@ -256,7 +263,7 @@ func (nneonneoImpl) compiledFeatures(c *Compiled, b engine.Board, f []float64) {
 			l := lines[row]
 			empty += int(l.empty)
 			merges += int(l.merges)
-			m, s := nnShape(lineOf(int(row)), pp, pq)
+			m, s := nnShape(lineOf(int(row)), &pw.mono, &pw.sum)
 			mono += m
 			sum += s
 		}

@@ -181,7 +181,7 @@ func TestNneonneoDifferential(t *testing.T) {
 		for range 600 {
 			b := refboard.Shaped[engine.Board](rng)
 			want := refNneonneo(b.Grid(), pf[0], pf[1])
-			f = c.Features(b, f)
+			f = s.FeatureVector(b, p, f)
 			for i := range f {
 				if f[i] != want[i] && !(math.Abs(f[i]-want[i]) <= 1e-12*math.Abs(want[i])) {
 					t.Fatalf("%s: params %v: features %v, reference %v", b, p, f, want)
@@ -210,7 +210,7 @@ func TestNneonneoEveryLine(t *testing.T) {
 			if got, want := c.Evaluate(b), refNNProgram(b.Grid(), s.Defaults, pw); got != float64(want) {
 				t.Fatalf("%s: Evaluate = %v, the program's arithmetic gives %v", b, got, want)
 			}
-			f := c.Features(b, nil)
+			f := s.FeatureVector(b, nil, nil)
 			want := refNneonneo(b.Grid(), p[0], p[1])
 			for i := range f {
 				if !(math.Abs(f[i]-want[i]) <= 1e-12*math.Abs(want[i])) {
@@ -283,14 +283,14 @@ func TestNneonneoScaleAndSymmetry(t *testing.T) {
 		ck, _ := s.CompileParams(kw, p)
 		for range 200 {
 			b := refboard.Shaped[engine.Board](rng)
-			f := c1.Features(b, nil)
+			f := s.FeatureVector(b, p, nil)
 			tol := 2e-6 * k * termScale(w, f)
 			if d := ck.Evaluate(b) - k*c1.Evaluate(b); !(math.Abs(d) <= tol) {
 				t.Fatalf("%s: value with weights ×%v is %v, want %v", b, k, ck.Evaluate(b), k*c1.Evaluate(b))
 			}
 			for i := 1; i < 8; i++ {
 				sb := b.Symmetry(i)
-				fs := c1.Features(sb, nil)
+				fs := s.FeatureVector(sb, p, nil)
 				for j := range f {
 					if !(math.Abs(fs[j]-f[j]) <= 1e-12*math.Abs(f[j])) {
 						t.Fatalf("%s under symmetry %d: features %v, want %v", b, i, fs, f)
@@ -320,18 +320,25 @@ func TestNneonneoParams(t *testing.T) {
 			t.Errorf("parameter %+v", p)
 		}
 	}
-	if s.Features[s.Reference()].Name != "empty" || !s.ScaleInvariant {
-		t.Errorf("reference %d, scale-invariant %v", s.Reference(), s.ScaleInvariant)
+	if s.Features[s.ReferenceIndex()].Name != "empty" || !s.ScaleInvariant {
+		t.Errorf("reference %d, scale-invariant %v", s.ReferenceIndex(), s.ScaleInvariant)
 	}
+	// The evaluator computes with the parameters it was compiled with;
+	// Default with the defaults.
 	c, err := s.CompileParams(s.Defaults, []float64{2, 6})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := c.Params(); !slices.Equal(got, []float64{2, 6}) {
-		t.Errorf("Params() = %v", got)
-	}
-	if d := s.Default(); !slices.Equal(d.Params(), []float64{4, 3.5}) {
-		t.Errorf("Default().Params() = %v", d.Params())
+	for i, b := range gameBoards(1) {
+		if got, want := c.Evaluate(b), refNNProgram(b.Grid(), s.Defaults, nnPowTables([]float64{2, 6})); got != float64(want) {
+			t.Fatalf("%s: compiled with parameters 2, 6: %v, want %v", b, got, want)
+		}
+		if got, want := s.Default().Evaluate(b), refNNProgram(b.Grid(), s.Defaults, nnPowTables([]float64{4, 3.5})); got != float64(want) {
+			t.Fatalf("%s: Default: %v, want %v", b, got, want)
+		}
+		if i == 50 {
+			break
+		}
 	}
 	for _, p := range [][]float64{{4}, {4, 3.5, 1}, {0.5, 3.5}, {4, 6.01}, {math.NaN(), 3.5}, {4, math.Inf(1)}} {
 		if _, err := s.CompileParams(s.Defaults, p); !errors.Is(err, ErrParams) {
@@ -345,7 +352,7 @@ func TestNneonneoParams(t *testing.T) {
 	if _, err := standardSet.CompileParams(standardSet.Defaults, []float64{1}); !errors.Is(err, ErrParams) {
 		t.Errorf("standard with a parameter: err = %v, want ErrParams", err)
 	}
-	if c, err := standardSet.CompileParams(standardSet.Defaults, nil); err != nil || len(c.Params()) != 0 {
+	if c, err := standardSet.CompileParams(standardSet.Defaults, nil); err != nil || c == nil {
 		t.Errorf("standard: %v, %v", c, err)
 	}
 }
@@ -358,7 +365,7 @@ func TestNneonneoDoesNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(10, func() {
 		for _, b := range boards {
 			sink += c.Evaluate(b)
-			f = c.Features(b, f)
+			f = nneonneoSet.FeatureVector(b, nil, f)
 		}
 	}); n != 0 {
 		t.Errorf("%v allocations per run of Evaluate and Features", n)
@@ -448,7 +455,7 @@ func readNNValues(t testing.TB) []nnRow {
 // float32 rounding (relative 1e-6); the table is built as the program
 // builds it, so the values agree bit for bit, and the test asks for that.
 func TestNneonneoMatchesProgram(t *testing.T) {
-	compiled := map[string]*Compiled{}
+	compiled := map[string]engine.Evaluator{}
 	for name, c := range nnConstants {
 		var err error
 		if compiled[name], err = nneonneoSet.CompileParams(c[0], c[1]); err != nil {
@@ -487,7 +494,7 @@ func TestNneonneoTableMatchesProgram(t *testing.T) {
 			t.Fatal(err)
 		}
 		buf := make([]byte, 0, 4<<16)
-		for _, v := range c.table32 {
+		for _, v := range c.(*compiled).table32 {
 			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
 		}
 		sum := sha256.Sum256(buf)

@@ -74,10 +74,10 @@ func ParseWeights(data []byte, name string) (*WeightsFile, error) {
 const maxCount = math.MaxInt32
 
 type parser struct {
-	lines    *yamlx.Lines
-	format   string      // the file's format, once known
-	set      *FeatureSet // the file's feature set, once known
-	compiled *Compiled   // a set with parameters: the file's weights and parameters
+	lines      *yamlx.Lines
+	format     string      // the file's format, once known
+	set        *FeatureSet // the file's feature set, once known
+	fileParams []float64   // the file's parameters; nil: the set's defaults
 }
 
 func (p *parser) weightsFile(doc *weightsDoc) (*WeightsFile, error) {
@@ -109,13 +109,12 @@ func (p *parser) weightsFile(doc *weightsDoc) (*WeightsFile, error) {
 	case wf.Format == FormatV2 && len(p.set.Params) > 0:
 		return nil, l.Errorf("", "missing key \"params\" (%s has parameters %s)", p.set.Name, strings.Join(p.set.ParamNames(), ", "))
 	}
-	if len(p.set.Params) > 0 {
-		// The checks need the features under the file's parameters, and a
-		// file that loads must compile: the set may refuse weights its
-		// arithmetic cannot hold.
-		if p.compiled, err = p.set.CompileParams(wf.Weights, wf.Params); err != nil {
-			return nil, l.Errorf("weights", "%s", strings.TrimPrefix(err.Error(), ErrWeights.Error()+": "))
-		}
+	// The checks need the features under the file's parameters, and a file
+	// that loads must compile: a set may refuse weights its arithmetic
+	// cannot hold.
+	p.fileParams = wf.Params
+	if _, err = p.set.CompileParams(wf.Weights, wf.Params); err != nil {
+		return nil, l.Errorf("weights", "%s", strings.TrimPrefix(err.Error(), ErrWeights.Error()+": "))
 	}
 	if wf.Search, err = p.search(doc.Search, "search"); err != nil {
 		return nil, err
@@ -314,12 +313,7 @@ func (p *parser) checks(items []*yaml.Node, w []float64) ([]Check, error) {
 			return nil, err
 		}
 		// Verify: exact features, then the value within tolerance.
-		var got []float64
-		if p.compiled != nil {
-			got = p.compiled.Features(c.Board, nil)
-		} else {
-			got = p.set.Vector(c.Board, nil)
-		}
+		got := p.set.FeatureVector(c.Board, p.fileParams, nil)
 		for j, f := range p.set.Features {
 			if got[j] != c.Features[j] {
 				return nil, p.lines.Errorf(what+".features."+f.Name, "the file says %v, this implementation computes %v for board %s (%s)",

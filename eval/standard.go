@@ -25,8 +25,8 @@ var standardSet = &FeatureSet{
 	Defaults:       []float64{47, 11, 270, 100, 70},
 	Symmetric:      true,
 	ScaleInvariant: true,
-	reference:      2, // empty
-	impl:           standardImpl{},
+	Reference:      "empty",
+	Model:          standardModel{},
 }
 
 // Feature indices of the standard set.
@@ -85,14 +85,13 @@ func standardLine(r [4]int) stdLine {
 	return t
 }
 
-type standardImpl struct{}
+type standardModel struct{}
 
-// compile folds every line feature into one table used for rows and columns
+// Compile folds every line feature into one table used for rows and columns
 // alike. Empty cells would count twice (once in their row, once in their
 // column), so the table carries half the empty weight: halving is exact in
 // binary floating point.
-func (standardImpl) compile(c *Compiled) {
-	w := c.w
+func (standardModel) Compile(w, _ []float64) (engine.Evaluator, error) {
 	lines := stdLines()
 	t := new([1 << 16]float64)
 	wm, ws, we, wg := w[stdMono], w[stdSmooth], w[stdEmpty]/2, w[stdMerge]
@@ -100,12 +99,10 @@ func (standardImpl) compile(c *Compiled) {
 		l := lines[i]
 		t[i] = wm*float64(l.mono) + ws*float64(l.smooth) + we*float64(l.empty) + wg*float64(l.merge)
 	}
-	c.kind = kindLines
-	c.table = t
-	c.cornerTab = cornerTable(w[stdCorner])
+	return &compiled{kind: kindLines, table: t, cornerTab: cornerTable(w[stdCorner])}, nil
 }
 
-func (standardImpl) features(b engine.Board, f []float64) {
+func (standardModel) Features(b engine.Board, _, f []float64) {
 	lines := stdLines()
 	x := uint64(b)
 	y := uint64(b.Transpose())

@@ -41,7 +41,7 @@ func (s *FeatureSet) Version() string {
 					b |= engine.Board(1+rng.IntN(13)) << (4 * cell)
 				}
 			}
-			vec = s.Vector(b, vec)
+			vec = s.FeatureVector(b, nil, vec)
 			for _, x := range vec {
 				put(x)
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -93,50 +94,32 @@ type SeedRange struct {
 	Count int
 }
 
-// NewWeightsFile returns a weights file for the weights w of s, with golden
-// checks on CheckBoards. It copies w. A set with shape parameters gets its
-// default parameters (see NewWeightsFileParams).
-func NewWeightsFile(s *FeatureSet, w []float64) *WeightsFile {
-	wf := &WeightsFile{Format: FormatV1, Features: s.Name, Weights: append([]float64(nil), w...)}
-	if len(s.Params) > 0 {
-		wf.Format = FormatV2
-		wf.Params = s.DefaultParams()
-	}
-	c, err := s.CompileParams(w, wf.Params)
-	for _, b := range CheckBoards() {
-		if err != nil { // weights that do not compile: features as Vector gives them
-			wf.Checks = append(wf.Checks, makeCheck(s, w, b))
-			continue
-		}
-		wf.Checks = append(wf.Checks, makeCompiledCheck(c, b))
-	}
-	return wf
-}
-
-// NewWeightsFileParams returns a weights file for the weights w and shape
+// NewWeightsFile returns a weights file for the weights w and shape
 // parameters p of s (nil: the defaults), with golden checks on CheckBoards
 // computed under p. It copies w and p, and fails if they do not compile.
-func NewWeightsFileParams(s *FeatureSet, w, p []float64) (*WeightsFile, error) {
-	c, err := s.CompileParams(w, p)
-	if err != nil {
+// Marshal and ParseWeights find the set by the name the file gives, so a
+// set of one's own must be registered (Register) to write or read its
+// files.
+func NewWeightsFile(s *FeatureSet, w, p []float64) (*WeightsFile, error) {
+	if _, err := s.CompileParams(w, p); err != nil {
 		return nil, err
 	}
-	wf := &WeightsFile{Format: FormatV1, Features: s.Name, Weights: append([]float64(nil), w...)}
+	wf := &WeightsFile{Format: FormatV1, Features: s.Name, Weights: slices.Clone(w)}
 	if len(s.Params) > 0 {
 		wf.Format = FormatV2
-		wf.Params = c.Params()
+		wf.Params = slices.Clone(s.params(p))
 	}
 	for _, b := range CheckBoards() {
-		wf.Checks = append(wf.Checks, makeCompiledCheck(c, b))
+		wf.Checks = append(wf.Checks, makeCheck(s, wf.Weights, wf.Params, b))
 	}
 	return wf, nil
 }
 
-// Set returns the file's feature set.
+// Set returns the file's feature set, the registered set it names.
 func (wf *WeightsFile) Set() (*FeatureSet, error) { return Set(wf.Features) }
 
 // Compile compiles the file's weights under its parameters.
-func (wf *WeightsFile) Compile() (*Compiled, error) {
+func (wf *WeightsFile) Compile() (engine.Evaluator, error) {
 	s, err := wf.Set()
 	if err != nil {
 		return nil, err
@@ -175,10 +158,10 @@ func (wf *WeightsFile) Marshal() ([]byte, error) {
 	if len(wf.Params) != 0 && len(s.Params) == 0 {
 		return nil, fmt.Errorf("eval: cannot write weights: %w: %s has no parameters, got %d values", ErrParams, s.Name, len(wf.Params))
 	}
-	c, err := s.CompileParams(wf.Weights, wf.Params)
-	if err != nil {
+	if _, err := s.CompileParams(wf.Weights, wf.Params); err != nil {
 		return nil, fmt.Errorf("eval: cannot write weights: %w", err)
 	}
+	params := s.params(wf.Params)
 	format := FormatV1
 	if wf.NeedsV2() {
 		format = FormatV2
@@ -190,7 +173,7 @@ func (wf *WeightsFile) Marshal() ([]byte, error) {
 	add("weights", featureMap(s, wf.Weights, 0))
 	if len(s.Params) > 0 {
 		n := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
-		for i, x := range c.Params() {
+		for i, x := range params {
 			n.Content = append(n.Content, str(s.Params[i].Name), float(x))
 		}
 		add("params", n)
@@ -222,7 +205,7 @@ func (wf *WeightsFile) Marshal() ([]byte, error) {
 	}
 	checks := &yaml.Node{Kind: yaml.SequenceNode}
 	for _, b := range boards {
-		c := makeCompiledCheck(c, b)
+		c := makeCheck(s, wf.Weights, params, b)
 		if math.IsInf(c.Value, 0) || math.IsNaN(c.Value) {
 			return nil, fmt.Errorf("eval: cannot write weights: %w: %s: weights too large: the value of board %s overflows", ErrWeights, s.Name, b.Hex())
 		}

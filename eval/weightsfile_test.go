@@ -17,7 +17,7 @@ import (
 
 // tunedFile is a weights file as the tuner would export it.
 func tunedFile() *WeightsFile {
-	wf := NewWeightsFile(standardSet, []float64{52.25, 9.5, 301.125, 87.0625, 64.5})
+	wf := mustWeightsFile(standardSet, []float64{52.25, 9.5, 301.125, 87.0625, 64.5}, nil)
 	wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3}
 	wf.Provenance = &Provenance{
 		Run: "quick", Generation: 20, Optimizer: "cmaes", Seed: 1, Evaluations: 160,
@@ -59,7 +59,7 @@ func checkGolden(t *testing.T, name string, file func() *WeightsFile) *WeightsFi
 // nnTunedFile is a weights file of the nneonneo set with tuned parameters,
 // as the tuner would export it.
 func nnTunedFile() *WeightsFile {
-	wf, err := NewWeightsFileParams(nneonneoSet, []float64{187500.25, 301.5, 655.125, 39.75, 13.0625}, []float64{3.25, 3.875})
+	wf, err := NewWeightsFile(nneonneoSet, []float64{187500.25, 301.5, 655.125, 39.75, 13.0625}, []float64{3.25, 3.875})
 	if err != nil {
 		panic(err)
 	}
@@ -78,15 +78,30 @@ func TestGoldenWeightsFileV2(t *testing.T) {
 	// defaults: some differ.
 	differ := false
 	for _, c := range wf.Checks {
-		differ = differ || !reflect.DeepEqual(c.Features, nneonneoSet.Vector(c.Board, nil))
+		differ = differ || !reflect.DeepEqual(c.Features, nneonneoSet.FeatureVector(c.Board, nil, nil))
 	}
 	if !differ {
 		t.Error("every check's features equal those under the default parameters")
 	}
 	c, err := wf.Compile()
-	if err != nil || !reflect.DeepEqual(c.Params(), []float64{3.25, 3.875}) {
-		t.Errorf("Compile: %v, params %v", err, c.Params())
+	if err != nil {
+		t.Fatal(err)
 	}
+	want, _ := nneonneoSet.CompileParams(wf.Weights, []float64{3.25, 3.875})
+	for _, b := range CheckBoards() {
+		if c.Evaluate(b) != want.Evaluate(b) {
+			t.Errorf("Compile: %s: %v, want %v (the file's parameters)", b, c.Evaluate(b), want.Evaluate(b))
+		}
+	}
+}
+
+// mustWeightsFile is NewWeightsFile for weights that compile.
+func mustWeightsFile(s *FeatureSet, w, p []float64) *WeightsFile {
+	wf, err := NewWeightsFile(s, w, p)
+	if err != nil {
+		panic(err)
+	}
+	return wf
 }
 
 // TestFormatChosen checks that Marshal writes version 2 exactly when the
@@ -108,7 +123,7 @@ func TestFormatChosen(t *testing.T) {
 		{"validated at another depth", standardSet, nil, FormatV2},
 		{"stage of a ladder", standardSet, nil, FormatV2},
 	} {
-		wf := NewWeightsFile(tc.set, tc.set.Defaults)
+		wf := mustWeightsFile(tc.set, tc.set.Defaults, nil)
 		wf.Search = tc.search
 		if tc.name == "validated at another depth" {
 			wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3}
@@ -151,8 +166,13 @@ func TestParseV1WithParameters(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, err := wf.Compile()
-	if err != nil || wf.Params != nil || !reflect.DeepEqual(c.Params(), nneonneoSet.DefaultParams()) {
-		t.Errorf("params %v, compiled %v, %v", wf.Params, c.Params(), err)
+	if err != nil || wf.Params != nil {
+		t.Fatalf("params %v, %v", wf.Params, err)
+	}
+	for _, b := range CheckBoards() {
+		if c.Evaluate(b) != nneonneoSet.Default().Evaluate(b) {
+			t.Errorf("%s: compiled %v, want %v (the default parameters)", b, c.Evaluate(b), nneonneoSet.Default().Evaluate(b))
+		}
 	}
 }
 
@@ -215,7 +235,7 @@ func TestRoundTripBits(t *testing.T) {
 				}
 			}
 		}
-		wf, err := NewWeightsFileParams(s, w, p)
+		wf, err := NewWeightsFile(s, w, p)
 		if err != nil {
 			t.Fatalf("weights %v, params %v: %v", w, p, err)
 		}
@@ -302,7 +322,7 @@ func TestCheckBoardsExerciseEveryFeature(t *testing.T) {
 			}
 			zero, nonzero := false, false
 			for _, b := range boards {
-				if s.Vector(b, nil)[i] == 0 {
+				if s.FeatureVector(b, nil, nil)[i] == 0 {
 					zero = true
 				} else {
 					nonzero = true
@@ -518,15 +538,11 @@ func TestMarshalRejects(t *testing.T) {
 	}
 }
 
-// An empty parameter vector is no parameters, as Compiled.Params gives it
+// An empty parameter vector is no parameters, as DefaultParams gives it
 // for a set without any.
 func TestMarshalEmptyParams(t *testing.T) {
-	c, err := standardSet.Compile(standardSet.Defaults)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wf := NewWeightsFile(standardSet, standardSet.Defaults)
-	wf.Params = c.Params()
+	wf := mustWeightsFile(standardSet, standardSet.Defaults, nil)
+	wf.Params = standardSet.DefaultParams()
 	data, err := wf.Marshal()
 	if err != nil || !strings.Contains(string(data), "format: "+FormatV1+"\n") || strings.Contains(string(data), "params") {
 		t.Errorf("Marshal: %v\n%s", err, data)
@@ -534,7 +550,7 @@ func TestMarshalEmptyParams(t *testing.T) {
 }
 
 func TestMarshalRecomputesChecks(t *testing.T) {
-	wf := NewWeightsFile(standardSet, standardSet.Defaults)
+	wf := mustWeightsFile(standardSet, standardSet.Defaults, nil)
 	wf.Weights = []float64{1, 2, 3, 4, 5} // stale checks
 	wf.Checks = wf.Checks[:2]
 	data, err := wf.Marshal()
@@ -545,7 +561,7 @@ func TestMarshalRecomputesChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(back.Checks) != 2 || back.Checks[1].Value != Value(wf.Weights, standardSet.Vector(back.Checks[1].Board, nil)) {
+	if len(back.Checks) != 2 || back.Checks[1].Value != Value(wf.Weights, standardSet.FeatureVector(back.Checks[1].Board, nil, nil)) {
 		t.Errorf("checks written: %+v", back.Checks)
 	}
 	_ = engine.Board(0)
@@ -556,7 +572,7 @@ func FuzzParseWeights(f *testing.F) {
 	if data, err := tunedFile().Marshal(); err == nil {
 		f.Add(data)
 	}
-	if data, err := NewWeightsFile(classicSet, classicSet.Defaults).Marshal(); err == nil {
+	if data, err := mustWeightsFile(classicSet, classicSet.Defaults, nil).Marshal(); err == nil {
 		f.Add(data)
 	}
 	f.Add([]byte("format: evotune.weights/v1\nfeatures: classic\nweights: {empty: 0x1b, mono: 1_0, smooth: -0}\n"))

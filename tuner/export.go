@@ -59,7 +59,7 @@ func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	wf, err := eval.NewWeightsFileParams(t.set, w, p)
+	wf, err := eval.NewWeightsFile(t.set, w, p)
 	if err != nil {
 		return nil, err
 	}

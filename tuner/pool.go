@@ -102,7 +102,7 @@ func (p *LocalPool) Play(ctx context.Context, b *Batch, results [][]engine.Resul
 	if err != nil {
 		return fmt.Errorf("tuner: %w", err)
 	}
-	evals := make([]*eval.Compiled, len(b.Weights))
+	evals := make([]engine.Evaluator, len(b.Weights))
 	for c, w := range b.Weights {
 		if evals[c], err = set.CompileVector(w); err != nil {
 			return fmt.Errorf("tuner: candidate %d: %w", c, err)
@@ -121,13 +121,16 @@ func (p *LocalPool) Play(ctx context.Context, b *Batch, results [][]engine.Resul
 	for w, s := range searchers {
 		players[w] = s
 	}
-	current := make([]*eval.Compiled, len(players)) // each player's evaluator
+	current := make([]int, len(players)) // the candidate each player evaluates for
+	for w := range current {
+		current[w] = -1
+	}
 	jobs := b.jobs()
 	err = engine.PlayOn(ctx, players, len(jobs), func(i, w int) uint64 {
 		j := jobs[i]
-		if e := evals[j.Candidate]; current[w] != e {
-			searchers[w].SetEvaluator(e)
-			current[w] = e
+		if current[w] != j.Candidate {
+			searchers[w].SetEvaluator(evals[j.Candidate])
+			current[w] = j.Candidate
 		}
 		return b.Seeds[j.Game]
 	}, b.MaxMoves, func(i int, r engine.Result) {

@@ -183,7 +183,7 @@ func TestHeuristicOnlyHoldsReference(t *testing.T) {
 	if got := len(tu.opt.Mean()); got != len(tu.set.Features)-1 {
 		t.Fatalf("optimizer dimension %d, want %d (one weight held fixed)", got, len(tu.set.Features)-1)
 	}
-	ref := tu.set.Reference()
+	ref := tu.set.ReferenceIndex()
 	for range 3 {
 		rec, err := tu.Step(context.Background(), func() time.Duration { return 0 })
 		if err != nil {
@@ -320,7 +320,7 @@ func TestTuneParameters(t *testing.T) {
 		t.Fatalf("optimizer dimension %d, want %d (weights and parameters, the reference fixed)", got, want)
 	}
 	names := tu.Names()
-	ref := set.Reference()
+	ref := set.ReferenceIndex()
 	start := slices.Clone(tu.base)
 	moved := make([]bool, len(names))
 	for range 3 {

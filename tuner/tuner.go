@@ -195,7 +195,7 @@ func (t *Tuner) enterStage(i int, from []float64) error {
 	// weight vector matters, so the reference weight stays fixed.
 	t.free = t.free[:0]
 	for k := range t.names {
-		if !t.search.ScoresMoves() && t.set.ScaleInvariant && k == t.set.Reference() {
+		if !t.search.ScoresMoves() && t.set.ScaleInvariant && k == t.set.ReferenceIndex() {
 			continue
 		}
 		t.free = append(t.free, k)

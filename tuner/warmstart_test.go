@@ -18,7 +18,7 @@ func writeWeights(t *testing.T, set string, w, p []float64) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wf, err := eval.NewWeightsFileParams(s, w, p)
+	wf, err := eval.NewWeightsFile(s, w, p)
 	if err != nil {
 		t.Fatal(err)
 	}

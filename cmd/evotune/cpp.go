@@ -41,16 +41,23 @@ func cppBlock(wf *eval.WeightsFile, from string) (string, error) {
 	if wf.Features != cppSet {
 		return "", usagef("--format cpp: %s holds %s weights; only %s weights are constants of 2048.cpp (nneonneo/2048-ai)", from, wf.Features, cppSet)
 	}
-	c, err := wf.Compile()
+	if _, err := wf.Compile(); err != nil { // the weights must be constants the program can hold
+		return "", fmt.Errorf("%s: %w", from, err)
+	}
+	set, err := wf.Set()
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", from, err)
+	}
+	params := wf.Params
+	if params == nil {
+		params = set.DefaultParams()
 	}
 	var b strings.Builder
 	b.WriteString("// 2048.cpp (nneonneo/2048-ai): these lines replace the seven SCORE_ constants under \"// Heuristic scoring settings\", above init_tables().\n")
 	for _, l := range cppProvenance(wf, from) {
 		fmt.Fprintf(&b, "// %s\n", l)
 	}
-	b.WriteString(cppLines(c.Set(), c.Weights(), c.Params()))
+	b.WriteString(cppLines(set, wf.Weights, params))
 	return b.String(), nil
 }
 

@@ -32,7 +32,7 @@ func nnFile(t *testing.T) (string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wf, err := eval.NewWeightsFileParams(set, []float64{187500.25, 301.5, 655.125, 39.75, 13.0625}, []float64{3.25, 3.875})
+	wf, err := eval.NewWeightsFile(set, []float64{187500.25, 301.5, 655.125, 39.75, 13.0625}, []float64{3.25, 3.875})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestExportCppGolden(t *testing.T) {
 // The program's constants come out as the program writes them.
 func TestCppDefaults(t *testing.T) {
 	set, _ := eval.Set("nneonneo")
-	block, err := cppBlock(eval.NewWeightsFile(set, set.Defaults), "defaults")
+	block, err := cppBlock(&eval.WeightsFile{Features: set.Name, Weights: set.Defaults}, "defaults")
 	if err != nil {
 		t.Fatal(err)
 	}

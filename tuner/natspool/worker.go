@@ -55,7 +55,7 @@ type Worker struct {
 	beforePlay func(*job) error // test hook: an error drops the job unanswered
 
 	cacheMu sync.Mutex
-	cache   map[string]*eval.Compiled
+	cache   map[string]engine.Evaluator
 
 	logMu  sync.Mutex
 	logged map[string]bool
@@ -79,7 +79,7 @@ func NewWorker(nc *nats.Conn, o WorkerOptions) (*Worker, error) {
 		logf = func(string, ...any) {}
 	}
 	return &Worker{js: js, name: name, slots: engine.Workers(o.Slots), logf: logf,
-		rules: engine.RulesVersion, backoff: refuseBackoff, cache: map[string]*eval.Compiled{}, logged: map[string]bool{}}, nil
+		rules: engine.RulesVersion, backoff: refuseBackoff, cache: map[string]engine.Evaluator{}, logged: map[string]bool{}}, nil
 }
 
 // Name returns the worker's name.
@@ -243,7 +243,7 @@ func (w *Worker) handle(ctx context.Context, st *slotState, cons jetstream.Consu
 
 // prepare readies st's searcher for j and returns the evaluator of j's
 // weights, or the reason the worker cannot replay j exactly.
-func (w *Worker) prepare(st *slotState, j *job) (*eval.Compiled, string) {
+func (w *Worker) prepare(st *slotState, j *job) (engine.Evaluator, string) {
 	switch {
 	case j.Format != JobFormat:
 		return nil, fmt.Sprintf("job format %d, this worker reads format %d: run the same evotune version on coordinator and workers", j.Format, JobFormat)
@@ -279,7 +279,7 @@ const compileCacheSize = 256
 
 // compile returns set's evaluator for w, compiled once and shared by the
 // slots: building the per-row tables costs more than a short game.
-func (w *Worker) compile(set *eval.FeatureSet, weights []float64) (*eval.Compiled, error) {
+func (w *Worker) compile(set *eval.FeatureSet, weights []float64) (engine.Evaluator, error) {
 	key := fmt.Sprintf("%s/%d/%016x", set.Name, len(weights), tuner.Fingerprint(weights))
 	w.cacheMu.Lock()
 	e, ok := w.cache[key]
