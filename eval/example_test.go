@@ -54,7 +54,7 @@ checks:
 		log.Fatal(err)
 	}
 	c, _ := wf.Compile()
-	fmt.Println(wf.Features, wf.Weights, len(wf.Checks), "check(s) verified;", c.Evaluate(0))
+	fmt.Println(wf.SetName, wf.Weights, len(wf.Checks), "check(s) verified;", c.Evaluate(0))
 
 	_, err = eval.ParseWeights([]byte("format: evotune.weights/v1\nfeatures: standard\nweights: {empty: 1}\n"), "bad.yaml")
 	fmt.Println(err)

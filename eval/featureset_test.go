@@ -129,7 +129,7 @@ func TestRegister(t *testing.T) {
 		t.Fatal(err)
 	}
 	back, err := ParseWeights(data, "cells.yaml")
-	if err != nil || back.Features != s.Name || back.Params[0] != 0.5 || len(back.Checks) != len(CheckBoards()) {
+	if err != nil || back.SetName != s.Name || back.Params[0] != 0.5 || len(back.Checks) != len(CheckBoards()) {
 		t.Errorf("ParseWeights: %+v, %v", back, err)
 	}
 }

@@ -82,7 +82,7 @@ type parser struct {
 
 func (p *parser) weightsFile(doc *weightsDoc) (*WeightsFile, error) {
 	l := p.lines
-	wf := &WeightsFile{Format: doc.Format, Features: doc.Features}
+	wf := &WeightsFile{Format: doc.Format, SetName: doc.Features}
 	if wf.Format != FormatV1 && wf.Format != FormatV2 {
 		return nil, l.Errorf("format", "unknown format %q (want %s or %s)", wf.Format, FormatV1, FormatV2)
 	}
@@ -93,8 +93,8 @@ func (p *parser) weightsFile(doc *weightsDoc) (*WeightsFile, error) {
 		}
 	}
 	var err error
-	if p.set, err = Set(wf.Features); err != nil {
-		return nil, l.Errorf("features", "unknown feature set %q (known: %s)", wf.Features, strings.Join(Names(), ", "))
+	if p.set, err = Set(wf.SetName); err != nil {
+		return nil, l.Errorf("features", "unknown feature set %q (known: %s)", wf.SetName, strings.Join(Names(), ", "))
 	}
 	if wf.Weights, err = p.named(doc.Weights, "weights", "feature", p.set.FeatureNames()); err != nil {
 		return nil, err

@@ -30,8 +30,8 @@ type WeightsFile struct {
 	// Format is the format line read; Marshal writes the version the
 	// content needs (see FormatV2) whatever it says, but rejects an unknown
 	// one.
-	Format   string
-	Features string // the feature set's name
+	Format  string
+	SetName string // the feature set's name, under the key features
 	// Weights has one weight per feature, in the set's order (the file maps
 	// feature names to weights; it is written in the set's order).
 	Weights []float64
@@ -104,7 +104,7 @@ func NewWeightsFile(s *FeatureSet, w, p []float64) (*WeightsFile, error) {
 	if _, err := s.CompileParams(w, p); err != nil {
 		return nil, err
 	}
-	wf := &WeightsFile{Format: FormatV1, Features: s.Name, Weights: slices.Clone(w)}
+	wf := &WeightsFile{Format: FormatV1, SetName: s.Name, Weights: slices.Clone(w)}
 	if len(s.Params) > 0 {
 		wf.Format = FormatV2
 		wf.Params = slices.Clone(s.params(p))
@@ -116,7 +116,7 @@ func NewWeightsFile(s *FeatureSet, w, p []float64) (*WeightsFile, error) {
 }
 
 // Set returns the file's feature set, the registered set it names.
-func (wf *WeightsFile) Set() (*FeatureSet, error) { return Set(wf.Features) }
+func (wf *WeightsFile) Set() (*FeatureSet, error) { return Set(wf.SetName) }
 
 // Compile compiles the file's weights under its parameters.
 func (wf *WeightsFile) Compile() (engine.Evaluator, error) {

@@ -520,17 +520,17 @@ func TestReadMissingFile(t *testing.T) {
 
 func TestMarshalRejects(t *testing.T) {
 	for _, wf := range []*WeightsFile{
-		{Format: "v0", Features: "standard", Weights: standardSet.Defaults},
-		{Features: "fancy", Weights: standardSet.Defaults},
-		{Features: "standard", Weights: standardSet.Defaults[:3]},
-		{Features: "standard", Weights: []float64{1, 2, math.Inf(1), 4, 5}},
-		{Features: "standard", Weights: standardSet.Defaults, Search: &engine.SearchConfig{Algorithm: "dfs", Depth: 2}},
-		{Features: "standard", Weights: standardSet.Defaults, Params: []float64{2}},
-		{Features: "nneonneo", Weights: nneonneoSet.Defaults, Params: []float64{4, 9}},
-		{Features: "nneonneo", Weights: []float64{1e39, 1, 1, 1, 1}},
-		{Features: "standard", Weights: standardSet.Defaults, Search: &engine.SearchConfig{Algorithm: engine.AlgorithmNneonneo, Depth: 4}},
-		{Features: "standard", Weights: standardSet.Defaults, Search: &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3, ProbCutoff: 1}},
-		{Features: "standard", Weights: standardSet.Defaults, Provenance: &Provenance{Fitness: &Fitness{Metric: "m", Mean: math.NaN()}}},
+		{Format: "v0", SetName: "standard", Weights: standardSet.Defaults},
+		{SetName: "fancy", Weights: standardSet.Defaults},
+		{SetName: "standard", Weights: standardSet.Defaults[:3]},
+		{SetName: "standard", Weights: []float64{1, 2, math.Inf(1), 4, 5}},
+		{SetName: "standard", Weights: standardSet.Defaults, Search: &engine.SearchConfig{Algorithm: "dfs", Depth: 2}},
+		{SetName: "standard", Weights: standardSet.Defaults, Params: []float64{2}},
+		{SetName: "nneonneo", Weights: nneonneoSet.Defaults, Params: []float64{4, 9}},
+		{SetName: "nneonneo", Weights: []float64{1e39, 1, 1, 1, 1}},
+		{SetName: "standard", Weights: standardSet.Defaults, Search: &engine.SearchConfig{Algorithm: engine.AlgorithmNneonneo, Depth: 4}},
+		{SetName: "standard", Weights: standardSet.Defaults, Search: &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3, ProbCutoff: 1}},
+		{SetName: "standard", Weights: standardSet.Defaults, Provenance: &Provenance{Fitness: &Fitness{Metric: "m", Mean: math.NaN()}}},
 	} {
 		if _, err := wf.Marshal(); err == nil {
 			t.Errorf("Marshal(%+v) succeeded", wf)

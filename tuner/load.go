@@ -109,12 +109,12 @@ func (c *Config) initFromFile(path string) error {
 		return fmt.Errorf("want a weights file: %w", err)
 	}
 	if c.Features == "" {
-		c.Features = wf.Features
+		c.Features = wf.SetName
 	}
-	if c.Features != wf.Features {
-		return fmt.Errorf("%s holds %s weights, the config tunes %s", path, wf.Features, c.Features)
+	if c.Features != wf.SetName {
+		return fmt.Errorf("%s holds %s weights, the config tunes %s", path, wf.SetName, c.Features)
 	}
-	set, err := eval.Set(wf.Features)
+	set, err := wf.Set()
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ func TestCheckGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wf := &eval.WeightsFile{Features: set.Name, Weights: []float64{52.25, 9.5, 301.125, 87.0625, 64.5}}
+	wf := &eval.WeightsFile{SetName: set.Name, Weights: []float64{52.25, 9.5, 301.125, 87.0625, 64.5}}
 	wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3}
 	wf.Provenance = &eval.Provenance{
 		Run: "quick", Generation: 20, Optimizer: "cmaes", Seed: 1, Evaluations: 160,

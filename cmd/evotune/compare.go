@@ -145,7 +145,7 @@ func loadSide(arg, label string) (*compareSide, error) {
 	if err != nil {
 		return nil, badInput(fmt.Errorf("player %s: %s: %w", label, arg, err))
 	}
-	s.e, s.desc, s.file = c, wf.Features+" weights", wf.Search
+	s.e, s.desc, s.file = c, wf.SetName+" weights", wf.Search
 	return s, nil
 }
 

@@ -69,7 +69,7 @@ func TestCompareAVersusA(t *testing.T) {
 	// identical games.
 	set, _ := eval.Set("standard")
 	path := filepath.Join(t.TempDir(), "w.yaml")
-	wf := &eval.WeightsFile{Features: set.Name, Weights: set.Defaults}
+	wf := &eval.WeightsFile{SetName: set.Name, Weights: set.Defaults}
 	wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 1}
 	data, err := wf.Marshal()
 	if err != nil {
@@ -139,7 +139,7 @@ func TestCompareSearchFromFile(t *testing.T) {
 	set, _ := eval.Set("standard")
 	dir := t.TempDir()
 	for name, depth := range map[string]int{"d1.yaml": 1, "d2.yaml": 2} {
-		wf := &eval.WeightsFile{Features: set.Name, Weights: set.Defaults}
+		wf := &eval.WeightsFile{SetName: set.Name, Weights: set.Defaults}
 		wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: depth}
 		data, err := wf.Marshal()
 		if err != nil {

@@ -38,8 +38,8 @@ const cppSet = "nneonneo"
 // reads back to that float32, so the program gets exactly the evaluator
 // that was measured here.
 func cppBlock(wf *eval.WeightsFile, from string) (string, error) {
-	if wf.Features != cppSet {
-		return "", usagef("--format cpp: %s holds %s weights; only %s weights are constants of 2048.cpp (nneonneo/2048-ai)", from, wf.Features, cppSet)
+	if wf.SetName != cppSet {
+		return "", usagef("--format cpp: %s holds %s weights; only %s weights are constants of 2048.cpp (nneonneo/2048-ai)", from, wf.SetName, cppSet)
 	}
 	if _, err := wf.Compile(); err != nil { // the weights must be constants the program can hold
 		return "", fmt.Errorf("%s: %w", from, err)

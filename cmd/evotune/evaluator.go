@@ -42,7 +42,7 @@ func (f *evalFlags) load() (engine.Evaluator, string, error) {
 			return nil, "", badInput(fmt.Errorf("%s: %w", f.weights, err))
 		}
 		f.file = wf
-		return c, fmt.Sprintf("%s weights from %s", wf.Features, f.weights), nil
+		return c, fmt.Sprintf("%s weights from %s", wf.SetName, f.weights), nil
 	}
 	e, err := eval.Lookup(f.name)
 	if err != nil {

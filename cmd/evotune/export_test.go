@@ -102,7 +102,7 @@ func TestExportCppGolden(t *testing.T) {
 // The program's constants come out as the program writes them.
 func TestCppDefaults(t *testing.T) {
 	set, _ := eval.Set("nneonneo")
-	block, err := cppBlock(&eval.WeightsFile{Features: set.Name, Weights: set.Defaults}, "defaults")
+	block, err := cppBlock(&eval.WeightsFile{SetName: set.Name, Weights: set.Defaults}, "defaults")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestCppRoundTrip(t *testing.T) {
 		// The formatting alone: cppBlock compiles the weights first, which
 		// costs more than everything else here.
 		block := cppLines(set, w, p)
-		wf := &eval.WeightsFile{Features: set.Name, Weights: w, Params: p}
+		wf := &eval.WeightsFile{SetName: set.Name, Weights: w, Params: p}
 		compareBlock(t, block, wf)
 		if t.Failed() {
 			t.Fatalf("weights %v params %v:\n%s", w, p, block)

@@ -159,7 +159,7 @@ func TestPlayText(t *testing.T) {
 func TestWeightsFlag(t *testing.T) {
 	set, _ := eval.Set("standard")
 	path := filepath.Join(t.TempDir(), "w.yaml")
-	wf := &eval.WeightsFile{Features: set.Name, Weights: set.Defaults}
+	wf := &eval.WeightsFile{SetName: set.Name, Weights: set.Defaults}
 	wf.Search = &engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 2}
 	if data, err := wf.Marshal(); err != nil {
 		t.Fatal(err)

@@ -60,7 +60,7 @@ func TestTuneSmallRun(t *testing.T) {
 	if err != nil {
 		t.Fatalf("weights.yaml does not load: %v", err)
 	}
-	if wf.Features != "standard" || wf.Provenance == nil || wf.Provenance.Run != "small" || wf.Provenance.Fitness == nil || wf.Provenance.Baseline == nil {
+	if wf.SetName != "standard" || wf.Provenance == nil || wf.Provenance.Run != "small" || wf.Provenance.Fitness == nil || wf.Provenance.Baseline == nil {
 		t.Errorf("weights.yaml provenance incomplete: %+v", wf.Provenance)
 	}
 	lines := historyLines(t, dir)
