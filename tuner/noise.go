@@ -313,10 +313,9 @@ func (t *Tuner) evaluateNoisy(ctx context.Context, weights [][]float64) (fit, te
 func (t *Tuner) playJobs(ctx context.Context, search engine.SearchConfig, weights [][]float64, seeds []uint64, jobs []Job, results [][]engine.Result) error {
 	b := &Batch{
 		Generation: t.state.Generation,
-		Features:   t.set.Name,
-		Weights:    weights,
+		Players:    FeaturePlayers{Set: t.set, Search: search},
+		Vectors:    weights,
 		Seeds:      seeds,
-		Search:     search,
 		MaxMoves:   t.cfg.Fitness.MaxMoves,
 		Jobs:       jobs,
 	}

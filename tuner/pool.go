@@ -3,35 +3,75 @@ package tuner
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
-	"sync"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
 )
 
-// A Batch is a round of games for a Pool: candidates' weight vectors, the
-// seeds they all play, and everything else a player needs to replay a game
-// exactly, so that a pool on another machine can play it too.
+// A Batch is a round of games for a Pool: a family of players, one
+// parameter vector per candidate (each picks a player of the family), the
+// seeds they all play and a move limit: everything a player needs to replay
+// a game exactly, so that a pool on another machine can play it too.
 type Batch struct {
 	// Generation counts the run's completed generations when the batch was
 	// made; a game cache keys its entries by it.
 	Generation int
-	// Features names the feature set the weights belong to (eval.Set).
-	Features string
-	// Weights holds one full vector per candidate: the set's weights in
-	// order, then its shape parameters (eval.FeatureSet.CompileVector).
-	Weights [][]float64
+	// Players is the family the candidates' players belong to. A pool plays
+	// the kinds of family it knows and refuses the others (ErrPlayers).
+	Players Players
+	// Vectors holds one parameter vector per candidate, its coordinates
+	// named by Players.VectorNames: for FeaturePlayers, the set's weights
+	// in order, then its shape parameters.
+	Vectors [][]float64
 	// Seeds are the game seeds every candidate plays.
 	Seeds []uint64
-	// Search is the players' search.
-	Search engine.SearchConfig
 	// MaxMoves stops a game after this many moves; 0 means no limit.
 	MaxMoves int
 	// Jobs lists the games to play; nil means every candidate on every seed.
 	Jobs []Job
+}
+
+// Players is a family of players, one for each parameter vector: what a
+// Batch's candidates are members of. The interface says only what every
+// family has, the names of its vectors' coordinates; a Pool type-switches on
+// the kinds it can play. FeaturePlayers, a feature set's searchers in this
+// process, is the kind this package plays; players of other kinds (programs
+// of their own, say) come with a pool that plays them.
+type Players interface {
+	// VectorNames returns the names of a parameter vector's coordinates,
+	// in order.
+	VectorNames() []string
+}
+
+// FeaturePlayers is the family of engine searchers with a search Search
+// that evaluate with a feature set Set: a parameter vector is the set's
+// weights, then its shape parameters (eval.FeatureSet.CompileVector).
+type FeaturePlayers struct {
+	Set    *eval.FeatureSet
+	Search engine.SearchConfig
+}
+
+var _ Players = FeaturePlayers{}
+
+// VectorNames implements Players.
+func (f FeaturePlayers) VectorNames() []string { return f.Set.VectorNames() }
+
+// ErrPlayers is wrapped by the error of a pool asked to play a family of
+// players of a kind it cannot play.
+var ErrPlayers = errors.New("tuner: players of a kind this pool cannot play")
+
+// featurePlayers returns b's players as FeaturePlayers, or an error naming
+// the pool that cannot play any other kind.
+func featurePlayers(b *Batch, pool string) (FeaturePlayers, error) {
+	fp, ok := b.Players.(FeaturePlayers)
+	if !ok || fp.Set == nil {
+		return FeaturePlayers{}, fmt.Errorf("%w: %s plays a feature set's searchers, not %T", ErrPlayers, pool, b.Players)
+	}
+	return fp, nil
 }
 
 // A Job is one game of a batch: candidate Candidate on seed Seeds[Game].
@@ -45,9 +85,9 @@ func (b *Batch) jobs() []Job {
 	if b.Jobs != nil {
 		return b.Jobs
 	}
-	js := make([]Job, 0, len(b.Weights)*len(b.Seeds))
+	js := make([]Job, 0, len(b.Vectors)*len(b.Seeds))
 	for j := range b.Seeds {
-		for c := range b.Weights {
+		for c := range b.Vectors {
 			js = append(js, Job{Candidate: c, Game: j})
 		}
 	}
@@ -73,82 +113,9 @@ type Pool interface {
 	Play(ctx context.Context, b *Batch, results [][]engine.Result, done GameDone) error
 }
 
-// LocalPool plays games on goroutines of this process, one searcher each.
-// Searchers, with their transposition tables, are built on first use and
-// kept for each search a batch asks for (a run has one or two: the
-// candidates' and the validation's), so switching between them reallocates
-// nothing.
-type LocalPool struct {
-	workers   int
-	mu        sync.Mutex // one batch at a time: the searchers are shared
-	searchers map[engine.SearchConfig][]engine.Searcher
-}
-
-var _ Pool = (*LocalPool)(nil)
-
-// NewLocalPool returns a pool of workers goroutines (0 = one per core).
-func NewLocalPool(workers int) *LocalPool {
-	return &LocalPool{workers: engine.Workers(workers), searchers: map[engine.SearchConfig][]engine.Searcher{}}
-}
-
-// Workers returns the number of games the pool plays at once.
-func (p *LocalPool) Workers() int { return p.workers }
-
-// Play implements Pool.
-func (p *LocalPool) Play(ctx context.Context, b *Batch, results [][]engine.Result, done GameDone) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	set, err := eval.Set(b.Features)
-	if err != nil {
-		return fmt.Errorf("tuner: %w", err)
-	}
-	evals := make([]engine.Evaluator, len(b.Weights))
-	for c, w := range b.Weights {
-		if evals[c], err = set.CompileVector(w); err != nil {
-			return fmt.Errorf("tuner: candidate %d: %w", c, err)
-		}
-	}
-	searchers := p.searchers[b.Search]
-	for len(searchers) < p.workers {
-		s, err := engine.NewSearcher(set.Default(), b.Search)
-		if err != nil {
-			return fmt.Errorf("tuner: %w", err)
-		}
-		searchers = append(searchers, s)
-	}
-	p.searchers[b.Search] = searchers
-	players := make([]engine.Player, len(searchers))
-	for w, s := range searchers {
-		players[w] = s
-	}
-	current := make([]int, len(players)) // the candidate each player evaluates for
-	for w := range current {
-		current[w] = -1
-	}
-	jobs := b.jobs()
-	err = engine.PlayOn(ctx, players, len(jobs), func(i, w int) uint64 {
-		j := jobs[i]
-		if current[w] != j.Candidate {
-			searchers[w].SetEvaluator(evals[j.Candidate])
-			current[w] = j.Candidate
-		}
-		return b.Seeds[j.Game]
-	}, b.MaxMoves, func(i int, r engine.Result) {
-		j := jobs[i]
-		results[j.Candidate][j.Game] = r
-		if done != nil {
-			done(j, r, false)
-		}
-	})
-	if err != nil {
-		return fmt.Errorf("tuner: %w", err)
-	}
-	return nil
-}
-
 // A GameCache remembers finished games across interruptions, keyed by the
-// generation they belong to (completed generations before them), the weight
-// vector's fingerprint and the game's seed (see Fingerprint). Its methods
+// generation they belong to (completed generations before them), the
+// candidate's vector's fingerprint and the game's seed (see Fingerprint). Its methods
 // are called from the goroutines that play.
 type GameCache interface {
 	Lookup(generation int, fingerprint, seed uint64) (engine.Result, bool)
@@ -165,8 +132,8 @@ type cachedPool struct {
 }
 
 func (cp *cachedPool) Play(ctx context.Context, b *Batch, results [][]engine.Result, done GameDone) error {
-	fps := make([]uint64, len(b.Weights))
-	for c, w := range b.Weights {
+	fps := make([]uint64, len(b.Vectors))
+	for c, w := range b.Vectors {
 		fps[c] = Fingerprint(w)
 	}
 	var misses []Job
@@ -196,8 +163,9 @@ func (cp *cachedPool) Play(ctx context.Context, b *Batch, results [][]engine.Res
 	})
 }
 
-// Fingerprint identifies a weight vector: FNV-1a over the bits of its
-// weights, so equal vectors (and only those, up to hash collisions) match.
+// Fingerprint identifies a parameter vector: FNV-1a over the bits of its
+// coordinates, so equal vectors (and only those, up to hash collisions)
+// match.
 func Fingerprint(w []float64) uint64 {
 	h := fnv.New64a()
 	var buf [8]byte

@@ -228,24 +228,25 @@ func TestStagesRun(t *testing.T) {
 	var stage1End []float64
 	for _, b := range rp.batches {
 		tuning := len(b.Seeds) > 0 && b.Seeds[0] != ValidationSeed(cfg.Seed, 0)
+		search := b.Players.(FeaturePlayers).Search
 		switch {
-		case !tuning && b.Search.Depth == 1 && b.Generation == 2:
-			stage1End = b.Weights[0] // the validation that ends stage 1
-		case !tuning && b.Search.Depth == 2 && !sawStage2Start && b.Generation == 2:
+		case !tuning && search.Depth == 1 && b.Generation == 2:
+			stage1End = b.Vectors[0] // the validation that ends stage 1
+		case !tuning && search.Depth == 2 && !sawStage2Start && b.Generation == 2:
 			sawStage2Start = true
-			if w := b.Weights[0]; !equalFloats(w, starts[0].Weights) {
-				t.Errorf("the start measured again with %v plays %v, want the run's init %v", b.Search, w, starts[0].Weights)
+			if w := b.Vectors[0]; !equalFloats(w, starts[0].Weights) {
+				t.Errorf("the start measured again with %v plays %v, want the run's init %v", search, w, starts[0].Weights)
 			}
 		case tuning && b.Generation < 3:
-			if b.Search.Depth != 1 || len(b.Weights) != 4 || len(b.Seeds) != 3 {
-				t.Errorf("stage 1 batch: depth %d, %d × %d", b.Search.Depth, len(b.Weights), len(b.Seeds))
+			if search.Depth != 1 || len(b.Vectors) != 4 || len(b.Seeds) != 3 {
+				t.Errorf("stage 1 batch: depth %d, %d × %d", search.Depth, len(b.Vectors), len(b.Seeds))
 			}
 			for _, s := range b.Seeds {
 				stage1[s] = true
 			}
 		case tuning:
-			if b.Search.Depth != 2 || len(b.Weights) != 6 || len(b.Seeds) != 5 {
-				t.Errorf("stage 2 batch: depth %d, %d × %d", b.Search.Depth, len(b.Weights), len(b.Seeds))
+			if search.Depth != 2 || len(b.Vectors) != 6 || len(b.Seeds) != 5 {
+				t.Errorf("stage 2 batch: depth %d, %d × %d", search.Depth, len(b.Vectors), len(b.Seeds))
 			}
 			stage2Seeds = append(stage2Seeds, b.Seeds...)
 		}
@@ -270,7 +271,7 @@ func TestStagesRun(t *testing.T) {
 	// Stage 2's first candidates are drawn around stage 1's validated mean.
 	var first Batch
 	for _, b := range rp.batches {
-		if b.Generation == 3 && len(b.Weights) == 6 {
+		if b.Generation == 3 && len(b.Vectors) == 6 {
 			first = b
 			break
 		}
@@ -289,7 +290,7 @@ func TestStagesRun(t *testing.T) {
 			t.Fatalf("stage 2's seed %d is %#x, want counter %d's %#x", k, s, 9+k, want)
 		}
 	}
-	if len(first.Weights) == 0 || stage1End == nil || !equalFloats(st.StageStart, stage1End) {
+	if len(first.Vectors) == 0 || stage1End == nil || !equalFloats(st.StageStart, stage1End) {
 		t.Errorf("stage 2 starts from %v, want stage 1's validated mean %v", st.StageStart, stage1End)
 	}
 	if st.Start.Stage != 1 || st.Validated.Stage != 1 {

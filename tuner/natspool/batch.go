@@ -18,11 +18,11 @@ type block struct {
 // block by block across the candidates so that no candidate waits for
 // another.
 func blocks(b *tuner.Batch, n int) []block {
-	perCand := make([][]int, len(b.Weights))
+	perCand := make([][]int, len(b.Vectors))
 	add := func(c, g int) { perCand[c] = append(perCand[c], g) }
 	if b.Jobs == nil {
 		for g := range b.Seeds {
-			for c := range b.Weights {
+			for c := range b.Vectors {
 				add(c, g)
 			}
 		}
@@ -68,9 +68,9 @@ type batchState struct {
 // told of each as it arrives.
 func newBatchState(b *tuner.Batch, results [][]engine.Result, done tuner.GameDone, gamesPerJob int) *batchState {
 	st := &batchState{b: b, results: results, done: done, index: map[[2]int]int{}, refusal: map[int]string{}}
-	st.want = make([][]bool, len(b.Weights))
-	st.by = make([][]string, len(b.Weights))
-	for c := range b.Weights {
+	st.want = make([][]bool, len(b.Vectors))
+	st.by = make([][]string, len(b.Vectors))
+	for c := range b.Vectors {
 		st.want[c] = make([]bool, len(b.Seeds))
 		st.by[c] = make([]string, len(b.Seeds))
 	}
@@ -91,14 +91,15 @@ func newBatchState(b *tuner.Batch, results [][]engine.Result, done tuner.GameDon
 // its games exactly.
 func (st *batchState) job(i int, run, key, featuresVersion string) job {
 	b, bl := st.b, st.blocks[i]
+	fp, _ := b.Players.(tuner.FeaturePlayers) // Play accepts no other kind (players)
 	seeds := make([]uint64, len(bl.games))
 	for k, g := range bl.games {
 		seeds[k] = b.Seeds[g]
 	}
 	return job{
 		Format: JobFormat, Run: run, Batch: key, Generation: b.Generation,
-		Rules: engine.RulesVersion, Features: b.Features, FeaturesVersion: featuresVersion,
-		Candidate: bl.cand, Weights: b.Weights[bl.cand], Search: b.Search, MaxMoves: b.MaxMoves,
+		Rules: engine.RulesVersion, Features: fp.Set.Name, FeaturesVersion: featuresVersion,
+		Candidate: bl.cand, Weights: b.Vectors[bl.cand], Search: fp.Search, MaxMoves: b.MaxMoves,
 		Games: bl.games, Seeds: seeds,
 	}
 }

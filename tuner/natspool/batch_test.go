@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
 	"github.com/evotune/evotune/tuner"
 )
 
@@ -17,10 +18,11 @@ import (
 // plainBatch is a batch of cands candidates on games seeds; its weights
 // are never played here.
 func plainBatch(cands, games int) *tuner.Batch {
-	b := &tuner.Batch{Generation: 7, Features: "standard", MaxMoves: 100,
-		Search: engine.SearchConfig{Algorithm: "expectimax", Depth: 1, LossValue: engine.DefaultLossValue}}
+	set, _ := eval.Set("standard")
+	b := &tuner.Batch{Generation: 7, MaxMoves: 100,
+		Players: tuner.FeaturePlayers{Set: set, Search: engine.SearchConfig{Algorithm: "expectimax", Depth: 1, LossValue: engine.DefaultLossValue}}}
 	for c := range cands {
-		b.Weights = append(b.Weights, []float64{float64(c), 1, 2, 3, 4})
+		b.Vectors = append(b.Vectors, []float64{float64(c), 1, 2, 3, 4})
 	}
 	for g := range games {
 		b.Seeds = append(b.Seeds, 1000+uint64(g))
@@ -66,7 +68,7 @@ func TestBlocksCoverJobs(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			b.Jobs = []tuner.Job{}
 			for g := range b.Seeds {
-				for c := range b.Weights {
+				for c := range b.Vectors {
 					if rng.IntN(3) > 0 {
 						b.Jobs = append(b.Jobs, tuner.Job{Candidate: c, Game: g})
 					}
@@ -83,7 +85,7 @@ func TestBlocksCoverJobs(t *testing.T) {
 				seen[tuner.Job{Candidate: bl.cand, Game: g}]++
 			}
 		}
-		want := len(b.Weights) * len(b.Seeds)
+		want := len(b.Vectors) * len(b.Seeds)
 		if b.Jobs != nil {
 			want = len(b.Jobs)
 			for _, j := range b.Jobs {
@@ -104,7 +106,7 @@ func TestBatchJobMessage(t *testing.T) {
 	// Block 3 is candidate 1's games 2 and 3.
 	got := st.job(3, "run", "key", "v1")
 	want := job{Format: JobFormat, Run: "run", Batch: "key", Generation: 7, Rules: engine.RulesVersion,
-		Features: "standard", FeaturesVersion: "v1", Candidate: 1, Weights: b.Weights[1], Search: b.Search,
+		Features: "standard", FeaturesVersion: "v1", Candidate: 1, Weights: b.Vectors[1], Search: b.Players.(tuner.FeaturePlayers).Search,
 		MaxMoves: 100, Games: []int{2, 3}, Seeds: []uint64{1002, 1003}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("job = %+v, want %+v", got, want)

@@ -115,6 +115,13 @@ func validToken(s string) bool {
 // before the restart are recognised (and are the same games); results of
 // any other batch are not.
 func batchKey(b *tuner.Batch) (string, error) {
+	fp, err := players(b)
+	if err != nil {
+		return "", err
+	}
+	// The field names and order are those of the first version: the key
+	// of a batch made again must not change across versions, or a resumed
+	// run would not recognise its results.
 	data, err := json.Marshal(struct {
 		Generation int
 		Features   string
@@ -122,10 +129,20 @@ func batchKey(b *tuner.Batch) (string, error) {
 		Seeds      []uint64
 		Search     engine.SearchConfig
 		MaxMoves   int
-	}{b.Generation, b.Features, b.Weights, b.Seeds, b.Search, b.MaxMoves})
+	}{b.Generation, fp.Set.Name, b.Vectors, b.Seeds, fp.Search, b.MaxMoves})
 	if err != nil {
 		return "", fmt.Errorf("tuner/natspool: batch of generation %d: %w", b.Generation, err)
 	}
 	h := sha256.Sum256(data)
 	return hex.EncodeToString(h[:8]), nil
+}
+
+// players returns b's players as the kind this pool plays: a feature set's
+// searchers, which a job names by the set's name and version.
+func players(b *tuner.Batch) (tuner.FeaturePlayers, error) {
+	fp, ok := b.Players.(tuner.FeaturePlayers)
+	if !ok || fp.Set == nil {
+		return tuner.FeaturePlayers{}, fmt.Errorf("%w: the NATS pool plays a feature set's searchers, not %T", tuner.ErrPlayers, b.Players)
+	}
+	return fp, nil
 }

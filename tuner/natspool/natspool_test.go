@@ -83,8 +83,7 @@ func testBatch(rng *rand.Rand, generation, cands, games int, subset bool) *tuner
 	set, _ := eval.Set("standard")
 	b := &tuner.Batch{
 		Generation: generation,
-		Features:   "standard",
-		Search:     engine.SearchConfig{Algorithm: "expectimax", Depth: 1, LossValue: engine.DefaultLossValue},
+		Players:    tuner.FeaturePlayers{Set: set, Search: engine.SearchConfig{Algorithm: "expectimax", Depth: 1, LossValue: engine.DefaultLossValue}},
 		MaxMoves:   150,
 	}
 	for range cands {
@@ -92,7 +91,7 @@ func testBatch(rng *rand.Rand, generation, cands, games int, subset bool) *tuner
 		for i, x := range set.Defaults {
 			w[i] = x * (1 + 0.3*rng.NormFloat64())
 		}
-		b.Weights = append(b.Weights, w)
+		b.Vectors = append(b.Vectors, w)
 	}
 	base := rng.Uint64()
 	for i := range games {
@@ -112,7 +111,7 @@ func testBatch(rng *rand.Rand, generation, cands, games int, subset bool) *tuner
 }
 
 func newResults(b *tuner.Batch) [][]engine.Result {
-	r := make([][]engine.Result, len(b.Weights))
+	r := make([][]engine.Result, len(b.Vectors))
 	for c := range r {
 		r[c] = make([]engine.Result, len(b.Seeds))
 	}
@@ -147,7 +146,7 @@ func playDist(t *testing.T, p *Pool, b *tuner.Batch) ([][]engine.Result, error) 
 	if err != nil {
 		return r, err
 	}
-	want := len(b.Weights) * len(b.Seeds)
+	want := len(b.Vectors) * len(b.Seeds)
 	if b.Jobs != nil {
 		want = len(b.Jobs)
 	}
@@ -436,6 +435,39 @@ func TestFeatureVersionStable(t *testing.T) {
 	v := std.Version()
 	if std.Version() != v || classic.Version() == v {
 		t.Errorf("standard %s then %s, classic %s", v, std.Version(), classic.Version())
+	}
+}
+
+// TestWireFormatPinned pins a job's encoding and a batch's key: workers
+// of earlier versions read the one, and a resumed run recognises its
+// earlier results by the other.
+func TestWireFormatPinned(t *testing.T) {
+	j := job{Format: JobFormat, Run: "r", Batch: "b", Generation: 3, Rules: 1, Features: "standard", FeaturesVersion: "a10d7e15a46e",
+		Candidate: 1, Weights: []float64{47, 11, 270, 100, 70}, Search: engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3, Width: 8, LossValue: -1},
+		MaxMoves: 9, Games: []int{0, 1}, Seeds: []uint64{5, 6}}
+	data, err := json.Marshal(j)
+	const want = `{"format":1,"run":"r","batch":"b","generation":3,"rules":1,"features":"standard","features_version":"a10d7e15a46e","candidate":1,"weights":[47,11,270,100,70],"search":{"Algorithm":"expectimax","Depth":3,"Width":8,"HeuristicOnly":false,"LossValue":-1,"ProbCutoff":0,"TableBits":0,"Adaptive":false},"max_moves":9,"games":[0,1],"seeds":[5,6]}`
+	if err != nil || string(data) != want {
+		t.Errorf("job encodes as\n%s\nwant\n%s", data, want)
+	}
+	nn, _ := eval.Set("nneonneo")
+	b := &tuner.Batch{Generation: 3, Players: tuner.FeaturePlayers{Set: nn, Search: engine.SearchConfig{Algorithm: engine.AlgorithmNneonneo, Depth: 5, ProbCutoff: 1e-4, HeuristicOnly: true}},
+		Vectors: [][]float64{{200000, 270, 700, 47, 11, 4, 3.5}, {1, 2, 3, 4, 5, 1.5, 6}}, Seeds: []uint64{1, 2, 1 << 40}, MaxMoves: 100}
+	if key, err := batchKey(b); err != nil || key != "69dc338725b7029c" {
+		t.Errorf("batch key %s, %v; want 69dc338725b7029c", key, err)
+	}
+}
+
+// otherPlayers is a family of players of a kind the NATS pool does not
+// play.
+type otherPlayers struct{}
+
+func (otherPlayers) VectorNames() []string { return []string{"x"} }
+
+func TestOtherPlayersRefused(t *testing.T) {
+	b := &tuner.Batch{Players: otherPlayers{}, Vectors: [][]float64{{1}}, Seeds: []uint64{1}}
+	if _, err := batchKey(b); !errors.Is(err, tuner.ErrPlayers) || !strings.Contains(err.Error(), "otherPlayers") {
+		t.Errorf("batchKey: %v, want tuner.ErrPlayers naming the kind", err)
 	}
 }
 

@@ -13,7 +13,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/eval"
 	"github.com/evotune/evotune/tuner"
 )
 
@@ -143,9 +142,9 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 	if err != nil {
 		return err
 	}
-	set, err := eval.Set(b.Features)
+	fp, err := players(b)
 	if err != nil {
-		return fmt.Errorf("tuner/natspool: %w", err)
+		return err
 	}
 	if err := p.purge(ctx); err != nil {
 		return err
@@ -186,7 +185,7 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 	}
 	defer sub.Unsubscribe()
 
-	seqs, err := p.publish(ctx, st, key, set.Version())
+	seqs, err := p.publish(ctx, st, key, fp.Set.Version())
 	if err != nil {
 		return p.abandon(err)
 	}
