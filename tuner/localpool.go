@@ -9,22 +9,21 @@ import (
 )
 
 // LocalPool plays FeaturePlayers' games on goroutines of this process, one
-// searcher each.
-// Searchers, with their transposition tables, are built on first use and
-// kept for each search a batch asks for (a run has one or two: the
-// candidates' and the validation's), so switching between them reallocates
-// nothing.
+// searcher each. Its PlayerCache keeps the candidates' evaluators and the
+// searchers, with their transposition tables, for each search a batch asks
+// for (a run has one or two: the candidates' and the validation's), so
+// switching between them reallocates nothing.
 type LocalPool struct {
-	workers   int
-	mu        sync.Mutex // one batch at a time: the searchers are shared
-	searchers map[engine.SearchConfig][]engine.Searcher
+	workers int
+	mu      sync.Mutex // one batch at a time
+	cache   *PlayerCache
 }
 
 var _ Pool = (*LocalPool)(nil)
 
 // NewLocalPool returns a pool of workers goroutines (0 = one per core).
 func NewLocalPool(workers int) *LocalPool {
-	return &LocalPool{workers: engine.Workers(workers), searchers: map[engine.SearchConfig][]engine.Searcher{}}
+	return &LocalPool{workers: engine.Workers(workers), cache: NewPlayerCache()}
 }
 
 // Workers returns the number of games the pool plays at once.
@@ -41,26 +40,31 @@ func (p *LocalPool) Play(ctx context.Context, b *Batch, results [][]engine.Resul
 	defer p.mu.Unlock()
 	evals := make([]engine.Evaluator, len(b.Vectors))
 	for c, v := range b.Vectors {
-		if evals[c], err = fp.Set.CompileVector(v); err != nil {
+		if evals[c], err = p.cache.Evaluator(fp.Set, v); err != nil {
 			return fmt.Errorf("tuner: candidate %d: %w", c, err)
 		}
 	}
-	searchers := p.searchers[fp.Search]
-	for len(searchers) < p.workers {
-		s, err := engine.NewSearcher(fp.Set.Default(), fp.Search)
+	if len(evals) == 0 {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("tuner: %w", err)
+		}
+		return nil
+	}
+	searchers := make([]engine.Searcher, 0, p.workers)
+	defer func() {
+		for _, s := range searchers {
+			p.cache.Return(fp.Search, s)
+		}
+	}()
+	players := make([]engine.Player, p.workers)
+	current := make([]int, p.workers) // the candidate each searcher evaluates for
+	for w := range p.workers {
+		s, err := p.cache.Searcher(fp.Search, evals[0])
 		if err != nil {
 			return fmt.Errorf("tuner: %w", err)
 		}
 		searchers = append(searchers, s)
-	}
-	p.searchers[fp.Search] = searchers
-	players := make([]engine.Player, len(searchers))
-	for w, s := range searchers {
 		players[w] = s
-	}
-	current := make([]int, len(players)) // the candidate each player evaluates for
-	for w := range current {
-		current[w] = -1
 	}
 	jobs := b.jobs()
 	err = engine.PlayOn(ctx, players, len(jobs), func(i, w int) uint64 {

@@ -54,8 +54,7 @@ type Worker struct {
 	backoff    time.Duration    // refuseBackoff; tests shorten it
 	beforePlay func(*job) error // test hook: an error drops the job unanswered
 
-	cacheMu sync.Mutex
-	cache   map[string]engine.Evaluator
+	cache *tuner.PlayerCache // evaluators and searchers, shared by the slots
 
 	logMu  sync.Mutex
 	logged map[string]bool
@@ -79,7 +78,7 @@ func NewWorker(nc *nats.Conn, o WorkerOptions) (*Worker, error) {
 		logf = func(string, ...any) {}
 	}
 	return &Worker{js: js, name: name, slots: engine.Workers(o.Slots), logf: logf,
-		rules: engine.RulesVersion, backoff: refuseBackoff, cache: map[string]engine.Evaluator{}, logged: map[string]bool{}}, nil
+		rules: engine.RulesVersion, backoff: refuseBackoff, cache: tuner.NewPlayerCache(), logged: map[string]bool{}}, nil
 }
 
 // Name returns the worker's name.
@@ -122,15 +121,7 @@ func (w *Worker) once(format string, args ...any) {
 	}
 }
 
-// slotState is what one slot keeps between jobs.
-type slotState struct {
-	features string
-	search   engine.SearchConfig
-	searcher engine.Searcher
-}
-
 func (w *Worker) slot(ctx context.Context) {
-	var st slotState
 	var cons jetstream.Consumer
 	for ctx.Err() == nil && !w.js.Conn().IsClosed() {
 		if cons == nil {
@@ -159,7 +150,7 @@ func (w *Worker) slot(ctx context.Context) {
 			sleep(ctx, time.Second)
 			continue
 		}
-		w.handle(ctx, &st, cons, msg)
+		w.handle(ctx, cons, msg)
 	}
 }
 
@@ -174,7 +165,7 @@ func sleep(ctx context.Context, d time.Duration) {
 
 // handle plays one job and answers it: results then ack, or a refusal then
 // a delayed nak, or (on shutdown) a nak so that another worker takes it now.
-func (w *Worker) handle(ctx context.Context, st *slotState, cons jetstream.Consumer, msg jetstream.Msg) {
+func (w *Worker) handle(ctx context.Context, cons jetstream.Consumer, msg jetstream.Msg) {
 	subject, ok := resultSubjectFor(msg.Subject())
 	if !ok {
 		msg.Term() // not a job of this program: never hand it out again
@@ -185,17 +176,17 @@ func (w *Worker) handle(ctx context.Context, st *slotState, cons jetstream.Consu
 		w.refuse(ctx, msg, subject, &job{}, fmt.Sprintf("cannot read the job (a newer evotune?): %v", err))
 		return
 	}
-	evaluator, reason := w.prepare(st, j)
+	searcher, reason := w.prepare(j)
 	if reason != "" {
 		w.refuse(ctx, msg, subject, j, reason)
 		return
 	}
+	defer w.cache.Return(j.Search, searcher)
 	if w.beforePlay != nil {
 		if err := w.beforePlay(j); err != nil {
 			return
 		}
 	}
-	st.searcher.SetEvaluator(evaluator)
 
 	// Tell the server the job is alive while its games run, so that a
 	// long game is not taken for a dead worker.
@@ -221,7 +212,7 @@ func (w *Worker) handle(ctx context.Context, st *slotState, cons jetstream.Consu
 	}()
 	res := make([]engine.Result, len(j.Seeds))
 	for i, seed := range j.Seeds {
-		res[i], err = engine.PlayContext(ctx, seed, st.searcher, j.MaxMoves)
+		res[i], err = engine.PlayContext(ctx, seed, searcher, j.MaxMoves)
 		if err != nil {
 			break
 		}
@@ -241,9 +232,9 @@ func (w *Worker) handle(ctx context.Context, st *slotState, cons jetstream.Consu
 	msg.Ack()
 }
 
-// prepare readies st's searcher for j and returns the evaluator of j's
-// weights, or the reason the worker cannot replay j exactly.
-func (w *Worker) prepare(st *slotState, j *job) (engine.Evaluator, string) {
+// prepare lends a searcher of j's search that evaluates with j's weights,
+// or returns the reason the worker cannot replay j exactly.
+func (w *Worker) prepare(j *job) (engine.Searcher, string) {
 	switch {
 	case j.Format != JobFormat:
 		return nil, fmt.Sprintf("job format %d, this worker reads format %d: run the same evotune version on coordinator and workers", j.Format, JobFormat)
@@ -259,45 +250,15 @@ func (w *Worker) prepare(st *slotState, j *job) (engine.Evaluator, string) {
 	if v := set.Version(); v != j.FeaturesVersion {
 		return nil, fmt.Sprintf("feature set %s computes differently here (version %s, the job wants %s): run the coordinator's evotune version here", j.Features, v, j.FeaturesVersion)
 	}
-	e, err := w.compile(set, j.Weights)
+	e, err := w.cache.Evaluator(set, j.Weights)
 	if err != nil {
 		return nil, fmt.Sprintf("candidate %d: %v", j.Candidate, err)
 	}
-	if st.searcher == nil || st.search != j.Search || st.features != j.Features {
-		s, err := engine.NewSearcher(set.Default(), j.Search)
-		if err != nil {
-			return nil, err.Error()
-		}
-		st.searcher, st.search, st.features = s, j.Search, j.Features
-	}
-	return e, ""
-}
-
-// compileCacheSize bounds the evaluators kept: a generation's candidates
-// and its validation, many times over.
-const compileCacheSize = 256
-
-// compile returns set's evaluator for w, compiled once and shared by the
-// slots: building the per-row tables costs more than a short game.
-func (w *Worker) compile(set *eval.FeatureSet, weights []float64) (engine.Evaluator, error) {
-	key := fmt.Sprintf("%s/%d/%016x", set.Name, len(weights), tuner.Fingerprint(weights))
-	w.cacheMu.Lock()
-	e, ok := w.cache[key]
-	w.cacheMu.Unlock()
-	if ok {
-		return e, nil
-	}
-	e, err := set.CompileVector(weights)
+	s, err := w.cache.Searcher(j.Search, e)
 	if err != nil {
-		return nil, err
+		return nil, err.Error()
 	}
-	w.cacheMu.Lock()
-	if len(w.cache) >= compileCacheSize {
-		clear(w.cache)
-	}
-	w.cache[key] = e
-	w.cacheMu.Unlock()
-	return e, nil
+	return s, ""
 }
 
 // refuse tells the coordinator and the log why j cannot be played here,
