@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
 	"github.com/evotune/evotune/internal/yamlx"
 )
 
@@ -50,9 +51,16 @@ type Config struct {
 	// Workers is the number of games played at once; 0 (the default) means
 	// one per core. It does not change any result.
 	Workers int `yaml:"workers"`
-	// Features names the feature set whose weights are tuned. Absent:
-	// "standard".
-	Features string `yaml:"features"`
+	// SetName names the feature set whose weights are tuned, under the key
+	// features. Absent: Set's name if Set is given, else "standard".
+	SetName string `yaml:"features"`
+	// Set is the feature set itself, for a config built in Go that tunes a
+	// set of its own: it need not be registered, and SetName, if given,
+	// must be its name. Nil means the registered set SetName names (see
+	// FeatureSet). A run directory's config names the set, so resuming or
+	// exporting a run of a set of one's own needs it registered
+	// (eval.Register).
+	Set *eval.FeatureSet `yaml:"-"`
 	// Init is the starting mean, by feature name; features left out start
 	// at the set's default weight.
 	Init map[string]float64 `yaml:"init"`

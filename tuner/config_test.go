@@ -415,7 +415,7 @@ func TestConfigZeroValue(t *testing.T) {
 	}{
 		{"name", c.Name, "run"}, {"seed", c.Seed, uint64(0)}, {"generations", c.Generations, 0},
 		{"duration", c.Duration, Duration(0)}, {"workers", c.Workers, 0},
-		{"features", c.Features, "standard"}, {"init.empty", c.Init["empty"], 270.0}, {"sigma", c.Sigma, 0.3},
+		{"features", c.SetName, "standard"}, {"init.empty", c.Init["empty"], 270.0}, {"sigma", c.Sigma, 0.3},
 		{"optimizer.method", c.Optimizer.Method, "cmaes"}, {"optimizer.population", c.Optimizer.Population, 0},
 		{"optimizer.elite", c.Optimizer.Elite, 0.25}, {"optimizer.restarts", c.Optimizer.Restarts, "none"},
 		{"search.algorithm", c.Search.Algorithm, engine.AlgorithmExpectimax}, {"search.depth", c.Search.Depth, 3},

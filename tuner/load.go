@@ -108,11 +108,11 @@ func (c *Config) initFromFile(path string) error {
 	if err != nil {
 		return fmt.Errorf("want a weights file: %w", err)
 	}
-	if c.Features == "" {
-		c.Features = wf.SetName
+	if c.SetName == "" {
+		c.SetName = wf.SetName
 	}
-	if c.Features != wf.SetName {
-		return fmt.Errorf("%s holds %s weights, the config tunes %s", path, wf.SetName, c.Features)
+	if c.SetName != wf.SetName {
+		return fmt.Errorf("%s holds %s weights, the config tunes %s", path, wf.SetName, c.SetName)
 	}
 	set, err := wf.Set()
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 // Defaults, as the field comments state them.
 const (
 	DefaultName            = "run"
-	DefaultFeatures        = "standard"
+	DefaultSetName         = "standard"
 	DefaultSigma           = 0.3
 	DefaultMethod          = string(population.MethodCMAES)
 	DefaultElite           = 0.25
@@ -33,7 +33,10 @@ const (
 // explicitly stays, for Validate to judge.
 func (c *Config) Resolve() {
 	setDefault(c, "name", &c.Name, DefaultName)
-	setDefault(c, "features", &c.Features, DefaultFeatures)
+	if c.Set != nil && c.SetName == "" {
+		c.SetName = c.Set.Name
+	}
+	setDefault(c, "features", &c.SetName, DefaultSetName)
 	setDefault(c, "sigma", &c.Sigma, DefaultSigma)
 	setDefault(c, "optimizer.method", &c.Optimizer.Method, DefaultMethod)
 	setDefault(c, "optimizer.elite", &c.Optimizer.Elite, DefaultElite)
@@ -47,7 +50,7 @@ func (c *Config) Resolve() {
 	setDefault(c, "validation.every", &c.Validation.Every, DefaultValidationEvery)
 	setDefault(c, "validation.games", &c.Validation.Games, DefaultValidationGames)
 	setDefault(c, "checkpoints.keep", &c.Checkpoints.Keep, DefaultKeep)
-	if set, err := eval.Set(c.Features); err == nil {
+	if set, err := c.FeatureSet(); err == nil {
 		names, defaults := set.VectorNames(), set.DefaultVector()
 		init := make(map[string]float64, len(names))
 		for i, name := range names {
@@ -62,6 +65,15 @@ func (c *Config) Resolve() {
 	c.resolveValidationSearch()
 	c.resolveStages()
 	c.resolveNoise()
+}
+
+// FeatureSet returns the feature set the config tunes: Set if it is
+// given, else the registered set SetName names.
+func (c *Config) FeatureSet() (*eval.FeatureSet, error) {
+	if c.Set != nil {
+		return c.Set, nil
+	}
+	return eval.Set(c.SetName)
 }
 
 // resolveNoise turns noise handling and racing on where the config leaves

@@ -304,7 +304,7 @@ func TestExportBeforeStartValidation(t *testing.T) {
 // weight stays fixed.
 func TestTuneParameters(t *testing.T) {
 	cfg := smallConfig(t)
-	cfg.Features = "nneonneo"
+	cfg.SetName = "nneonneo"
 	cfg.Init = nil
 	cfg.Search = engine.SearchConfig{Algorithm: engine.AlgorithmNneonneo, Depth: 3}
 	cfg.Resolve()

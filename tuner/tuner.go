@@ -155,7 +155,7 @@ type Tuner struct {
 // New returns a tuner at the start of the run cfg describes; cfg must be
 // resolved and valid (see Resolve and Validate).
 func New(cfg *Config, opts Options) (*Tuner, error) {
-	set, err := eval.Set(cfg.Features)
+	set, err := cfg.FeatureSet()
 	if err != nil {
 		return nil, err
 	}

@@ -32,9 +32,17 @@ func (c *Config) Validate() error {
 	case c.Workers < 0:
 		return c.errorf("workers", "%d: want 0 (one per core) or more", c.Workers)
 	}
-	set, err := eval.Set(c.Features)
+	set, err := c.FeatureSet()
 	if err != nil {
-		return c.errorf("features", "unknown feature set %q (known: %s)", c.Features, strings.Join(eval.Names(), ", "))
+		return c.errorf("features", "unknown feature set %q (known: %s)", c.SetName, strings.Join(eval.Names(), ", "))
+	}
+	if c.Set != nil {
+		if err := c.Set.Check(); err != nil {
+			return c.errorf("features", "%v", err)
+		}
+		if c.SetName != c.Set.Name {
+			return c.errorf("features", "%q, but the config's feature set is %s", c.SetName, c.Set.Name)
+		}
 	}
 	unknown := func(k string) string {
 		if len(set.Params) == 0 {

@@ -49,8 +49,8 @@ func TestInitFromWeightsFile(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if cfg.Features != c.features || cfg.InitFrom == "" {
-			t.Errorf("%s: features %q, init_from %q", c.name, cfg.Features, cfg.InitFrom)
+		if cfg.SetName != c.features || cfg.InitFrom == "" {
+			t.Errorf("%s: features %q, init_from %q", c.name, cfg.SetName, cfg.InitFrom)
 		}
 		for k, v := range c.want {
 			if cfg.Init[k] != v {

@@ -122,7 +122,7 @@ func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
 		games += ")"
 	}
 	return fmt.Sprintf("%s on %s, %d candidates × %s, %s, %s, fitness %s, seed %d, %d workers",
-		cfg.Optimizer.Method, cfg.Features, t.Lambda(), games, gens,
+		cfg.Optimizer.Method, cfg.SetName, t.Lambda(), games, gens,
 		search, cfg.Fitness.Metric, cfg.Seed, engine.Workers(cfg.Workers))
 }
 
