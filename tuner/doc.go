@@ -6,7 +6,13 @@
 //   - Config (config.go) is a run as a YAML preset describes it. ReadConfig
 //     (load.go) decodes one strictly through internal/yamlx, Resolve
 //     (resolve.go) fills the defaults of the keys left out, and Validate
-//     (validate.go) names the first bad field at its line.
+//     (validate.go) names the first bad field at its line. A config names
+//     the feature set to tune (SetName, the key features), which must then
+//     be registered in package eval, or, built in Go, holds the set itself
+//     (Config.Set): a set of one's own, written in one's own package, tunes
+//     without touching eval. Config.FeatureSet is the one place the set is
+//     resolved; New does it once, and everything after it is handed the
+//     set, not its name.
 //   - Tuner (tuner.go, loop.go) owns the search state: the optimizer, the
 //     generation counter, the validations. Step asks the optimizer for
 //     candidates, has every candidate play the generation's common seeds
@@ -32,13 +38,24 @@
 //     time a stage began (for its duration budget) is no part of State: a
 //     Run recovers it from history.jsonl, whose lines carry their stage.
 //   - Pool (pool.go) is the seam between the loop and wherever games are
-//     played: Play takes a Batch — candidates' weight vectors × seeds, plus
-//     the feature set, search and move limit a player needs to replay a
-//     game exactly — and stores each result in its slot by (candidate,
-//     game), so where and in which order games are played never changes a
-//     result. LocalPool plays on this process's cores through engine.PlayOn;
-//     the pool on many machines (NATS JetStream) lives in tuner/natspool. A
+//     played: Play takes a Batch — a family of players (Players), one
+//     parameter vector per candidate, the seeds and the move limit, all a
+//     player needs to replay a game exactly — and stores each result in its
+//     slot by (candidate, game), so where and in which order games are
+//     played never changes a result. The tuner's family is FeaturePlayers,
+//     a feature set and a search: a vector is the set's weights and shape
+//     parameters, a player the search evaluating with them. Players says
+//     only what every family has (its vectors' coordinate names), so that
+//     families of other kinds fit the same seam; a pool type-switches on
+//     the kinds it plays and refuses the others with ErrPlayers.
+//     LocalPool plays on this process's cores through engine.PlayOn; the
+//     pool on many machines (NATS JetStream) lives in tuner/natspool. A
 //     pool is injected through Options; nil means a LocalPool.
+//   - PlayerCache (playercache.go) is what the local pool and the NATS
+//     worker keep between batches: evaluators compiled once per set and
+//     vector (bounded), and searchers built once per search and lent to one
+//     goroutine at a time. The searchers hold an engine.Evaluator, so a set
+//     of one's own runs on the same hot path as the built-in ones.
 //   - Cached wraps any pool with a GameCache. A Run wraps its pool with the
 //     journal cache (journal.go): games finished before an interruption are
 //     taken from the journal instead of played again.

@@ -38,12 +38,14 @@
 //
 // A worker refuses, with a one-line reason it logs and publishes to the
 // coordinator, a job it cannot replay exactly: another rules version
-// (engine.RulesVersion), a feature set it does not know or that computes
-// differently here (eval.FeatureSet.Version), or a job with fields it does not know.
-// It does not ack such a job but hands it back for another worker and
-// keeps away from the queue for a while, so a mixed fleet keeps going; if
-// no worker can play it, MaxDeliver ends the run with the refusal as the
-// reason.
+// (engine.RulesVersion), a feature set it does not know (a set of one's own
+// must be registered in the worker's build too) or that computes
+// differently here (eval.FeatureSet.Version), or a job with fields it does
+// not know. It does not ack such a job but hands it back for another worker
+// and keeps away from the queue for a while, so a mixed fleet keeps going;
+// if no worker can play it, MaxDeliver ends the run with the refusal as the
+// reason. The pool itself plays tuner.FeaturePlayers, the only kind of
+// players a job describes, and refuses other kinds (tuner.ErrPlayers).
 //
 // The defaults: 4 games per job, AckWait 30 s, MaxDeliver 5, a notice
 // after 30 s without any worker taking a job. The run id is a digest of
