@@ -4,11 +4,12 @@
 // other engines.
 //
 // A FeatureSet is a description and a Model. The description is a name, an
-// ordered list of features, each with a written definition (repeated in the
-// README's "Feature definitions" so that another engine can implement it),
-// default weights, optional shape parameters with defaults and bounds, and,
-// for a set whose evaluation is linear in its weights, the reference feature
-// a tuner holds fixed when scale does not matter. The Model is the code: it
+// ordered list of features, each with a written definition (for the built-in
+// sets repeated in docs/weights-file.md, "Feature definitions", so that
+// another engine can implement it), default weights, optional shape
+// parameters with defaults and bounds, and, for a set whose evaluation is
+// linear in its weights, the reference feature a tuner holds fixed when
+// scale does not matter. The Model is the code: it
 // computes a board's feature vector under given parameters (what golden
 // checks, versions and tests need) and compiles a weight and parameter
 // vector into an engine.Evaluator (what a search needs). A set of one's own

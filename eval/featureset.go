@@ -13,7 +13,7 @@ import (
 type Feature struct {
 	Name string
 	// Definition says, precisely enough for another engine to implement it,
-	// what the feature computes. The README's "Feature definitions" repeats it.
+	// what the feature computes. docs/weights-file.md, "Feature definitions", repeats it for the built-in sets.
 	Definition string
 }
 
@@ -22,7 +22,7 @@ type Feature struct {
 // tunes parameters together with the weights, within their bounds.
 type Param struct {
 	Name       string
-	Definition string  // what it changes, for the README and listings
+	Definition string  // what it changes, for docs and listings
 	Default    float64 // the hand-set value
 	Min, Max   float64 // inclusive bounds; Min <= Default <= Max
 }

@@ -24,8 +24,8 @@ const (
 
 // A WeightsFile is the content of a weights file: a feature set, one weight
 // per feature and, optionally, what the weights were tuned for, where they
-// came from, and golden checks. The README's "The weights file" describes
-// the format for other engines.
+// came from, and golden checks. docs/weights-file.md describes the
+// format for other engines.
 type WeightsFile struct {
 	// Format is the format line read; Marshal writes the version the
 	// content needs (see FormatV2) whatever it says, but rejects an unknown

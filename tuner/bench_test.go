@@ -46,6 +46,6 @@ func benchGeneration(b *testing.B, workers int) {
 		games += int64(t.Lambda() * cfg.Fitness.Games)
 	}
 	total := b.Elapsed()
-	b.ReportMetric(100*(1-t.GameTime().Seconds()/total.Seconds()), "%overhead")
+	b.ReportMetric(100*(1-t.gameTime.Seconds()/total.Seconds()), "%overhead")
 	b.ReportMetric(float64(games)/total.Seconds(), "games/s")
 }

@@ -28,10 +28,10 @@ func (t *Tuner) play(ctx context.Context, search engine.SearchConfig, weights []
 // fitness computes the metric of one candidate's games.
 func (t *Tuner) fitness(rs []engine.Result) float64 { return t.metric.Value(rs) }
 
-// Measure plays the weight vector w on the validation seeds, with the
+// measure plays the weight vector w on the validation seeds, with the
 // validation search, and returns the figures; it changes nothing but the
 // game count.
-func (t *Tuner) Measure(ctx context.Context, w []float64) (*Validation, error) {
+func (t *Tuner) measure(ctx context.Context, w []float64) (*Validation, error) {
 	seeds := make([]uint64, t.cfg.Validation.Games)
 	for j := range seeds {
 		seeds[j] = ValidationSeed(t.cfg.Seed, j)
@@ -63,7 +63,7 @@ func (t *Tuner) Measure(ctx context.Context, w []float64) (*Validation, error) {
 // it: as the start when start is set, else as the recommended weights. It
 // is the one place a validation enters the state.
 func (t *Tuner) validate(ctx context.Context, w []float64, generation int, start bool) (*Validation, error) {
-	v, err := t.Measure(ctx, w)
+	v, err := t.measure(ctx, w)
 	if err != nil {
 		return nil, err
 	}

@@ -248,10 +248,6 @@ func newOptimizer(cfg *Config, st StageConfig, i int, set *eval.FeatureSet, name
 	return opt, nil
 }
 
-// GameTime returns the wall-clock time this tuner has spent playing games,
-// so that callers can tell how much of a run went to everything else.
-func (t *Tuner) GameTime() time.Duration { return t.gameTime }
-
 // Config returns the run's resolved config.
 func (t *Tuner) Config() *Config { return t.cfg }
 
