@@ -5,11 +5,13 @@
 // Files: checkpoint.go is the file format (Encode, Decode, ReadFile);
 // store.go the checkpoint directory (Store) and the atomic writer
 // (WriteFile); fs.go the file-system seam both write through; journal.go
-// the journal; lock.go the lock; errors.go the sentinel errors.
+// the journal; lock.go the lock, with its system call in lock_unix.go
+// (flock), lock_windows.go (LockFileEx) and lock_other.go (none: Lock
+// fails); errors.go the sentinel errors.
 //
 // A run directory runs/NAME holds, among the tuner's own files:
 //
-//	lock                     Lock: flock + the holder's pid
+//	lock                     Lock: an OS file lock + the holder's pid
 //	journal.jsonl            Journal: games finished in the current generation
 //	checkpoints/             Store: the newest keep checkpoints
 //	    gen-00000012.ckpt    after 12 completed generations
@@ -102,10 +104,16 @@
 //
 // # Lock
 //
-// Lock(runDir) holds flock(LOCK_EX|LOCK_NB) on runDir/lock and writes the
-// pid there for the error message of the next process. The kernel drops the
-// flock when the process dies, however it dies, so there is no stale lock
-// to clean up; the file itself stays. Store and Journal assume that the
-// caller holds the lock: they delete temp files and truncate without
-// coordinating with other processes.
+// Lock(runDir) takes an exclusive lock on runDir/lock without waiting and
+// writes the pid there for the error message of the next process. The lock
+// is the operating system's and belongs to the open file, not the process:
+// flock(LOCK_EX|LOCK_NB) on Unix; on Windows LockFileEx on one byte far
+// past the pid, since Windows range locks are mandatory and would hide the
+// pid from the process that fails to lock. The kernel drops it when the
+// process dies, however it dies, so there is no stale lock to clean up; the
+// file itself stays. Where neither exists (aix, plan9, js, wasip1) Lock
+// fails with errors.ErrUnsupported rather than take a lock that a crash
+// could leave behind. Store and Journal assume that the caller holds the
+// lock: they delete temp files and truncate without coordinating with
+// other processes.
 package checkpoints

@@ -1,39 +1,40 @@
 package checkpoints
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 )
 
 // LockName is the lock file's name in a run directory.
 const LockName = "lock"
 
 // Lock takes the run directory dir (which must exist) for this process: it
-// holds flock(LOCK_EX) on dir/lock, which it creates, and writes its pid
-// there for the message others get. The kernel drops the lock when the
-// process exits however it exits, so a kill -9 never leaves a stale lock.
-// If another process (or another Lock in this one: flock belongs to the
-// open file, not the process) holds it, the error wraps ErrLocked and names
-// the holder's pid. release unlocks (calls after the first do nothing); it
-// leaves the file in place, since removing it would let two processes lock
-// two different files of the same name.
+// holds an exclusive lock on dir/lock, which it creates, and writes its pid
+// there for the message others get. The lock is the operating system's
+// (flock on Unix, LockFileEx on Windows, see tryLock), which it drops when
+// the process exits however it exits, so a kill -9 never leaves a stale
+// lock. If another process (or another Lock in this one: the lock belongs
+// to the open file, not the process) holds it, the error wraps ErrLocked
+// and names the holder's pid. release unlocks (calls after the first do
+// nothing); it leaves the file in place, since removing it would let two
+// processes lock two different files of the same name.
 func Lock(dir string) (release func() error, err error) {
 	path := filepath.Join(dir, LockName)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	if err := flock(f); err != nil {
+	held, err := tryLock(f)
+	if err != nil {
 		f.Close()
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("lock %s: %w", path, err)
-		}
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	if !held {
+		f.Close()
 		holder := "another process"
 		if b, err := os.ReadFile(path); err == nil {
 			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
@@ -42,7 +43,7 @@ func Lock(dir string) (release func() error, err error) {
 		}
 		return nil, &kindError{ErrLocked, fmt.Sprintf("%s is in use by %s (lock file %s)", dir, holder, path)}
 	}
-	// The pid is only for messages; the flock is the lock.
+	// The pid is only for messages; the OS lock is the lock.
 	if err := writePid(f); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("lock %s: %w", path, err)
@@ -50,18 +51,9 @@ func Lock(dir string) (release func() error, err error) {
 	var once sync.Once
 	return func() error {
 		var err error
-		once.Do(func() { err = f.Close() }) // closing the file drops the flock
+		once.Do(func() { err = f.Close() }) // closing the file drops the lock
 		return err
 	}, nil
-}
-
-func flock(f *os.File) error {
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err != syscall.EINTR {
-			return err
-		}
-	}
 }
 
 func writePid(f *os.File) error {
