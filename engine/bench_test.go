@@ -2,12 +2,12 @@ package engine_test
 
 import (
 	"fmt"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/internal/cputime"
 )
 
 // midgame returns boards from real games at move 300 or so: the positions
@@ -117,14 +117,15 @@ func benchPositions(b *testing.B, e engine.Evaluator, opts engine.ExpectimaxOpti
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
 
-// cpuTime returns the CPU time the process has used, user and system: on a
-// loaded machine it varies far less than the wall time b.Elapsed reports.
+// cpuTime is cputime.Process for a benchmark, which stops on an error: on
+// a loaded machine CPU time varies far less than the wall time b.Elapsed
+// reports.
 func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+	d, err := cputime.Process()
+	if err != nil {
 		b.Fatal(err)
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return d
 }
 
 // positionsEval is the evaluator the table benchmarks search with.

@@ -1,30 +1,18 @@
-//go:build unix
-
 package eval
 
 import (
 	"flag"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/engine/stats"
+	"github.com/evotune/evotune/internal/cputime"
 )
 
 var (
 	nnGames = flag.Int("nngames", 10, "BenchmarkNneonneoGames: games per run")
 	nnCap   = flag.Int("nncap", 2, "BenchmarkNneonneoGames: depth cap")
 )
-
-// cpuTime returns the CPU time of the process, user and system.
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkNneonneoGames plays whole seeded games with the program's player
 // (the nneonneo set at its defaults, the compatible search), for comparing
@@ -43,11 +31,18 @@ func BenchmarkNneonneoGames(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		results := make([]engine.Result, *nnGames)
-		cpu0 := cpuTime(b)
+		cpu0, err := cputime.Process()
+		if err != nil {
+			b.Fatal(err)
+		}
 		for i := range results {
 			results[i] = engine.Play(engine.GameSeed(2048, uint64(i)), s)
 		}
-		cpu := cpuTime(b) - cpu0
+		cpu1, err := cputime.Process()
+		if err != nil {
+			b.Fatal(err)
+		}
+		cpu := cpu1 - cpu0
 		sum := stats.Summarize(results)
 		b.ReportMetric(sum.Mean, "mean-score")
 		b.ReportMetric(sum.CI95, "ci95")

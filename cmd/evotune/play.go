@@ -8,11 +8,11 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/engine/stats"
+	"github.com/evotune/evotune/internal/cputime"
 )
 
 var playCommand = &command{
@@ -55,7 +55,10 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		if !*asJSON {
 			pb = newBar(stderr, *games, "playing", "games")
 		}
-		start, cpuStart := time.Now(), cpuTime()
+		// Without a CPU clock (cputime's fallback) both readings are 0 and
+		// so is the figure: no figure rather than a failed run.
+		start := time.Now()
+		cpuStart, _ := cputime.Process()
 		results, err := engine.PlayGames(ctx, *games, w,
 			func(i int) uint64 { return engine.GameSeed(*seed, uint64(i)) },
 			func() (engine.Player, error) { return engine.NewSearcher(e, cfg) },
@@ -65,7 +68,8 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 			return err
 		}
 		elapsed := time.Since(start).Seconds()
-		cpuMS := (cpuTime() - cpuStart).Seconds() * 1000
+		cpuEnd, _ := cputime.Process()
+		cpuMS := (cpuEnd - cpuStart).Seconds() * 1000
 		sum := stats.Summarize(results)
 		mps := float64(sum.Moves) / elapsed
 		cpuPerMove := cpuMS / float64(max(sum.Moves, 1))
@@ -130,13 +134,4 @@ func writePlayJSON(w io.Writer, s stats.Summary, mps, cpuPerMove float64, result
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
-}
-
-// cpuTime returns the CPU time the process has used so far, user and system.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0 // no figure rather than a failed run
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
