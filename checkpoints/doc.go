@@ -58,12 +58,14 @@
 // resolved config, for one): the project's one atomic writer.
 //
 // The steps whose failure must be survived (create and write the temp
-// file, rename, sync the directory, read a checkpoint back) go through the
-// small FS interface; OS{} is the real file system and the default of
-// OpenStore, ReadFile and WriteFile. OpenStoreFS and WriteFileFS take
-// another, which is how the tests play a full disk, a failing sync or
-// rename and an unreadable file without root-proof chmod tricks or package
-// state, so they run in parallel.
+// file, rename, sync the directory, read a checkpoint back, open the
+// journal and then write and sync it) go through the small FS interface;
+// OS{} is the real file system and the default of OpenStore, OpenJournal,
+// ReadFile and WriteFile. OpenStoreFS, OpenJournalFS and WriteFileFS take
+// another, which is how the tests (this package's and the tuner's) play a
+// full disk, a failing sync or rename and an unreadable file without
+// root-proof chmod tricks, a mounted file system or package state, so they
+// run anywhere and in parallel.
 //
 // Store.Latest walks the checkpoints from the newest down and returns the
 // first that verifies, reporting each newer file it passed over (torn,

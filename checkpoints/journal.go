@@ -70,11 +70,17 @@ type journalFile interface {
 // fragment stays a line of its own that readers skip and the next entry is
 // not glued to it.
 func OpenJournal(path string, every time.Duration) (*Journal, error) {
+	return OpenJournalFS(OS{}, path, every)
+}
+
+// OpenJournalFS is OpenJournal on fsys, which opens the file (and so
+// carries its writes and syncs) and syncs its directory.
+func OpenJournalFS(fsys FS, path string, every time.Duration) (*Journal, error) {
 	if every <= 0 {
 		every = DefaultFlushEvery
 	}
 	_, statErr := os.Stat(path)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := fsys.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +89,7 @@ func OpenJournal(path string, every time.Duration) (*Journal, error) {
 		return nil, err
 	}
 	if errors.Is(statErr, fs.ErrNotExist) {
-		if err := (OS{}).SyncDir(filepath.Dir(path)); err != nil {
+		if err := fsys.SyncDir(filepath.Dir(path)); err != nil {
 			f.Close()
 			return nil, err
 		}
@@ -94,7 +100,7 @@ func OpenJournal(path string, every time.Duration) (*Journal, error) {
 }
 
 // endLastLine appends a newline to a file whose last byte is not one.
-func endLastLine(f *os.File) error {
+func endLastLine(f RWFile) error {
 	fi, err := f.Stat()
 	if err != nil || fi.Size() == 0 {
 		return err

@@ -49,8 +49,9 @@ type Outcome struct {
 type Run struct {
 	dir     string
 	t       *Tuner
-	onGen   func(Record) // Events.Generation: told once a generation is saved
-	history *os.File
+	onGen   func(Record)   // Events.Generation: told once a generation is saved
+	fsys    checkpoints.FS // what the run's files are written through
+	history checkpoints.RWFile
 	store   *checkpoints.Store
 	journal *checkpoints.Journal
 	cache   *journalCache
@@ -74,7 +75,7 @@ func Create(cfg *Config, dir string, opts Options) (_ *Run, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRunDir, err)
 	}
-	r := &Run{dir: dir, start: time.Now(), cache: newJournalCache(nil, 0), onGen: opts.Events.Generation}
+	r := &Run{dir: dir, start: time.Now(), cache: newJournalCache(nil, 0), onGen: opts.Events.Generation, fsys: fsOf(opts)}
 	if r.t, err = New(cfg, r.journalled(cfg, opts)); err != nil {
 		return nil, err
 	}
@@ -90,10 +91,10 @@ func Create(cfg *Config, dir string, opts Options) (_ *Run, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkpoints.WriteFile(filepath.Join(dir, ConfigFile), data); err != nil {
+	if err := checkpoints.WriteFileFS(r.fsys, filepath.Join(dir, ConfigFile), data); err != nil {
 		return nil, err
 	}
-	if r.history, err = os.OpenFile(filepath.Join(dir, HistoryFile), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644); err != nil {
+	if r.history, err = r.fsys.OpenFile(filepath.Join(dir, HistoryFile), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644); err != nil {
 		return nil, fmt.Errorf("tuner: %w", err)
 	}
 	if err := r.openStores(); err != nil {
@@ -123,7 +124,7 @@ func Resume(dir string, o ResumeOverrides, opts Options) (_ *Run, err error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Run{dir: dir, release: release, start: time.Now(), onGen: opts.Events.Generation}
+	r := &Run{dir: dir, release: release, start: time.Now(), onGen: opts.Events.Generation, fsys: fsOf(opts)}
 	defer func() {
 		if err != nil {
 			r.Close()
@@ -179,6 +180,14 @@ func (r *Run) journalled(cfg *Config, opts Options) Options {
 	return opts
 }
 
+// fsOf returns the file system opts asks the run to write through.
+func fsOf(opts Options) checkpoints.FS {
+	if opts.fsys == nil {
+		return checkpoints.OS{}
+	}
+	return opts.fsys
+}
+
 // ResumeOverrides are the settings a resumed run may change. Zero fields
 // leave the run's own values.
 type ResumeOverrides struct {
@@ -207,7 +216,7 @@ func (o ResumeOverrides) changesLimits() bool { return o.Generations != nil || o
 // when the current stage (1-based) began.
 func (r *Run) openHistory(lines, stage int) (err error) {
 	path := filepath.Join(r.dir, HistoryFile)
-	if r.history, err = os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644); err != nil {
+	if r.history, err = r.fsys.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644); err != nil {
 		return fmt.Errorf("tuner: %w", err)
 	}
 	data, err := io.ReadAll(r.history)
@@ -242,10 +251,10 @@ const CheckpointsDir = "checkpoints"
 // openStores opens the checkpoint store and the journal, which from then
 // on records every game played.
 func (r *Run) openStores() (err error) {
-	if r.store, err = checkpoints.OpenStore(filepath.Join(r.dir, CheckpointsDir), r.t.Config().Checkpoints.Keep); err != nil {
+	if r.store, err = checkpoints.OpenStoreFS(r.fsys, filepath.Join(r.dir, CheckpointsDir), r.t.Config().Checkpoints.Keep); err != nil {
 		return err
 	}
-	if r.journal, err = checkpoints.OpenJournal(filepath.Join(r.dir, checkpoints.JournalName), checkpoints.DefaultFlushEvery); err != nil {
+	if r.journal, err = checkpoints.OpenJournalFS(r.fsys, filepath.Join(r.dir, checkpoints.JournalName), checkpoints.DefaultFlushEvery); err != nil {
 		return err
 	}
 	r.cache.j = r.journal
@@ -337,7 +346,7 @@ func (r *Run) Run(ctx context.Context) (*Outcome, error) {
 	if err != nil {
 		return out, err
 	}
-	if err := checkpoints.WriteFile(path, data); err != nil {
+	if err := checkpoints.WriteFileFS(r.fsys, path, data); err != nil {
 		return out, err
 	}
 	out.WeightsPath = path

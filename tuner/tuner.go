@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/engine/stats"
 	"github.com/evotune/evotune/eval"
@@ -116,6 +117,9 @@ type Options struct {
 	Pool Pool
 	// Events receives progress.
 	Events Events
+	// fsys is the file system a Run writes its files through; nil means
+	// the OS's. Only tests set it, to fill the disk (TestDiskFull).
+	fsys checkpoints.FS
 }
 
 // Tuner owns the search state of one run: the optimizer, the generation
