@@ -1,0 +1,55 @@
+// Package playerpool implements the player protocol, evotune-player/1, and
+// a tuner.Pool that plays external players through it: programs of their
+// own, in any language, that choose moves while evotune keeps the game.
+//
+// The design, in the order a batch meets it:
+//
+//   - protocol.go is the codec of both sides, one function per message
+//     (FormatSet and ParseSet, AppendMove and ParseMove, ...). Parsing is
+//     strict: one space between tokens, finite decimals, boards as 0x and
+//     16 hex digits, every declared parameter in declaration order; each
+//     error wraps ErrProtocol and names what was wrong. Numbers are written
+//     as the shortest decimal that reads back exactly, so a player that
+//     parses them with any correct strtod sets the very value the tuner
+//     meant, and int parameters are rounded (halves away from zero) before
+//     set.
+//   - Serve (serve.go) is the serving side for a Player; SearchPlayer
+//     (builtin.go) is a built-in feature set under a search, what
+//     evotune player serves: the reference for adapters and the test
+//     oracle. Its parameters are the set's weights, bounded by WeightBound
+//     times their defaults, and its shape parameters with their own
+//     bounds. It forgets its transposition table before each board, since
+//     the protocol wants a move that depends on the board alone (with a
+//     probability cutoff, a table kept for a game changes moves); at 3
+//     plies and below, where players keep no table, its games are the
+//     in-process player's seed for seed.
+//   - A Process (process.go) is one running player: its standard input and
+//     output are pipes of ours, its standard error goes straight to a log
+//     file opened for appending, where the comments it sends go too. A
+//     reply is read without a goroutine per line: a timer armed for each
+//     request (the handshake limit for the handshake and set, the
+//     per-board limit times k for move) kills the player's process group
+//     when it fires, and the read then fails. Every failure is an *Error,
+//     one line: the command, what the player did, the tail of its log.
+//   - Pool (pool.go) runs one process per slot. A slot takes a candidate,
+//     sends set once, and plays k of its games in lockstep: each move
+//     request carries the boards of the live games, and a finished game's
+//     place goes to the candidate's next game, so the round trip is shared
+//     by k boards. The game itself is engine.Game: evotune's rules, seeded
+//     spawns and scores, so a game through the protocol is, seed for seed,
+//     the game in process with the same moves. When a candidate has no
+//     games left to start, the slot takes the candidate with the most
+//     left. Results land by (candidate, game), so 1 or N slots give
+//     identical bytes for a deterministic player.
+//   - Failures: a crash, a hang, a malformed line or an illegal move kills
+//     the process; the slot starts another and the games in flight start
+//     again from their seeds. A game failing MaxFailures times, a player
+//     answering error, one that cannot start or that declares other
+//     parameters than the family it is run for (ErrMismatch) stops the
+//     batch with that error; the tuner then stops the run, its last
+//     checkpoint untouched.
+//
+// The default k, DefaultBatch, was chosen by BenchmarkBatch: games/s of
+// evotune player (standard set, 3 plies, one slot) for k = 1, 2, 4, 8, 16;
+// see pool.go for the figures.
+package playerpool

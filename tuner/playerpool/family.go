@@ -1,0 +1,94 @@
+package playerpool
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/evotune/evotune/tuner"
+)
+
+// A Family is an external player and its declared parameters: one player
+// for each vector of parameter values. It is the tuner.Players kind that
+// Pool plays; a vector's coordinates are the values of Params, in order,
+// in the player's own units.
+type Family struct {
+	// Command runs the player: the program, then its arguments.
+	Command []string
+	// ID and Version are what the player's id line says: a player that
+	// says otherwise on a later start is refused (ErrMismatch), so a run
+	// never mixes two versions of a player.
+	ID, Version string
+	// Params are the declared parameters, in declaration order.
+	Params []Param
+}
+
+var _ tuner.Players = Family{}
+
+// VectorNames implements tuner.Players: the parameters' names.
+func (f Family) VectorNames() []string {
+	names := make([]string, len(f.Params))
+	for i, p := range f.Params {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// Defaults returns the declared defaults, in order.
+func (f Family) Defaults() []float64 {
+	v := make([]float64, len(f.Params))
+	for i, p := range f.Params {
+		v[i] = p.Default
+	}
+	return v
+}
+
+// Index returns the position of the named parameter, or -1.
+func (f Family) Index(name string) int { return paramIndex(f.Params, name) }
+
+// sameDeclaration reports whether g declares what f does.
+func (f Family) sameDeclaration(g Family) bool {
+	return f.ID == g.ID && f.Version == g.Version && slices.Equal(f.Params, g.Params)
+}
+
+// sameProgram reports whether f and g run the same command and declare the
+// same: a process of one serves the other.
+func (f Family) sameProgram(g Family) bool {
+	return slices.Equal(f.Command, g.Command) && f.sameDeclaration(g)
+}
+
+// Probe starts command, reads its handshake and quits it: the family it
+// declares. What the player writes on its standard error goes to logPath
+// ("" for a temporary file, removed after), and an error quotes its tail.
+func Probe(ctx context.Context, command []string, logPath string, opts Options) (Family, error) {
+	log, err := openLog(logPath)
+	if err != nil {
+		return Family{}, err
+	}
+	defer log.Close()
+	p, err := start(ctx, command, log, opts)
+	if err != nil {
+		return Family{}, err
+	}
+	p.Close()
+	return p.Family(), nil
+}
+
+// mismatch describes how a started player's declaration differs from the
+// family it was started for.
+func mismatch(want, got Family) string {
+	if want.ID != got.ID || want.Version != got.Version {
+		return fmt.Sprintf("says id %s %s, the run expects %s %s", got.ID, got.Version, want.ID, want.Version)
+	}
+	for i := range max(len(want.Params), len(got.Params)) {
+		switch {
+		case i >= len(got.Params):
+			return fmt.Sprintf("no longer declares parameter %s", want.Params[i].Name)
+		case i >= len(want.Params):
+			return fmt.Sprintf("declares a new parameter, %s", got.Params[i].Name)
+		case want.Params[i] != got.Params[i]:
+			return fmt.Sprintf("declares %q, the run expects %q", FormatParam(got.Params[i]), FormatParam(want.Params[i]))
+		}
+	}
+	return "declares what the run expects"
+}

@@ -1,0 +1,169 @@
+package playerpool
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
+)
+
+// testPlayerFlag, first on the test binary's command line, makes it a
+// player instead of a test run: the pool's tests start real child
+// processes, well-behaved or not, without a binary of their own.
+const testPlayerFlag = "-evotune-test-player"
+
+func TestMain(m *testing.M) {
+	if len(os.Args) > 2 && os.Args[1] == testPlayerFlag {
+		os.Exit(testPlayer(os.Args[2], os.Args[3:]))
+	}
+	os.Exit(m.Run())
+}
+
+// playerCommand returns the command that runs the test binary as the
+// player of the given mode.
+func playerCommand(mode string, args ...string) []string {
+	return append([]string{os.Args[0], testPlayerFlag, mode}, args...)
+}
+
+// standardSearch is play's search at depth plies: play --eval standard
+// --depth N.
+func standardSearch(depth int) engine.SearchConfig {
+	cfg := engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: depth, Width: 8}.WithPlayDefaults()
+	cfg.LossValue = engine.DefaultLossValue
+	return cfg
+}
+
+// misbehaving wraps the built-in player with a fault injected into Moves.
+type misbehaving struct {
+	*SearchPlayer
+	requests int
+	fault    func(n int, boards []engine.Board, dst []engine.Dir) // called after the honest moves
+}
+
+func (m *misbehaving) Moves(boards []engine.Board, dst []engine.Dir) error {
+	if err := m.SearchPlayer.Moves(boards, dst); err != nil {
+		return err
+	}
+	m.requests++
+	m.fault(m.requests, boards, dst)
+	return nil
+}
+
+// testPlayer runs the player of a mode on standard input and output and
+// returns its exit status. Modes: serve [DEPTH] (the built-in standard
+// player, 2 plies by default, as every other mode), crash-once FILE (crashes at its 20th move
+// request unless FILE exists, creating it), crash-always, crash-start,
+// hang, hang-start, garbage, illegal, comments, set-error, and the bad
+// declarations decl-minmax, decl-nan and decl-dup.
+func testPlayer(mode string, args []string) int {
+	depth := 2
+	if mode == "serve" && len(args) > 0 {
+		depth, _ = strconv.Atoi(args[0])
+	}
+	sp, err := NewSearchPlayer(must(eval.Set("standard")), standardSearch(depth), nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	out := bufio.NewWriter(os.Stdout)
+	// raw is a scripted player: its handshake after the hello, then one
+	// reply per request, then silence.
+	raw := func(handshake []string, replies ...string) int {
+		in := bufio.NewScanner(os.Stdin)
+		if !in.Scan() {
+			return 0
+		}
+		for _, l := range handshake {
+			fmt.Fprintln(out, l)
+		}
+		out.Flush()
+		for _, l := range replies {
+			if !in.Scan() {
+				return 0
+			}
+			fmt.Fprintln(out, l)
+			out.Flush()
+		}
+		for in.Scan() {
+		}
+		return 0
+	}
+	var p Player = sp
+	switch mode {
+	case "serve":
+	case "crash-once":
+		p = &misbehaving{SearchPlayer: sp, fault: func(n int, _ []engine.Board, _ []engine.Dir) {
+			if _, err := os.Stat(args[0]); n == 20 && err != nil {
+				os.WriteFile(args[0], nil, 0o644)
+				fmt.Fprintln(os.Stderr, "crashing once, on purpose")
+				os.Exit(3)
+			}
+		}}
+	case "crash-always":
+		p = &misbehaving{SearchPlayer: sp, fault: func(n int, _ []engine.Board, _ []engine.Dir) {
+			if n == 5 {
+				fmt.Fprintln(os.Stderr, "crashing again, on purpose")
+				os.Exit(3)
+			}
+		}}
+	case "crash-start":
+		fmt.Fprintln(os.Stderr, "cannot load my tables")
+		return 4
+	case "hang":
+		p = &misbehaving{SearchPlayer: sp, fault: func(n int, _ []engine.Board, _ []engine.Dir) {
+			if n == 3 {
+				fmt.Fprintln(os.Stderr, "thinking very hard")
+				time.Sleep(time.Hour)
+			}
+		}}
+	case "hang-start":
+		time.Sleep(time.Hour)
+	case "illegal":
+		p = &misbehaving{SearchPlayer: sp, fault: func(_ int, boards []engine.Board, dst []engine.Dir) {
+			for i, b := range boards {
+				for _, d := range engine.Dirs {
+					if _, _, ok := b.Move(d); !ok {
+						dst[i] = d
+					}
+				}
+			}
+		}}
+	case "comments":
+		p = &misbehaving{SearchPlayer: sp, fault: func(n int, _ []engine.Board, _ []engine.Dir) {
+			fmt.Fprintf(out, "# request %d\n", n)
+			out.Flush()
+			fmt.Fprintf(os.Stderr, "stderr line %d\n", n)
+		}}
+	case "garbage":
+		return raw([]string{"id garbage 1", "ready"}, "ok", "bestest move ever")
+	case "set-error":
+		return raw([]string{"id refuser 1", "param x float 1 0 2", "ready"}, "error x is not to my taste")
+	case "decl-minmax":
+		return raw([]string{"id bad 1", "param x float 1 2 0", "ready"})
+	case "decl-nan":
+		return raw([]string{"id bad 1", "param x float NaN 0 2", "ready"})
+	case "decl-dup":
+		return raw([]string{"id bad 1", "param x float 1 0 2", "param x int 1 0 2", "ready"})
+	default:
+		fmt.Fprintf(os.Stderr, "unknown test player mode %q\n", mode)
+		return 2
+	}
+	if err := Serve(context.Background(), os.Stdin, os.Stdout, p); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

@@ -1,0 +1,370 @@
+package playerpool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/tuner"
+)
+
+// DefaultBatch is the games a slot plays at once unless Options.Batch says
+// otherwise. Measured with BenchmarkBatch (evotune player, standard set,
+// 3 plies, one slot): see the package documentation.
+const DefaultBatch = 8
+
+// MaxFailures is how many times one game may fail (its player crashed, hung
+// or broke the protocol while the game was in flight) before the batch
+// stops with the last failure.
+const MaxFailures = 3
+
+// Pool plays the games of Family players, one player process per slot.
+// Processes are started on first use and kept between batches; Close ends
+// them.
+type Pool struct {
+	opts  Options
+	mu    sync.Mutex // one batch at a time
+	slots []*slot
+}
+
+var _ tuner.Pool = (*Pool)(nil)
+
+// New returns a pool of slots player processes (0 = one per core).
+func New(slots int, opts Options) *Pool {
+	p := &Pool{opts: opts, slots: make([]*slot, engine.Workers(slots))}
+	for i := range p.slots {
+		p.slots[i] = &slot{index: i + 1}
+	}
+	return p
+}
+
+// Slots returns the number of player processes the pool runs at once.
+func (p *Pool) Slots() int { return len(p.slots) }
+
+// batch returns k.
+func (p *Pool) batch() int {
+	if p.opts.Batch > 0 {
+		return p.opts.Batch
+	}
+	return DefaultBatch
+}
+
+// Close ends every player process (quit, then kill after the quit limit)
+// and closes the logs.
+func (p *Pool) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range p.slots {
+		wg.Go(s.stop)
+	}
+	wg.Wait()
+	var errs []error
+	for _, s := range p.slots {
+		if s.log != nil {
+			errs = append(errs, s.log.Close())
+			s.log = nil
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Play implements tuner.Pool for Family players; it refuses other kinds
+// with an error wrapping tuner.ErrPlayers. Each slot takes a candidate,
+// sets its parameters and plays its games k at a time in lockstep until
+// the candidate has none left, then takes the candidate with the most
+// games left; results land by (candidate, game), so the number of slots
+// and the order of play change no result. A failed player is killed and
+// restarted and the games it had in flight start again from their seeds;
+// a game failing MaxFailures times, a refusal (error) or a player that
+// cannot start stops the batch with that failure.
+func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.GameDone) error {
+	fam, ok := b.Players.(Family)
+	if !ok {
+		return fmt.Errorf("%w: the player pool plays external players, not %T", tuner.ErrPlayers, b.Players)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	sc := newSchedule(b)
+	stop, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg      sync.WaitGroup
+		errOnce sync.Once
+		failure error
+	)
+	for _, s := range p.slots[:min(len(p.slots), max(sc.total, 1))] {
+		wg.Go(func() {
+			if err := s.run(stop, p, fam, b, sc, results, done); err != nil {
+				errOnce.Do(func() { failure = err })
+				cancel() // the other slots stop between requests
+			}
+		})
+	}
+	wg.Wait()
+	if failure != nil {
+		return failure
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("playerpool: %w", err)
+	}
+	return nil
+}
+
+// A schedule hands a batch's games to the slots: per candidate, the games
+// not yet started, in order, and how often each game failed.
+type schedule struct {
+	mu      sync.Mutex
+	pending [][]int // by candidate: game indices to start, in order
+	fails   map[tuner.Job]int
+	total   int
+}
+
+func newSchedule(b *tuner.Batch) *schedule {
+	sc := &schedule{pending: make([][]int, len(b.Vectors)), fails: map[tuner.Job]int{}}
+	if b.Jobs == nil {
+		for c := range sc.pending {
+			for j := range b.Seeds {
+				sc.pending[c] = append(sc.pending[c], j)
+			}
+		}
+		sc.total = len(b.Vectors) * len(b.Seeds)
+		return sc
+	}
+	for _, j := range b.Jobs {
+		sc.pending[j.Candidate] = append(sc.pending[j.Candidate], j.Game)
+	}
+	sc.total = len(b.Jobs)
+	return sc
+}
+
+// next returns the candidate a slot set to cur plays next: cur while it
+// has games left, else the one with the most left (the first of equals),
+// so that slots share the last candidates' games.
+func (sc *schedule) next(cur int) (int, bool) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if cur >= 0 && len(sc.pending[cur]) > 0 {
+		return cur, true
+	}
+	best := -1
+	for c, g := range sc.pending {
+		if len(g) > 0 && (best < 0 || len(g) > len(sc.pending[best])) {
+			best = c
+		}
+	}
+	return best, best >= 0
+}
+
+// take returns the next game of candidate c to start.
+func (sc *schedule) take(c int) (int, bool) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if len(sc.pending[c]) == 0 {
+		return 0, false
+	}
+	g := sc.pending[c][0]
+	sc.pending[c] = sc.pending[c][1:]
+	return g, true
+}
+
+// failed records a failure of the games in flight of candidate c and puts
+// them back first in line; it reports false if one of them has now failed
+// MaxFailures times.
+func (sc *schedule) failed(c int, games []int) bool {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	ok := true
+	for _, g := range games {
+		j := tuner.Job{Candidate: c, Game: g}
+		sc.fails[j]++
+		ok = ok && sc.fails[j] < MaxFailures
+	}
+	sc.pending[c] = append(slices.Clone(games), sc.pending[c]...)
+	return ok
+}
+
+// A slot is one player process and what it was last told.
+type slot struct {
+	index int
+	log   *logFile
+	proc  *Process
+	set   []float64 // the values last set
+	isSet bool      // whether set holds anything
+}
+
+// stop ends the slot's process, if any.
+func (s *slot) stop() {
+	if s.proc != nil {
+		s.proc.Close()
+		s.proc, s.isSet = nil, false
+	}
+}
+
+// kill ends a failed process at once.
+func (s *slot) kill() {
+	if s.proc != nil {
+		s.proc.Kill()
+		<-s.proc.exited
+		s.proc, s.isSet = nil, false
+	}
+}
+
+// ready makes sure the slot runs fam's player, started and checked.
+func (s *slot) ready(ctx context.Context, p *Pool, fam Family) error {
+	if s.proc != nil && s.proc.command != nil && fam.sameProgram(s.proc.Family()) {
+		return nil
+	}
+	s.stop()
+	if s.log == nil {
+		path := ""
+		if p.opts.LogDir != "" {
+			if err := os.MkdirAll(p.opts.LogDir, 0o755); err != nil {
+				return fmt.Errorf("playerpool: %w", err)
+			}
+			path = filepath.Join(p.opts.LogDir, fmt.Sprintf("slot-%d.log", s.index))
+		}
+		log, err := openLog(path)
+		if err != nil {
+			return err
+		}
+		s.log = log
+	}
+	proc, err := start(ctx, fam.Command, s.log, p.opts)
+	if err != nil {
+		return err
+	}
+	if got := proc.Family(); !fam.sameDeclaration(got) {
+		err := proc.fail(mismatch(fam, got), ErrMismatch)
+		proc.Kill()
+		<-proc.exited
+		return err
+	}
+	s.proc = proc
+	return nil
+}
+
+// A live game is a game of the candidate a slot plays, in flight.
+type liveGame struct {
+	index int // into the batch's seeds
+	g     *engine.Game
+}
+
+// run plays games on the slot until the schedule has none left, ctx is
+// done, or a failure stops the batch; it returns nil when ctx is done.
+func (s *slot) run(ctx context.Context, p *Pool, fam Family, b *tuner.Batch, sc *schedule, results [][]engine.Result, done tuner.GameDone) error {
+	k := p.batch()
+	cur := -1
+	var (
+		live   []liveGame
+		boards []engine.Board
+		dirs   []engine.Dir
+	)
+	for ctx.Err() == nil {
+		c, ok := sc.next(cur)
+		if !ok {
+			return nil
+		}
+		// A player that cannot start, or starts declaring something else,
+		// will not do better on the next try.
+		if err := s.ready(ctx, p, fam); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		cur = c
+		live = live[:0]
+		for len(live) < k {
+			j, ok := sc.take(c)
+			if !ok {
+				break
+			}
+			live = append(live, liveGame{j, engine.NewGame(b.Seeds[j])})
+		}
+		if len(live) == 0 {
+			continue // another slot took the last games meanwhile
+		}
+		err := s.play(ctx, b, c, &live, &boards, &dirs, sc, results, done)
+		if err == nil {
+			continue
+		}
+		var pe *Error
+		if !errors.As(err, &pe) {
+			if ctx.Err() != nil {
+				return nil // the batch stops
+			}
+			return err // a vector the player cannot take, say
+		}
+		s.kill()
+		games := make([]int, len(live))
+		for i, l := range live {
+			games[i] = l.index
+		}
+		if !pe.retryable() {
+			return err
+		}
+		if !sc.failed(c, games) {
+			pe.Did += fmt.Sprintf(" (a game of candidate %d failed %d times: the batch stops)", c, MaxFailures)
+			return err
+		}
+		cur = -1 // a new process: set again
+	}
+	return nil
+}
+
+// play sets candidate c's parameters, unless they are set already, and
+// plays its live games to their end, refilling the list from c's games
+// left; on failure *live holds the games in flight.
+func (s *slot) play(ctx context.Context, b *tuner.Batch, c int, live *[]liveGame, boards *[]engine.Board, dirs *[]engine.Dir, sc *schedule, results [][]engine.Result, done tuner.GameDone) error {
+	if !s.isSet || !slices.Equal(s.set, b.Vectors[c]) {
+		s.isSet = false
+		if err := s.proc.Set(b.Vectors[c]); err != nil {
+			return err
+		}
+		s.set, s.isSet = append(s.set[:0], b.Vectors[c]...), true
+	}
+	for len(*live) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		*boards = (*boards)[:0]
+		for _, l := range *live {
+			*boards = append(*boards, l.g.Board())
+		}
+		d, err := s.proc.Moves(*boards, *dirs)
+		if err != nil {
+			return err
+		}
+		*dirs = d
+		kept := (*live)[:0]
+		for i, l := range *live {
+			if err := l.g.Play(d[i]); err != nil {
+				// Every game of the request is in flight still (kept
+				// overwrites only entries already seen): they all start
+				// again from their seeds.
+				*live = append(kept, (*live)[i:]...)
+				return s.proc.fail(fmt.Sprintf("answered %v on board %s, an illegal move", d[i], (*boards)[i].Hex()), err)
+			}
+			if !l.g.Over(b.MaxMoves) {
+				kept = append(kept, l)
+				continue
+			}
+			r := l.g.Result()
+			results[c][l.index] = r
+			if done != nil {
+				done(tuner.Job{Candidate: c, Game: l.index}, r, false)
+			}
+			if j, ok := sc.take(c); ok {
+				kept = append(kept, liveGame{j, engine.NewGame(b.Seeds[j])})
+			}
+		}
+		*live = kept
+	}
+	return nil
+}

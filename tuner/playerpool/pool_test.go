@@ -1,0 +1,288 @@
+package playerpool
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/tuner"
+)
+
+// testOptions are short limits, so that a hanging player costs the tests
+// little.
+func testOptions(t *testing.T) Options {
+	return Options{HandshakeTimeout: 5 * time.Second, MoveTimeout: 2 * time.Second, QuitTimeout: time.Second, LogDir: t.TempDir()}
+}
+
+// probe returns the family of a test player.
+func probe(t *testing.T, command []string) Family {
+	t.Helper()
+	fam, err := Probe(context.Background(), command, "", testOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fam
+}
+
+// inProcess plays the standard set's default player at depth plies on
+// seeds in this process, as evotune play does.
+func inProcess(t *testing.T, depth int, seeds []uint64) []engine.Result {
+	t.Helper()
+	set := must(eval.Set("standard"))
+	rs, err := engine.PlayGames(context.Background(), len(seeds), 2, func(i int) uint64 { return seeds[i] },
+		func() (engine.Player, error) { return engine.NewSearcher(set.Default(), standardSearch(depth)) }, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
+}
+
+// playPool plays every vector on the seeds through a pool.
+func playPool(t *testing.T, p *Pool, fam Family, vectors [][]float64, seeds []uint64) ([][]engine.Result, error) {
+	t.Helper()
+	results := make([][]engine.Result, len(vectors))
+	for c := range results {
+		results[c] = make([]engine.Result, len(seeds))
+	}
+	err := p.Play(context.Background(), &tuner.Batch{Players: fam, Vectors: vectors, Seeds: seeds}, results, nil)
+	return results, err
+}
+
+func testSeeds(n int) []uint64 {
+	seeds := make([]uint64, n)
+	for i := range seeds {
+		seeds[i] = engine.GameSeed(1, uint64(i))
+	}
+	return seeds
+}
+
+// TestSameGames: the built-in player served over the protocol plays, seed
+// for seed, the games of the same player in process (play --eval standard
+// --depth 3), with 1 and 2 slots and several batch sizes.
+func TestSameGames(t *testing.T) {
+	n := 6
+	if testing.Short() {
+		n = 3
+	}
+	seeds := testSeeds(n)
+	want := inProcess(t, 3, seeds)
+	cmd := playerCommand("serve", "3")
+	fam := probe(t, cmd)
+	if fam.ID != "evotune-standard" || len(fam.Params) != 5 {
+		t.Fatalf("family %+v", fam)
+	}
+	for _, c := range []struct{ slots, k int }{{1, 0}, {2, 0}, {2, 1}, {1, 5}} {
+		opts := testOptions(t)
+		opts.Batch = c.k
+		p := New(c.slots, opts)
+		got, err := playPool(t, p, fam, [][]float64{fam.Defaults()}, seeds)
+		p.Close()
+		if err != nil {
+			t.Fatalf("%d slots, k %d: %v", c.slots, c.k, err)
+		}
+		for i := range seeds {
+			if got[0][i] != want[i] {
+				t.Errorf("%d slots, k %d: seed %d: protocol %+v, in process %+v", c.slots, c.k, seeds[i], got[0][i], want[i])
+			}
+		}
+	}
+}
+
+// TestCandidatesAndSlots: several candidates, with a job list, land by
+// index: 1 and 3 slots give the same results, and each candidate's games
+// are those of its own vector.
+func TestCandidatesAndSlots(t *testing.T) {
+	seeds := testSeeds(3)
+	cmd := playerCommand("serve", "2")
+	fam := probe(t, cmd)
+	base := fam.Defaults()
+	vectors := [][]float64{base, append([]float64{5}, base[1:]...), append([]float64{base[0], 100}, base[2:]...)}
+	var jobs []tuner.Job
+	for c := range vectors {
+		for g := range seeds {
+			if (c+g)%4 != 3 {
+				jobs = append(jobs, tuner.Job{Candidate: c, Game: g})
+			}
+		}
+	}
+	var runs [][][]engine.Result
+	for _, slots := range []int{1, 3} {
+		p := New(slots, Options{Batch: 2, LogDir: t.TempDir()})
+		results := make([][]engine.Result, len(vectors))
+		for c := range results {
+			results[c] = make([]engine.Result, len(seeds))
+		}
+		err := p.Play(context.Background(), &tuner.Batch{Players: fam, Vectors: vectors, Seeds: seeds, Jobs: jobs, MaxMoves: 150}, results, nil)
+		p.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, results)
+	}
+	set := must(eval.Set("standard"))
+	for _, j := range jobs {
+		a, b := runs[0][j.Candidate][j.Game], runs[1][j.Candidate][j.Game]
+		if a != b {
+			t.Errorf("job %+v: 1 slot %+v, 3 slots %+v", j, a, b)
+		}
+		e := must(set.CompileVector(vectors[j.Candidate]))
+		s := must(engine.NewSearcher(e, standardSearch(2)))
+		if want := engine.PlayLimit(seeds[j.Game], s, 150); a != want {
+			t.Errorf("job %+v: protocol %+v, in process %+v", j, a, want)
+		}
+	}
+}
+
+// TestCrashOnce: a player that crashes in the middle of a batch is
+// restarted, the games in flight are played again from their seeds, and
+// the results are those of an undisturbed player.
+func TestCrashOnce(t *testing.T) {
+	seeds := testSeeds(3)
+	want := inProcess(t, 2, seeds)
+	marker := filepath.Join(t.TempDir(), "crashed")
+	fam := probe(t, playerCommand("serve", "2"))
+	fam.Command = playerCommand("crash-once", marker)
+	opts := testOptions(t)
+	p := New(1, opts)
+	defer p.Close()
+	got, err := playPool(t, p, fam, [][]float64{fam.Defaults()}, seeds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatal("the player never crashed")
+	}
+	for i := range seeds {
+		if got[0][i] != want[i] {
+			t.Errorf("seed %d: after a crash %+v, undisturbed %+v", seeds[i], got[0][i], want[i])
+		}
+	}
+	log := must(os.ReadFile(filepath.Join(opts.LogDir, "slot-1.log")))
+	if !strings.Contains(string(log), "crashing once") {
+		t.Errorf("the log does not hold the player's standard error: %q", log)
+	}
+}
+
+// TestComments: comments are logged and otherwise ignored.
+func TestComments(t *testing.T) {
+	seeds := testSeeds(2)
+	want := inProcess(t, 2, seeds)
+	fam := probe(t, playerCommand("serve", "2"))
+	fam.Command = playerCommand("comments")
+	opts := testOptions(t)
+	p := New(1, opts)
+	got, err := playPool(t, p, fam, [][]float64{fam.Defaults()}, seeds)
+	p.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range seeds {
+		if got[0][i] != want[i] {
+			t.Errorf("seed %d: %+v, want %+v", seeds[i], got[0][i], want[i])
+		}
+	}
+	log := string(must(os.ReadFile(filepath.Join(opts.LogDir, "slot-1.log"))))
+	if !strings.Contains(log, "# request 1\n") || !strings.Contains(log, "stderr line 1\n") {
+		t.Errorf("log lacks the comments or the standard error:\n%.300s", log)
+	}
+}
+
+// TestFailures: each failure of DESIGN's list stops the batch with one line
+// naming the command, what the player did and the tail of its log; none
+// panics or hangs.
+func TestFailures(t *testing.T) {
+	dir := t.TempDir()
+	notExec := filepath.Join(dir, "player.sh")
+	if err := os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fam := probe(t, playerCommand("serve", "2"))
+	x := Family{ID: "refuser", Version: "1", Params: []Param{{Name: "x", Default: 1, Min: 0, Max: 2}}}
+	cases := []struct {
+		name    string
+		fam     Family
+		command []string
+		kind    error
+		says    []string // substrings of the error line
+	}{
+		{"crashes always", fam, playerCommand("crash-always"), ErrExited, []string{"exited (exit status 3) while answering move", "crashing again", "failed 3 times"}},
+		{"crashes at start", fam, playerCommand("crash-start"), ErrExited, []string{"exit status 4", "the handshake", "cannot load my tables"}},
+		{"hangs", fam, playerCommand("hang"), ErrTimeout, []string{"did not answer move", "thinking very hard"}},
+		{"hangs at start", fam, playerCommand("hang-start"), ErrTimeout, []string{"did not answer the handshake within"}},
+		{"garbage", Family{ID: "garbage", Version: "1"}, playerCommand("garbage"), ErrProtocol, []string{"answered move (2 boards) with a malformed line", "bestest move ever", "failed 3 times"}},
+		{"illegal move", fam, playerCommand("illegal"), engine.ErrIllegalMove, []string{"an illegal move"}},
+		{"min > max", x, playerCommand("decl-minmax"), ErrProtocol, []string{"min 2 > max 0"}},
+		{"NaN default", x, playerCommand("decl-nan"), ErrProtocol, []string{`"NaN" is not a finite decimal`}},
+		{"duplicate name", x, playerCommand("decl-dup"), ErrProtocol, []string{"x declared twice"}},
+		{"error to set", x, playerCommand("set-error"), ErrRefused, []string{"answered error to \"set x=1\": x is not to my taste"}},
+		{"not executable", fam, []string{notExec}, ErrStart, []string{"cannot be started", "permission denied"}},
+		{"does not exist", fam, []string{filepath.Join(dir, "nothing")}, ErrStart, []string{"cannot be started", "no such file"}},
+		{"other declaration", fam, playerCommand("serve", "3"), ErrMismatch, []string{"says id evotune-standard", "the run expects"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			opts := testOptions(t)
+			opts.HandshakeTimeout, opts.MoveTimeout = 2*time.Second, 300*time.Millisecond
+			p := New(2, opts)
+			defer p.Close()
+			f := c.fam
+			f.Command = c.command
+			start := time.Now()
+			_, err := playPool(t, p, f, [][]float64{f.Defaults(), f.Defaults()}, testSeeds(2))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if el := time.Since(start); el > 20*time.Second {
+				t.Errorf("took %v", el)
+			}
+			msg := err.Error()
+			t.Log(msg)
+			if !errors.Is(err, c.kind) {
+				t.Errorf("error %q does not wrap %v", msg, c.kind)
+			}
+			if strings.Contains(msg, "\n") {
+				t.Errorf("error of more than one line: %q", msg)
+			}
+			for _, s := range append([]string{"player \"" + commandString(c.command)}, c.says...) {
+				if !strings.Contains(msg, s) {
+					t.Errorf("error %q does not say %q", msg, s)
+				}
+			}
+		})
+	}
+}
+
+// TestPlayersOfAnotherKind: the pool refuses a family it cannot play.
+func TestPlayersOfAnotherKind(t *testing.T) {
+	p := New(1, Options{})
+	defer p.Close()
+	err := p.Play(context.Background(), &tuner.Batch{Players: tuner.FeaturePlayers{}, Vectors: [][]float64{{1}}, Seeds: []uint64{1}}, [][]engine.Result{{{}}}, nil)
+	if !errors.Is(err, tuner.ErrPlayers) {
+		t.Fatalf("err %v, want ErrPlayers", err)
+	}
+}
+
+// TestCancel: a cancelled batch returns the context's error promptly.
+func TestCancel(t *testing.T) {
+	fam := probe(t, playerCommand("serve", "3"))
+	p := New(2, testOptions(t))
+	defer p.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	results := [][]engine.Result{make([]engine.Result, 500)}
+	start := time.Now()
+	err := p.Play(ctx, &tuner.Batch{Players: fam, Vectors: [][]float64{fam.Defaults()}, Seeds: testSeeds(500)}, results, nil)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err %v, want the deadline", err)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("cancel took %v", el)
+	}
+}

@@ -1,0 +1,301 @@
+package playerpool
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
+)
+
+func TestParseParam(t *testing.T) {
+	good := map[string]Param{
+		"param empty float 270 -2700 2700": {Name: "empty", Default: 270, Min: -2700, Max: 2700},
+		"param depth int 3 1 9":            {Name: "depth", Int: true, Default: 3, Min: 1, Max: 9},
+		"param p.x_1 float 0.5 0.5 0.5":    {Name: "p.x_1", Default: 0.5, Min: 0.5, Max: 0.5},
+		"param e float 1e3 -1e4 1.5e4":     {Name: "e", Default: 1000, Min: -1e4, Max: 1.5e4},
+	}
+	for line, want := range good {
+		got, err := ParseParam(line)
+		if err != nil || got != want {
+			t.Errorf("ParseParam(%q) = %+v, %v; want %+v", line, got, err, want)
+		}
+		if back, err := ParseParam(FormatParam(got)); err != nil || back != got {
+			t.Errorf("FormatParam(%+v) = %q reads back as %+v, %v", got, FormatParam(got), back, err)
+		}
+	}
+	bad := map[string]string{
+		"param x float 1 2 0":        "min 2 > max 0",
+		"param x float NaN 0 2":      "not a finite",
+		"param x float 1 -Inf 2":     "not a finite",
+		"param x float 3 0 2":        "outside",
+		"param x int 1.5 0 2":        "not an integer",
+		"param x double 1 0 2":       "want float or int",
+		"param x=y float 1 0 2":      "parameter name",
+		"param x float 1 0 2 extra":  "want \"param",
+		"param  x float 1 0 2":       "want \"param",
+		"param x float 0x1p0 0 2":    "not a decimal",
+		"param x float 1_000 0 2000": "not a decimal",
+	}
+	for line, says := range bad {
+		if _, err := ParseParam(line); !errors.Is(err, ErrProtocol) || !strings.Contains(err.Error(), says) {
+			t.Errorf("ParseParam(%q): %v, want an ErrProtocol saying %q", line, err, says)
+		}
+	}
+}
+
+func TestParseID(t *testing.T) {
+	name, version, err := ParseID("id my-player 1.2 beta (cap 2)")
+	if err != nil || name != "my-player" || version != "1.2 beta (cap 2)" {
+		t.Errorf("got %q %q %v", name, version, err)
+	}
+	for _, line := range []string{"id", "id x", "id x ", "id a/b 1", "ID x 1", "idx 1"} {
+		if _, _, err := ParseID(line); !errors.Is(err, ErrProtocol) {
+			t.Errorf("ParseID(%q): %v, want ErrProtocol", line, err)
+		}
+	}
+}
+
+var testParams = []Param{{Name: "a", Default: 1, Min: -10, Max: 10}, {Name: "n", Int: true, Default: 3, Min: 1, Max: 9}}
+
+func TestSet(t *testing.T) {
+	line, err := FormatSet(testParams, []float64{0.1, 2.5})
+	if err != nil || line != "set a=0.1 n=3" {
+		t.Fatalf("FormatSet = %q, %v", line, err)
+	}
+	xs, err := ParseSet(line, testParams)
+	if err != nil || xs[0] != 0.1 || xs[1] != 3 {
+		t.Fatalf("ParseSet(%q) = %v, %v", line, xs, err)
+	}
+	for _, x := range []float64{math.Pi, -1e-300, 1.0 / 3, 9.999999999999998} {
+		line, _ := FormatSet(testParams[:1], []float64{x})
+		if xs, err := ParseSet(line, testParams[:1]); err != nil || xs[0] != x {
+			t.Errorf("%v: %q reads back as %v, %v", x, line, xs, err)
+		}
+	}
+	if _, err := FormatSet(testParams, []float64{11, 3}); err == nil {
+		t.Error("FormatSet took a value out of bounds")
+	}
+	if _, err := FormatSet(testParams, []float64{math.NaN(), 3}); err == nil {
+		t.Error("FormatSet took NaN")
+	}
+	bad := map[string]string{
+		"set a=1":            "n missing",
+		"set n=3 a=1":        "declaration order",
+		"set a=1 n=3 b=2":    "unknown parameter \"b\"",
+		"set a=1 b=3":        "unknown parameter \"b\"",
+		"set a=1 n=3.5":      "takes integers",
+		"set a=11 n=3":       "outside",
+		"set a=NaN n=3":      "not a finite",
+		"set a=1 n":          "not NAME=VALUE",
+		"set  a=1 n=3":       "not NAME=VALUE",
+		"setx a=1":           "want \"set",
+		"set a=1 n=3 ":       "not NAME=VALUE",
+		"set a=0x10 n=3":     "not a decimal",
+		"set a=1e999 n=3":    "not a finite",
+		"set a=1\tn=3":       "not a finite",
+		"set a=1 n=3\r":      "not a finite",
+		"set a=--1 n=3":      "not a finite",
+		"set a=1 n=3 n=3":    "unknown parameter",
+		"set a=1 a=1 n=3":    "declaration order",
+		"set a=+inf n=3":     "not a finite",
+		"set a=infinity n=3": "not a finite",
+	}
+	for line, says := range bad {
+		if _, err := ParseSet(line, testParams); !errors.Is(err, ErrProtocol) || !strings.Contains(err.Error(), says) {
+			t.Errorf("ParseSet(%q): %v, want an ErrProtocol saying %q", line, err, says)
+		}
+	}
+	if xs, err := ParseSet("set", nil); err != nil || len(xs) != 0 {
+		t.Errorf("ParseSet(\"set\") without parameters: %v, %v", xs, err)
+	}
+}
+
+func TestMoveAndBest(t *testing.T) {
+	boards := []engine.Board{0x0000000000000011, 0xfedcba9876543210, 0x1000000000000001}
+	line := AppendMove(nil, boards)
+	if string(line) != "move 0x0000000000000011 0xfedcba9876543210 0x1000000000000001" {
+		t.Fatalf("AppendMove = %q", line)
+	}
+	got, err := ParseMove(line, nil)
+	if err != nil || len(got) != 3 || got[0] != boards[0] || got[1] != boards[1] || got[2] != boards[2] {
+		t.Fatalf("ParseMove = %v, %v", got, err)
+	}
+	if got, err := ParseMove([]byte("move 0xABCDEF0000000000"), nil); err != nil || got[0] != 0xabcdef0000000000 {
+		t.Errorf("upper-case hex: %v, %v", got, err)
+	}
+	for _, line := range []string{"move", "move ", "move 0x11", "move 11", "move 0x00000000000000111", "move 0x000000000000001g",
+		"move 0x0000000000000011 ", "move  0x0000000000000011", "moves 0x0000000000000011", "move 0X0000000000000011"} {
+		if _, err := ParseMove([]byte(line), nil); !errors.Is(err, ErrProtocol) {
+			t.Errorf("ParseMove(%q): %v, want ErrProtocol", line, err)
+		}
+	}
+	dirs := []engine.Dir{engine.Up, engine.Down, engine.Left, engine.Right}
+	best := AppendBest(nil, dirs)
+	if string(best) != "best up down left right" {
+		t.Fatalf("AppendBest = %q", best)
+	}
+	if got, err := ParseBest(best, 4, nil); err != nil || len(got) != 4 || got[3] != engine.Right {
+		t.Fatalf("ParseBest = %v, %v", got, err)
+	}
+	for _, line := range []string{"best up down", "best up down left right up", "best", "best ", "best up  down left right",
+		"best up down left Right", "best up down left right ", "bestup down left right", "ok"} {
+		if _, err := ParseBest([]byte(line), 4, nil); !errors.Is(err, ErrProtocol) {
+			t.Errorf("ParseBest(%q): %v, want ErrProtocol", line, err)
+		}
+	}
+	if text, ok := ParseError([]byte("error bad board 3")); !ok || text != "bad board 3" {
+		t.Errorf("ParseError: %q %v", text, ok)
+	}
+	if _, ok := ParseError([]byte("errors")); ok {
+		t.Error("ParseError took \"errors\"")
+	}
+}
+
+// TestMoveAllocs: the hot path of a move request, written and read on both
+// sides, does not allocate once its buffers have grown.
+func TestMoveAllocs(t *testing.T) {
+	boards := []engine.Board{0x11, 0x1234, 0x10001}
+	var (
+		line []byte
+		bs   []engine.Board
+		ds   = []engine.Dir{engine.Up, engine.Left, engine.Right}
+		best []byte
+		got  []engine.Dir
+	)
+	allocs := testing.AllocsPerRun(100, func() {
+		line = AppendMove(line[:0], boards)
+		bs, _ = ParseMove(line, bs)
+		best = AppendBest(best[:0], ds)
+		got, _ = ParseBest(best, 3, got)
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per request", allocs)
+	}
+}
+
+// TestServe speaks to the built-in player through Serve in memory: the
+// handshake, set, move, errors that do not end the session, and quit.
+func TestServe(t *testing.T) {
+	sp, err := NewSearchPlayer(must(eval.Set("standard")), standardSearch(2), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := engine.Board(0x0000000000001011)
+	want := must(engine.NewSearcher(must(eval.Set("standard")).Default(), standardSearch(2))).Move(b)
+	in := strings.Join([]string{
+		Hello,
+		"set monotonicity=47 smoothness=11 empty=270 corner=100 merge=70",
+		"move " + b.Hex(),
+		"move 0x0000000000000000",
+		"set monotonicity=47",
+		"hello",
+		"move " + b.Hex() + " " + b.Hex(),
+		"quit",
+		"move " + b.Hex(),
+	}, "\n") + "\n"
+	var out strings.Builder
+	if err := Serve(context.Background(), strings.NewReader(in), &out, sp); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if !strings.HasPrefix(lines[0], "id evotune-standard ") || lines[1] != "param monotonicity float 47 -470 470" || lines[6] != "ready" {
+		t.Errorf("handshake:\n%s", strings.Join(lines[:7], "\n"))
+	}
+	replies := lines[7:]
+	wantReplies := []string{"ok", "best " + want.String(), "error board 1 (0x0000000000000000) has no legal move",
+		"error set: parameter smoothness missing", `error unknown request "hello" (want set, move or quit)`,
+		"best " + want.String() + " " + want.String()}
+	if strings.Join(replies, "\n") != strings.Join(wantReplies, "\n") {
+		t.Errorf("replies:\n%s\nwant:\n%s", strings.Join(replies, "\n"), strings.Join(wantReplies, "\n"))
+	}
+	if err := Serve(context.Background(), strings.NewReader("evotune-player 2\n"), &out, sp); !errors.Is(err, ErrProtocol) {
+		t.Errorf("another version: %v", err)
+	}
+}
+
+func TestSplitCommand(t *testing.T) {
+	good := map[string][]string{
+		"evotune player --eval standard":  {"evotune", "player", "--eval", "standard"},
+		`python3 "my player.py"  --cap 2`: {"python3", "my player.py", "--cap", "2"},
+		`a 'b c' d\ e "f\"g" ''`:          {"a", "b c", "d e", `f"g`, ""},
+		"  x\ty  ":                        {"x", "y"},
+		`./p --name=a#b x~y`:              {"./p", "--name=a#b", "x~y"},
+		`sh -c 'exec ./p | tee log'`:      {"sh", "-c", "exec ./p | tee log"},
+	}
+	for in, want := range good {
+		got, err := SplitCommand(in)
+		if err != nil || strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
+			t.Errorf("SplitCommand(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "  ", "a 'b", `a "b`, `a\`, "a | b", "a > log", "a $HOME", `a "$HOME"`, "a *", "a; b", "a && b", "~/p"} {
+		if _, err := SplitCommand(in); !errors.Is(err, ErrCommand) {
+			t.Errorf("SplitCommand(%q): %v, want ErrCommand", in, err)
+		}
+	}
+}
+
+func FuzzProtocol(f *testing.F) {
+	for _, s := range []string{"set a=1 n=3", "move 0x0000000000000011", "best up", "param x float 1 0 2", "id x 1", "error x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if xs, err := ParseSet(line, testParams); err == nil {
+			back, err := FormatSet(testParams, xs)
+			if err != nil {
+				t.Fatalf("%q parses to %v, which FormatSet refuses: %v", line, xs, err)
+			}
+			if again, err := ParseSet(back, testParams); err != nil || again[0] != xs[0] || again[1] != xs[1] {
+				t.Fatalf("%q: %v, written %q, reads back %v %v", line, xs, back, again, err)
+			}
+		}
+		if bs, err := ParseMove([]byte(line), nil); err == nil {
+			if back := AppendMove(nil, bs); !strings.EqualFold(string(back), line) {
+				t.Fatalf("%q parses to boards written %q", line, back)
+			}
+		}
+		if ds, err := ParseBest([]byte(line), strings.Count(line, " "), nil); err == nil {
+			if back := AppendBest(nil, ds); string(back) != line {
+				t.Fatalf("%q parses to moves written %q", line, back)
+			}
+		}
+		if p, err := ParseParam(line); err == nil {
+			if back, err := ParseParam(FormatParam(p)); err != nil || back != p {
+				t.Fatalf("%q: %+v, written %q, reads back %+v %v", line, p, FormatParam(p), back, err)
+			}
+		}
+		ParseID(line)
+		ParseError([]byte(line))
+		SplitCommand(line)
+	})
+}
+
+// TestSearchPlayerBounds: the weights' bounds are WeightBound times their
+// defaults, a zero default borrowing the largest, and the shape
+// parameters keep the set's own.
+func TestSearchPlayerBounds(t *testing.T) {
+	for _, name := range eval.Names() {
+		set := must(eval.Set(name))
+		sp, err := NewSearchPlayer(set, standardSearch(2), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps := sp.Params()
+		if len(ps) != len(set.VectorNames()) {
+			t.Fatalf("%s: %d params", name, len(ps))
+		}
+		for i, p := range ps {
+			if i < len(set.Features) {
+				if d := set.Defaults[i]; d != 0 && p.Max != WeightBound*math.Abs(d) || p.Min != -p.Max {
+					t.Errorf("%s: %+v", name, p)
+				}
+			} else if q := set.Params[i-len(set.Features)]; p.Min != q.Min || p.Max != q.Max || p.Default != q.Default {
+				t.Errorf("%s: %+v, set has %+v", name, p, q)
+			}
+		}
+	}
+}
