@@ -67,6 +67,7 @@ var commands = []*command{
 	resumeCommand,
 	exportCommand,
 	playCommand,
+	playerCommand,
 	searchCommand,
 	checkCommand,
 	compareCommand,
