@@ -53,7 +53,7 @@ type Config struct {
 	Workers int `yaml:"workers"`
 	// SetName names the feature set whose weights are tuned, under the key
 	// features. Absent: Set's name if Set is given, else "standard".
-	SetName string `yaml:"features"`
+	SetName string `yaml:"features,omitempty"`
 	// Set is the feature set itself, for a config built in Go that tunes a
 	// set of its own: it need not be registered, and SetName, if given,
 	// must be its name. Nil means the registered set SetName names (see
@@ -61,6 +61,10 @@ type Config struct {
 	// exporting a run of a set of one's own needs it registered
 	// (eval.Register).
 	Set *eval.FeatureSet `yaml:"-"`
+	// Player tunes an external player instead of a feature set (see
+	// PlayerConfig); then features, init and bounds are left out, and the
+	// search keys do not apply. Absent: the run tunes a feature set.
+	Player *PlayerConfig `yaml:"player,omitempty"`
 	// Init is the starting mean, by feature name; features left out start
 	// at the set's default weight.
 	Init map[string]float64 `yaml:"init"`

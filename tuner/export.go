@@ -47,6 +47,9 @@ func LoadCheckpoint(path string) (*Tuner, string, []string, error) {
 // starting weights were validated: there is nothing measured to export.
 var ErrNotValidated = errors.New("tuner: nothing validated yet")
 
+// ErrPlayerRun is returned by WeightsFile for a run that tunes a player.
+var ErrPlayerRun = errors.New("tuner: a run of an external player")
+
 // WeightsFile returns the recommended weights as a weights file with
 // provenance: the run, the generation, the seeds, the validated figure and
 // the starting weights' figure on the same games.
@@ -54,6 +57,9 @@ func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
 	v := t.Recommended()
 	if v == nil {
 		return nil, fmt.Errorf("%w: the run %s stopped before its starting weights were validated; continue it with evotune resume", ErrNotValidated, t.cfg.Name)
+	}
+	if t.set == nil {
+		return nil, fmt.Errorf("%w: the run %s tunes player %s, whose parameters a weights file does not hold yet", ErrPlayerRun, t.cfg.Name, t.cfg.Player.Declared.ID)
 	}
 	w, p, err := t.set.SplitVector(v.Weights)
 	if err != nil {

@@ -3,6 +3,7 @@ package tuner
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -311,9 +312,16 @@ func (t *Tuner) evaluateNoisy(ctx context.Context, weights [][]float64) (fit, te
 // playJobs plays jobs (nil: every candidate on every seed) into results
 // and counts them.
 func (t *Tuner) playJobs(ctx context.Context, search engine.SearchConfig, weights [][]float64, seeds []uint64, jobs []Job, results [][]engine.Result) error {
+	var players Players = FeaturePlayers{Set: t.set, Search: search}
+	if t.cfg.Player != nil {
+		if t.players == nil {
+			return fmt.Errorf("tuner: the run tunes player %s, and no players were given to play it", t.cfg.Player.Declared.ID)
+		}
+		players = t.players
+	}
 	b := &Batch{
 		Generation: t.state.Generation,
-		Players:    FeaturePlayers{Set: t.set, Search: search},
+		Players:    players,
 		Vectors:    weights,
 		Seeds:      seeds,
 		MaxMoves:   t.cfg.Fitness.MaxMoves,

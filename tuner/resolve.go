@@ -36,7 +36,11 @@ func (c *Config) Resolve() {
 	if c.Set != nil && c.SetName == "" {
 		c.SetName = c.Set.Name
 	}
-	setDefault(c, "features", &c.SetName, DefaultSetName)
+	if c.Player == nil {
+		setDefault(c, "features", &c.SetName, DefaultSetName)
+	} else {
+		c.resolvePlayer()
+	}
 	setDefault(c, "sigma", &c.Sigma, DefaultSigma)
 	setDefault(c, "optimizer.method", &c.Optimizer.Method, DefaultMethod)
 	setDefault(c, "optimizer.elite", &c.Optimizer.Elite, DefaultElite)
@@ -50,7 +54,7 @@ func (c *Config) Resolve() {
 	setDefault(c, "validation.every", &c.Validation.Every, DefaultValidationEvery)
 	setDefault(c, "validation.games", &c.Validation.Games, DefaultValidationGames)
 	setDefault(c, "checkpoints.keep", &c.Checkpoints.Keep, DefaultKeep)
-	if set, err := c.FeatureSet(); err == nil {
+	if set, err := c.FeatureSet(); err == nil && c.Player == nil {
 		names, defaults := set.VectorNames(), set.DefaultVector()
 		init := make(map[string]float64, len(names))
 		for i, name := range names {

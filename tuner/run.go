@@ -76,6 +76,9 @@ func Create(cfg *Config, dir string, opts Options) (_ *Run, err error) {
 		return nil, fmt.Errorf("%w: %w", ErrRunDir, err)
 	}
 	r := &Run{dir: dir, start: time.Now(), cache: newJournalCache(nil, 0), onGen: opts.Events.Generation, fsys: fsOf(opts)}
+	if opts, err = opts.forPlayer(cfg); err != nil {
+		return nil, err
+	}
 	if r.t, err = New(cfg, r.journalled(cfg, opts)); err != nil {
 		return nil, err
 	}
@@ -151,6 +154,9 @@ func Resume(dir string, o ResumeOverrides, opts Options) (_ *Run, err error) {
 		r.Notices = append(r.Notices, fmt.Sprintf("%d journal lines skipped as torn or corrupt (first: %v); those games are played again", len(bad), bad[0]))
 	}
 	r.cache = newJournalCache(entries, state.Generation)
+	if opts, err = opts.forPlayer(cfg); err != nil {
+		return nil, err
+	}
 	if r.t, err = New(cfg, r.journalled(cfg, opts)); err != nil {
 		return nil, err
 	}
@@ -337,6 +343,9 @@ func (r *Run) Run(ctx context.Context) (*Outcome, error) {
 		}
 	}
 	out := r.outcome()
+	if t.set == nil {
+		return out, nil // a player's parameters: the run's checkpoint and history hold them
+	}
 	path := filepath.Join(r.dir, WeightsFile)
 	wf, err := t.WeightsFile()
 	if err != nil {

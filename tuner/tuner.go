@@ -115,6 +115,16 @@ type Events struct {
 type Options struct {
 	// Pool plays the games; nil means NewLocalPool(cfg.Workers).
 	Pool Pool
+	// Players is the family of a config with a player (Config.Player),
+	// the kind of family Pool plays: for a program that speaks the player
+	// protocol, a playerpool.Family made from the player's declaration. A
+	// tuner without it can be restored and exported but not play.
+	Players Players
+	// PlayerPool, if not nil, is asked for Players and Pool of a config
+	// with a player, with the config the run goes on with (a resumed run's
+	// as checkpointed): a pool of player processes, say. What it returns
+	// replaces Players and Pool; its caller closes the pool.
+	PlayerPool func(cfg *Config) (Players, Pool, error)
 	// Events receives progress.
 	Events Events
 	// fsys is the file system a Run writes its files through; nil means
@@ -128,11 +138,13 @@ type Options struct {
 // files or wall-clock time: a Run owns those and reaches the tuner only
 // through its methods.
 type Tuner struct {
-	cfg    *Config
-	set    *eval.FeatureSet
-	metric Metric
-	stages []StageConfig       // the run's stages, resolved (one without stages)
-	search engine.SearchConfig // the candidates' search in the current stage
+	cfg *Config
+	set *eval.FeatureSet // nil when the run tunes a player
+	// players is the family of a run that tunes a player (Options.Players).
+	players Players
+	metric  Metric
+	stages  []StageConfig       // the run's stages, resolved (one without stages)
+	search  engine.SearchConfig // the candidates' search in the current stage
 	// valSearch is the validation's search: the tuning search unless the
 	// config asks for another (a deeper one, say).
 	valSearch engine.SearchConfig
@@ -159,7 +171,7 @@ type Tuner struct {
 // New returns a tuner at the start of the run cfg describes; cfg must be
 // resolved and valid (see Resolve and Validate).
 func New(cfg *Config, opts Options) (*Tuner, error) {
-	set, err := cfg.FeatureSet()
+	opts, err := opts.forPlayer(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -167,16 +179,29 @@ func New(cfg *Config, opts Options) (*Tuner, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Tuner{cfg: cfg, set: set, metric: metric, pool: opts.Pool, events: opts.Events, stages: cfg.StageList()}
+	t := &Tuner{cfg: cfg, metric: metric, pool: opts.Pool, events: opts.Events, stages: cfg.StageList()}
+	init := cfg.Init
+	if pc := cfg.Player; pc != nil {
+		if pc.Declared == nil {
+			return nil, fmt.Errorf("%w: player: the player's declaration is missing", ErrConfig)
+		}
+		t.players = opts.Players
+		t.names = pc.Declared.names()
+		init = pc.Init
+	} else {
+		if t.set, err = cfg.FeatureSet(); err != nil {
+			return nil, err
+		}
+		// The tuned vector is the weights followed by the set's shape
+		// parameters, if it has any: both are tuned together.
+		t.names = t.set.VectorNames()
+	}
 	if t.pool == nil {
 		t.pool = NewLocalPool(cfg.Workers)
 	}
-	// The tuned vector is the weights followed by the set's shape
-	// parameters, if it has any: both are tuned together.
-	t.names = set.VectorNames()
 	t.init = make([]float64, len(t.names))
 	for i, name := range t.names {
-		t.init[i] = cfg.Init[name]
+		t.init[i] = init[name]
 	}
 	if err := t.enterStage(0, t.init); err != nil {
 		return nil, err
@@ -185,6 +210,20 @@ func New(cfg *Config, opts Options) (*Tuner, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// forPlayer returns opts with PlayerPool's players and pool, for a config
+// with a player.
+func (opts Options) forPlayer(cfg *Config) (Options, error) {
+	if cfg.Player == nil || opts.PlayerPool == nil {
+		return opts, nil
+	}
+	players, pool, err := opts.PlayerPool(cfg)
+	if err != nil {
+		return opts, err
+	}
+	opts.Players, opts.Pool, opts.PlayerPool = players, pool, nil
+	return opts, nil
 }
 
 // enterStage makes stage i (0-based) the current one, starting from the
@@ -198,8 +237,11 @@ func (t *Tuner) enterStage(i int, from []float64) error {
 	// Scale invariance: without move scores only the direction of a linear
 	// weight vector matters, so the reference weight stays fixed.
 	t.free = t.free[:0]
-	for k := range t.names {
-		if !t.search.ScoresMoves() && t.set.ScaleInvariant && k == t.set.ReferenceIndex() {
+	for k, name := range t.names {
+		if pc := t.cfg.Player; pc != nil && slices.Contains(pc.Fixed, name) {
+			continue
+		}
+		if t.set != nil && !t.search.ScoresMoves() && t.set.ScaleInvariant && k == t.set.ReferenceIndex() {
 			continue
 		}
 		t.free = append(t.free, k)
@@ -214,7 +256,9 @@ func (t *Tuner) enterStage(i int, from []float64) error {
 
 // newOptimizer returns the optimizer of stage i (settings st) starting at
 // base. Coordinates are scaled by the run's starting vector init in every
-// stage, so that a stage's sigma means what the top-level sigma means.
+// stage, so that a stage's sigma means what the top-level sigma means; a
+// player's by each parameter's range, which is all a declaration says of
+// its scale.
 func newOptimizer(cfg *Config, st StageConfig, i int, set *eval.FeatureSet, names []string, free []int, base, init []float64) (population.Optimizer, error) {
 	pc := population.Config{
 		Sigma0: st.Sigma,
@@ -228,6 +272,12 @@ func newOptimizer(cfg *Config, st StageConfig, i int, set *eval.FeatureSet, name
 	for _, i := range free {
 		x := base[i]
 		pc.X0 = append(pc.X0, x)
+		if cfg.Player != nil {
+			lo, hi := cfg.Player.bounds(i)
+			pc.Scale = append(pc.Scale, hi-lo)
+			pc.Lower, pc.Upper = append(pc.Lower, lo), append(pc.Upper, hi)
+			continue
+		}
 		pc.Scale = append(pc.Scale, cmp.Or(math.Abs(init[i]), 1))
 		lo, hi := math.Inf(-1), math.Inf(1)
 		if k := i - len(set.Features); k >= 0 { // a parameter: always within its own bounds
@@ -238,7 +288,7 @@ func newOptimizer(cfg *Config, st StageConfig, i int, set *eval.FeatureSet, name
 		}
 		pc.Lower, pc.Upper = append(pc.Lower, lo), append(pc.Upper, hi)
 	}
-	if len(cfg.Bounds) == 0 && len(set.Params) == 0 {
+	if cfg.Player == nil && len(cfg.Bounds) == 0 && len(set.Params) == 0 {
 		pc.Lower, pc.Upper = nil, nil
 	}
 	method, err := population.ParseMethod(cfg.Optimizer.Method)
@@ -255,7 +305,8 @@ func newOptimizer(cfg *Config, st StageConfig, i int, set *eval.FeatureSet, name
 // Config returns the run's resolved config.
 func (t *Tuner) Config() *Config { return t.cfg }
 
-// Set returns the feature set being tuned.
+// Set returns the feature set being tuned; nil for a run that tunes a
+// player.
 func (t *Tuner) Set() *eval.FeatureSet { return t.set }
 
 // Names returns the names of the tuned vector's coordinates: the set's

@@ -32,6 +32,12 @@ func (c *Config) Validate() error {
 	case c.Workers < 0:
 		return c.errorf("workers", "%d: want 0 (one per core) or more", c.Workers)
 	}
+	if c.Player != nil {
+		if err := c.validatePlayer(); err != nil {
+			return err
+		}
+		return c.validateRest()
+	}
 	set, err := c.FeatureSet()
 	if err != nil {
 		return c.errorf("features", "unknown feature set %q (known: %s)", c.SetName, strings.Join(eval.Names(), ", "))
@@ -60,9 +66,6 @@ func (c *Config) Validate() error {
 			}
 		}
 	}
-	if !(c.Sigma > 0 && c.Sigma <= 10) {
-		return c.errorf("sigma", "%v: want a step size in (0, 10], relative to each weight's scale", c.Sigma)
-	}
 	for _, k := range sortedKeys(c.Bounds) {
 		b := c.Bounds[k]
 		field := "bounds." + k
@@ -80,6 +83,15 @@ func (c *Config) Validate() error {
 		if x, ok := c.Init[k]; ok && (x < b[0] || x > b[1]) {
 			return c.errorf(field, "[%v, %v] does not contain the starting weight %v", b[0], b[1], x)
 		}
+	}
+	return c.validateRest()
+}
+
+// validateRest checks what a run of a feature set and one of a player
+// share: everything after what is tuned.
+func (c *Config) validateRest() error {
+	if !(c.Sigma > 0 && c.Sigma <= 10) {
+		return c.errorf("sigma", "%v: want a step size in (0, 10], relative to each weight's scale", c.Sigma)
 	}
 	o := c.Optimizer
 	if _, err := population.ParseMethod(o.Method); err != nil {

@@ -35,7 +35,9 @@ func TestPlayerSameGames(t *testing.T) {
 	if code := run(context.Background(), []string{"play", "--eval", "standard", "--depth", "3", "--games", strconv.Itoa(games), "--seed", "1", "--json"}, &out, &errOut); code != 0 {
 		t.Fatalf("play: %d %s", code, errOut.String())
 	}
-	var want struct{ PerGame []gameJSON `json:"per_game"` }
+	var want struct {
+		PerGame []gameJSON `json:"per_game"`
+	}
 	if err := json.Unmarshal(out.Bytes(), &want); err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ var resumeCommand = &command{
 func setupResume(fs *flag.FlagSet, opts options) runFunc {
 	o := addOverrides(fs, "generations", "duration", "workers")
 	nf := addNATSFlags(fs)
+	pf := addPlayerFlags(fs, false)
 	// Checkpoints leave the worker count out (it changes no result), so a
 	// resumed run uses every core unless told otherwise.
 	fs.Lookup("workers").Usage = "games played at once, 0 = one per core; changes no result (default: one per core)"
@@ -54,6 +55,9 @@ func setupResume(fs *flag.FlagSet, opts options) runFunc {
 		if err != nil {
 			return err
 		}
+		if err := pf.check(); err != nil {
+			return err
+		}
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return usagef("%s is not a run directory", dir)
 		}
@@ -66,8 +70,12 @@ func setupResume(fs *flag.FlagSet, opts options) runFunc {
 			return err
 		}
 		defer release()
+		// A run of an external player starts it again from the command its
+		// config records, and checks that it declares what it did.
+		pp := &playerPools{flags: pf, dir: dir, workers: func(c *tuner.Config) int { return c.Workers }, nats: nf.url != "" || nf.listen != ""}
+		defer pp.close()
 		return runTuning(ctx, stdout, stderr, func(ev tuner.Events) (*tuner.Run, error) {
-			r, err := tuner.Resume(dir, ro, tuner.Options{Pool: pool, Events: ev})
+			r, err := tuner.Resume(dir, ro, tuner.Options{Pool: pool, Events: ev, PlayerPool: pp.make})
 			switch {
 			case errors.Is(err, checkpoints.ErrNoCheckpoint):
 				return nil, fmt.Errorf("cannot resume %s: %w", dir, err)

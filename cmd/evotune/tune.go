@@ -26,16 +26,28 @@ func setupTune(fs *flag.FlagSet, opts options) runFunc {
 	out := fs.String("out", "", "run directory (default: runs/NAME, NAME from the config; a fresh runs/NAME.2 etc. if that exists)")
 	o := addOverrides(fs, "seed", "generations", "duration", "workers", "games", "population", "depth")
 	nf := addNATSFlags(fs)
+	pf := addPlayerFlags(fs, true)
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q (a config goes in --config)", args[0])
+		}
+		if err := pf.check(); err != nil {
+			return err
 		}
 		cfg, err := loadConfig(*config)
 		if err != nil {
 			return err
 		}
+		if err := pf.apply(cfg); err != nil {
+			return err
+		}
 		flags, err := o.apply(cfg)
 		if err != nil {
+			return err
+		}
+		// The player's declaration gives the names, defaults and bounds
+		// that the config is resolved and validated against.
+		if err := pf.declare(ctx, cfg); err != nil {
 			return err
 		}
 		cfg.Resolve()
@@ -51,8 +63,10 @@ func setupTune(fs *flag.FlagSet, opts options) runFunc {
 			return err
 		}
 		defer release()
+		pp := &playerPools{flags: pf, dir: dir, workers: func(c *tuner.Config) int { return c.Workers }, nats: nf.url != "" || nf.listen != ""}
+		defer pp.close()
 		return runTuning(ctx, stdout, stderr, func(ev tuner.Events) (*tuner.Run, error) {
-			r, err := tuner.Create(cfg, dir, tuner.Options{Pool: pool, Events: ev})
+			r, err := tuner.Create(cfg, dir, tuner.Options{Pool: pool, Events: ev, PlayerPool: pp.make})
 			if errors.Is(err, tuner.ErrRunDir) {
 				return nil, badInput(err)
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/engine/stats"
 	"github.com/evotune/evotune/tuner"
+	"github.com/evotune/evotune/tuner/playerpool"
 	"github.com/evotune/evotune/tuner/report"
 )
 
@@ -76,6 +77,16 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, open func(tuner.Ev
 		}
 		fmt.Fprintf(stdout, "weights   %s\n", fmtWeights(t, res.Final.Weights))
 	}
+	if pc := cfg.Player; pc != nil {
+		// A player's parameters, as the line that sets them in the player.
+		if fam, err := playerpool.FamilyOf(pc); err == nil && res.Final != nil {
+			if line, err := playerpool.FormatSet(fam.Params, res.Final.Weights); err == nil {
+				fmt.Fprintf(stdout, "set       %s\n", line)
+			}
+		}
+		fmt.Fprintf(stdout, "report    %s\n", p.reportPath)
+		return nil
+	}
 	fmt.Fprintf(stdout, "written   %s\n", res.WeightsPath)
 	fmt.Fprintf(stdout, "report    %s\n", p.reportPath)
 	fmt.Fprintf(stdout, "next      evotune play --weights %s --depth %d --games 100\n", res.WeightsPath, t.ValidationSearchConfig().Depth)
@@ -121,8 +132,12 @@ func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
 		}
 		games += ")"
 	}
+	tuned := cfg.SetName
+	if pc := cfg.Player; pc != nil {
+		tuned, search = "player "+pc.Declared.ID+" "+pc.Declared.Version, "its own search"
+	}
 	return fmt.Sprintf("%s on %s, %d candidates × %s, %s, %s, fitness %s, seed %d, %d workers",
-		cfg.Optimizer.Method, cfg.SetName, t.Lambda(), games, gens,
+		cfg.Optimizer.Method, tuned, t.Lambda(), games, gens,
 		search, cfg.Fitness.Metric, cfg.Seed, engine.Workers(cfg.Workers))
 }
 

@@ -92,3 +92,30 @@ func mismatch(want, got Family) string {
 	}
 	return "declares what the run expects"
 }
+
+// Declaration returns f's handshake as a run's config records it
+// (tuner.PlayerConfig.Declared).
+func (f Family) Declaration() *tuner.PlayerDeclaration {
+	d := &tuner.PlayerDeclaration{ID: f.ID, Version: f.Version}
+	for _, p := range f.Params {
+		d.Params = append(d.Params, tuner.DeclaredParam{Name: p.Name, Type: p.typeName(), Default: p.Default, Min: p.Min, Max: p.Max})
+	}
+	return d
+}
+
+// FamilyOf returns the family a run's player config describes: its command
+// and the declaration recorded when the run began, which the player must
+// still make (ErrMismatch otherwise).
+func FamilyOf(pc *tuner.PlayerConfig) (Family, error) {
+	if pc == nil || pc.Declared == nil {
+		return Family{}, fmt.Errorf("playerpool: the config has no player declaration")
+	}
+	f := Family{Command: pc.Command, ID: pc.Declared.ID, Version: pc.Declared.Version}
+	for _, q := range pc.Declared.Params {
+		f.Params = append(f.Params, Param{Name: q.Name, Int: q.Type == "int", Default: q.Default, Min: q.Min, Max: q.Max})
+	}
+	if err := checkParams(f.Params); err != nil {
+		return Family{}, err
+	}
+	return f, nil
+}

@@ -45,7 +45,7 @@ var (
 type Error struct {
 	Command []string
 	Did     string // what the player did, as a phrase: "exited with status 2 while answering move"
-	Log     string // the log file's path
+	Log     string // the log file's path; "" for a temporary one
 	Tail    string // its last lines, joined by " | "; "" if it is empty
 	Err     error  // a sentinel above, ErrProtocol, or engine.ErrIllegalMove
 }
@@ -53,10 +53,14 @@ type Error struct {
 func (e *Error) Error() string {
 	s := "player " + strconv.Quote(commandString(e.Command)) + ": " + e.Did
 	switch {
-	case e.Tail != "":
+	case e.Tail != "" && e.Log != "":
 		s += "; log " + e.Log + " ends: " + e.Tail
+	case e.Tail != "":
+		s += "; its standard error ends: " + e.Tail
 	case e.Log != "":
 		s += "; log " + e.Log + " is empty"
+	default:
+		s += "; its standard error is empty"
 	}
 	return s
 }
@@ -334,7 +338,10 @@ func (p *Process) gone(what string) error {
 func (p *Process) fail(did string, kind error) error {
 	e := &Error{Command: p.command, Did: did, Err: kind}
 	if p.log != nil {
-		e.Log, e.Tail = p.log.path, p.log.tail()
+		e.Tail = p.log.tail()
+		if !p.log.temp { // a temporary log is gone by the time one reads the error
+			e.Log = p.log.path
+		}
 	}
 	return e
 }

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/evotune/evotune/tuner"
+	"github.com/evotune/evotune/tuner/playerpool"
+)
+
+// playersDir is the folder of a run directory that holds its players'
+// logs.
+const playersDir = "players"
+
+// playerFlags are the flags of the commands that run a tuning of an
+// external player: --player (tune only) and --player-timeouts.
+type playerFlags struct {
+	command string
+	scale   float64
+}
+
+func addPlayerFlags(fs *flag.FlagSet, withCommand bool) *playerFlags {
+	f := &playerFlags{}
+	if withCommand {
+		fs.StringVar(&f.command, "player", "", "tune the external player this `COMMAND` runs (it speaks the player protocol) instead of the config's feature set: words split as a shell splits a simple command, with '...', \"...\" and \\ quoting and nothing expanded; the config's player section, if any, keeps its init, bounds and fixed")
+	}
+	fs.Float64Var(&f.scale, "player-timeouts", 1, "multiply an external player's time limits (10 s for its handshake and each set, 10 s per board of a move request) by `F`; changes no result")
+	return f
+}
+
+// check validates the flags' values.
+func (f *playerFlags) check() error {
+	if !(f.scale > 0 && f.scale <= 1000) {
+		return usagef("flag --player-timeouts: %v: want a factor in (0, 1000]", f.scale)
+	}
+	return nil
+}
+
+// options returns the player pool's options for a run in dir.
+func (f *playerFlags) options(dir string) playerpool.Options {
+	scale := func(d time.Duration) time.Duration { return time.Duration(float64(d) * f.scale) }
+	return playerpool.Options{
+		HandshakeTimeout: scale(playerpool.DefaultHandshakeTimeout),
+		MoveTimeout:      scale(playerpool.DefaultMoveTimeout),
+		LogDir:           filepath.Join(dir, playersDir),
+	}
+}
+
+// apply makes cfg tune the player --player names, if given: the config's
+// feature set, weights and bounds give way to it.
+func (f *playerFlags) apply(cfg *tuner.Config) error {
+	if f.command == "" {
+		return nil
+	}
+	words, err := playerpool.SplitCommand(f.command)
+	if err != nil {
+		return usagef("flag --player: %v", err)
+	}
+	if cfg.Player == nil {
+		cfg.Player = &tuner.PlayerConfig{}
+	}
+	cfg.Player.Command = words
+	cfg.Player.Declared = nil
+	cfg.SetName, cfg.Set, cfg.Init, cfg.InitFrom, cfg.Bounds = "", nil, nil, "", nil
+	return nil
+}
+
+// declare starts the config's player, if it has one, and records its
+// declaration in the config, before the config is resolved. A config that
+// records a declaration already (a run's config, copied) must match it.
+func (f *playerFlags) declare(ctx context.Context, cfg *tuner.Config) error {
+	pc := cfg.Player
+	if pc == nil {
+		return nil
+	}
+	if len(pc.Command) == 0 {
+		return usagef("player.command: want the player's program and its arguments")
+	}
+	fam, err := playerpool.Probe(ctx, pc.Command, "", f.options(""))
+	if err != nil {
+		return err
+	}
+	d := fam.Declaration()
+	if pc.Declared != nil && (pc.Declared.ID != d.ID || pc.Declared.Version != d.Version || !slices.Equal(pc.Declared.Params, d.Params)) {
+		return badInput(fmt.Errorf("player.declared: the player now declares %s %s with %d parameters, not what the config records (%s %s); leave player.declared out", d.ID, d.Version, len(d.Params), pc.Declared.ID, pc.Declared.Version))
+	}
+	pc.Declared = d
+	return nil
+}
+
+// playerPools makes the pools of a run's player, one per run (tune and
+// resume make one run), and closes them.
+type playerPools struct {
+	flags   *playerFlags
+	dir     string
+	workers func(cfg *tuner.Config) int
+	nats    bool
+	pools   []*playerpool.Pool
+}
+
+// make implements tuner.Options.PlayerPool.
+func (pp *playerPools) make(cfg *tuner.Config) (tuner.Players, tuner.Pool, error) {
+	if pp.nats {
+		return nil, nil, usagef("a run of an external player plays on this machine: the NATS flags are for feature sets")
+	}
+	fam, err := playerpool.FamilyOf(cfg.Player)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := playerpool.New(pp.workers(cfg), pp.flags.options(pp.dir))
+	pp.pools = append(pp.pools, p)
+	return fam, p, nil
+}
+
+// close ends the players.
+func (pp *playerPools) close() {
+	for _, p := range pp.pools {
+		p.Close()
+	}
+}

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/evotune/evotune/tuner"
+)
+
+// playerTuneBase is a short run of the standard set at 2 plies; the
+// in-process and the player runs below add what they tune.
+const playerTuneBase = `name: ptune
+seed: 5
+generations: 3
+optimizer: {method: cmaes, population: 4}
+fitness: {games: 4}
+validation: {every: 2, games: 6}
+noise: {games: [2, 4], block: 2}
+`
+
+// sameScaleBounds gives each standard weight the bounds [d - |d|/2,
+// d + |d|/2]: a range of |d|, so that the player's coordinates, normalised
+// by the range, are the in-process run's, normalised by |d|.
+const sameScaleBounds = `{monotonicity: [23.5, 70.5], smoothness: [5.5, 16.5], empty: [135, 405], corner: [50, 150], merge: [35, 105]}`
+
+func inProcessConfig() string {
+	return playerTuneBase + "features: standard\nsearch: {algorithm: expectimax, depth: 2}\nbounds: " + sameScaleBounds + "\n"
+}
+
+func playerConfig(command []string) string {
+	q := make([]string, len(command))
+	for i, w := range command {
+		q[i] = strconv.Quote(w)
+	}
+	return playerTuneBase + "player:\n  command: [" + strings.Join(q, ", ") + "]\n  bounds: " + sameScaleBounds + "\n"
+}
+
+// TestTunePlayerEqualsInProcess: a tuning run through evotune player
+// equals the in-process run of the same config, history and weights,
+// with 1 and 2 player processes. The bounds make the two runs' normalised
+// coordinates the same: the in-process tuner scales a weight by its
+// starting magnitude, a player's tuner by its range.
+func TestTunePlayerEqualsInProcess(t *testing.T) {
+	cmd := evotunePlayer(t, "--eval", "standard", "--depth", "2")
+	want := stripElapsed(t, historyLines(t, tuneRun(t, inProcessConfig())))
+	for _, workers := range []string{"1", "2"} {
+		dir := tuneRun(t, playerConfig(cmd), "--workers", workers)
+		if got := stripElapsed(t, historyLines(t, dir)); got != want {
+			t.Errorf("%s workers: history through the protocol:\n%s\nin process:\n%s", workers, got, want)
+		}
+		logs, _ := filepath.Glob(filepath.Join(dir, "players", "slot-*.log"))
+		if len(logs) != 1 && workers == "1" || len(logs) != 2 && workers == "2" {
+			t.Errorf("%s workers: player logs %v", workers, logs)
+		}
+	}
+}
+
+// TestTunePlayerResume: a run of a player stopped after 2 generations and
+// resumed to 3 restarts the player from its config and writes the history
+// of a run of 3.
+func TestTunePlayerResume(t *testing.T) {
+	cmd := evotunePlayer(t, "--eval", "standard", "--depth", "2")
+	whole := tuneRun(t, playerConfig(cmd))
+	part := tuneRun(t, playerConfig(cmd), "--generations", "2")
+	if code, out, errs := runCLI(t, "resume", part, "--generations", "3"); code != 0 {
+		t.Fatalf("resume: exit %d\n%s\n%s", code, out, errs)
+	}
+	// The line of generation 2 says the resumed run stopped there.
+	stop := regexp.MustCompile(`,"stop":"generations: 2 done"`)
+	if a, b := stripElapsed(t, historyLines(t, whole)), stop.ReplaceAllString(stripElapsed(t, historyLines(t, part)), ""); a != b {
+		t.Errorf("resumed history:\n%s\nuninterrupted:\n%s", b, a)
+	}
+}
+
+// faultyPlayer writes a script that runs evotune player and, from its
+// start number from on (counted in a file; the first start is the probe
+// before the run), lets it read only its first 4 requests (the hello, a
+// set and two moves), so that it exits while answering the next: once
+// (only that start) or always.
+func faultyPlayer(t *testing.T, from int, always bool) []string {
+	if runtime.GOOS == "windows" {
+		t.Skip("the faulty player is a shell script")
+	}
+	cmd := evotunePlayer(t, "--eval", "standard", "--depth", "2")
+	dir := t.TempDir()
+	count := filepath.Join(dir, "starts")
+	cond := fmt.Sprintf(`[ "$n" -eq %d ]`, from)
+	if always {
+		cond = fmt.Sprintf(`[ "$n" -ge %d ]`, from)
+	}
+	script := fmt.Sprintf(`#!/bin/sh
+n=$(( $(cat %[1]q 2>/dev/null || echo 0) + 1 ))
+echo $n > %[1]q
+if %[2]s; then
+  echo "start $n: leaving early, on purpose" >&2
+  i=0
+  while [ $i -lt 4 ] && IFS= read -r line; do printf '%%s\n' "$line"; i=$((i+1)); done | %[3]s
+  exit 3
+fi
+exec %[3]s
+`, count, cond, strings.Join(quoteAll(cmd), " "))
+	path := filepath.Join(dir, "player.sh")
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return []string{path, count}
+}
+
+func quoteAll(words []string) []string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return q
+}
+
+// TestTunePlayerCrashOnce: a player that exits once in mid-run is restarted,
+// the games in flight are played again, and the run equals an undisturbed
+// one.
+func TestTunePlayerCrashOnce(t *testing.T) {
+	faulty := faultyPlayer(t, 2, false)
+	cmd := evotunePlayer(t, "--eval", "standard", "--depth", "2")
+	want := stripElapsed(t, historyLines(t, tuneRun(t, playerConfig(cmd), "--workers", "1")))
+	dir := tuneRun(t, playerConfig(faulty[:1]), "--workers", "1")
+	if got := stripElapsed(t, historyLines(t, dir)); got != want {
+		t.Errorf("history after a crash:\n%s\nundisturbed:\n%s", got, want)
+	}
+	starts, _ := os.ReadFile(faulty[1])
+	if n, _ := strconv.Atoi(strings.TrimSpace(string(starts))); n != 3 {
+		t.Errorf("the player was started %d times, want 3: the probe, the one that fails, the one after", n)
+	}
+}
+
+// TestTunePlayerCrashAlways: a player that always dies stops the run with
+// one line naming it, exit status 1, and the checkpoint it had saved
+// intact.
+func TestTunePlayerCrashAlways(t *testing.T) {
+	faulty := faultyPlayer(t, 2, true)
+	dir := filepath.Join(t.TempDir(), "run")
+	code, _, errs := runCLI(t, "tune", "--config", writeConfig(t, playerConfig(faulty[:1])), "--out", dir, "--workers", "1")
+	if code != exitFailure {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(errs), "\n")
+	last := lines[len(lines)-1]
+	for _, s := range []string{"player \"" + faulty[0], "exited (exit status 3) while answering move", "failed 3 times", "leaving early, on purpose"} {
+		if !strings.Contains(last, s) {
+			t.Errorf("last line of stderr does not say %q:\n%s", s, last)
+		}
+	}
+	tn, _, _, err := tuner.LoadCheckpoint(dir)
+	if err != nil {
+		t.Fatalf("the checkpoint does not load: %v", err)
+	}
+	if tn.Config().Player == nil || tn.State().Generation != 0 {
+		t.Errorf("checkpoint: player %v, generation %d", tn.Config().Player, tn.State().Generation)
+	}
+}
+
+// TestTunePlayerBadInput: bad player commands and configs are one line
+// and exit status 2 (or 1 for a player that fails), before any run
+// directory is made.
+func TestTunePlayerBadInput(t *testing.T) {
+	cmd := evotunePlayer(t, "--eval", "standard", "--depth", "2")
+	cases := []struct {
+		config string
+		args   []string
+		code   int
+		says   string
+	}{
+		{playerTuneBase, []string{"--player", "evotune player | tee x"}, exitUsage, "shell syntax"},
+		{playerTuneBase, []string{"--player", filepath.Join(t.TempDir(), "none")}, exitFailure, "cannot be started"},
+		{playerTuneBase, []string{"--player", "x", "--player-timeouts", "0"}, exitUsage, "--player-timeouts"},
+		{playerConfig(cmd) + "features: standard\n", nil, exitUsage, "a feature set or a player, not both"},
+		{strings.Replace(playerConfig(cmd), "  bounds:", "  fixed: [nothing]\n  bounds:", 1), nil, exitUsage, `no parameter "nothing"`},
+		{strings.Replace(playerConfig(cmd), "  bounds:", "  init: {empty: 1000}\n  bounds:", 1), nil, exitUsage, "player.init.empty"},
+		{strings.Replace(playerConfig(cmd), "  bounds:", "  colour: red\n  bounds:", 1), nil, exitUsage, "colour"},
+	}
+	for _, c := range cases {
+		dir := filepath.Join(t.TempDir(), "run")
+		args := append([]string{"tune", "--config", writeConfig(t, c.config), "--out", dir}, c.args...)
+		code, _, errs := runCLI(t, args...)
+		if code != c.code || !strings.Contains(errs, c.says) || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d saying %q", c.args, code, errs, c.code, c.says)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("%q: a run directory was made", c.args)
+		}
+	}
+}
