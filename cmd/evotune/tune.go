@@ -16,7 +16,7 @@ import (
 
 var tuneCommand = &command{
 	name:     "tune",
-	synopsis: "[--config FILE|PRESET] [--out DIR] [--seed N] [--generations N] [--duration 8h] [--workers N] [--games N] [--population N] [--depth N] [--nats URL | --nats-listen ADDR] [--local-slots N] [--nats-creds FILE]",
+	synopsis: "[--config FILE|PRESET] [--out DIR] [--seed N] [--generations N] [--duration 8h] [--workers N] [--games N] [--population N] [--depth N] [--nats URL | --nats-listen ADDR] [--local-slots N] [--nats-creds FILE] [--player CMD] [--player-timeouts F]",
 	summary:  "tune evaluation weights by playing seeded games (the main job)",
 	tuning:   setupTune,
 }
