@@ -51,6 +51,12 @@
 //     LocalPool plays on this process's cores through engine.PlayOn; the
 //     pool on many machines (NATS JetStream) lives in tuner/natspool. A
 //     pool is injected through Options; nil means a LocalPool.
+//   - A config may tune an external player instead of a feature set
+//     (PlayerConfig, player.go): names, defaults and bounds come from the
+//     player's declaration, recorded in the config; the optimizer scales
+//     each coordinate by its range rather than its starting magnitude; the
+//     family and its pool (tuner/playerpool, a process per slot) come
+//     through Options.PlayerPool, so this package starts no process.
 //   - PlayerCache (playercache.go) is what the local pool and the NATS
 //     worker keep between batches: evaluators compiled once per set and
 //     vector (bounded), and searchers built once per search and lent to one
