@@ -1,0 +1,22 @@
+// Package players implements no Go API: it holds example players of the
+// player protocol (evotune-player/1, docs and DESIGN.md "External players")
+// written outside Go, and the tests that run them as real child processes.
+//
+//   - python/: a small expectimax player in Python 3, standard library only.
+//   - nneonneo/: an adapter that serves nneonneo/2048-ai's own search and
+//     heuristic over the protocol, built from a checkout of that program by
+//     its build.sh; the program's source is not part of this repository.
+//
+// The tests speak the protocol through a few lines of their own rather than
+// the tuner's player pool, so that they check the examples against the
+// protocol's text and not against one client of it: the handshake and its
+// declarations, legal moves on boards from seeded games (checked with package
+// engine), the same answers in another batching and order, errors for an
+// unknown or out-of-range parameter, a clean quit. The nneonneo adapter's
+// moves are also checked against evotune's reimplementation of that program
+// (engine.Nneonneo with the eval set nneonneo), whose values equal the
+// program's bit for bit. The Python test is skipped without python3, the
+// nneonneo one without the program's source (NNEONNEO_SRC, or the pinned copy
+// at ../shared/tools/nneonneo-harness/upstream from the repository root) or a
+// C++ compiler.
+package players

@@ -1,0 +1,362 @@
+package players_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
+)
+
+// replyTimeout bounds every wait for a line, so that a hung player fails the
+// test instead of hanging it.
+const replyTimeout = 30 * time.Second
+
+// param is one declared parameter: param NAME float|int DEFAULT MIN MAX.
+type param struct {
+	name, kind    string
+	def, min, max float64
+	defText       string
+}
+
+// proc is a player child process and the test's end of its pipes.
+type proc struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	lines  chan string // the player's stdout, line by line; closed at EOF
+	stderr *lockedBuffer
+	done   chan error // the process's exit, once
+	id     string
+	params []param
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// start runs argv and finishes the handshake, checking the declarations.
+func start(t *testing.T, argv ...string) *proc {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	p := &proc{t: t, cmd: cmd, stderr: &lockedBuffer{}, lines: make(chan string, 16), done: make(chan error, 1)}
+	cmd.Stderr = p.stderr
+	var err error
+	if p.in, err = cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %q: %v", argv, err)
+	}
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+		close(p.lines)
+		p.done <- cmd.Wait()
+	}()
+	t.Cleanup(func() {
+		cancel() // kills the player if a test failed before quit
+		p.in.Close()
+	})
+	p.handshake()
+	return p
+}
+
+// send writes one line to the player.
+func (p *proc) send(line string) {
+	p.t.Helper()
+	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
+		p.t.Fatalf("write %q: %v; stderr:\n%s", line, err, p.stderr)
+	}
+}
+
+// recv returns the next line that is not a comment.
+func (p *proc) recv() string {
+	p.t.Helper()
+	for {
+		select {
+		case line, ok := <-p.lines:
+			if !ok {
+				p.t.Fatalf("player closed its output; stderr:\n%s", p.stderr)
+			}
+			if strings.HasPrefix(line, "#") {
+				continue
+			}
+			return line
+		case <-time.After(replyTimeout):
+			p.t.Fatalf("no reply in %v; stderr:\n%s", replyTimeout, p.stderr)
+		}
+	}
+}
+
+var (
+	nameRE = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+	idRE   = regexp.MustCompile(`^id ([A-Za-z0-9._-]+) (.+)$`)
+)
+
+// handshake sends the protocol line and reads id, params and ready,
+// checking each declaration: a valid unique name, a type, finite numbers,
+// MIN <= DEFAULT <= MAX, and integers for an int.
+func (p *proc) handshake() {
+	t := p.t
+	t.Helper()
+	p.send("evotune-player 1")
+	m := idRE.FindStringSubmatch(p.recv())
+	if m == nil {
+		t.Fatalf("first reply is not 'id NAME VERSION'")
+	}
+	p.id = m[1] + " " + m[2]
+	seen := map[string]bool{}
+	for {
+		line := p.recv()
+		if line == "ready" {
+			return
+		}
+		f := strings.Split(line, " ")
+		if len(f) != 6 || f[0] != "param" {
+			t.Fatalf("handshake: %q is neither 'param NAME TYPE DEFAULT MIN MAX' nor ready", line)
+		}
+		q := param{name: f[1], kind: f[2], defText: f[3]}
+		if !nameRE.MatchString(q.name) || seen[q.name] {
+			t.Errorf("%q: bad or repeated name", line)
+		}
+		seen[q.name] = true
+		if q.kind != "float" && q.kind != "int" {
+			t.Errorf("%q: type %q", line, q.kind)
+		}
+		for i, dst := range []*float64{&q.def, &q.min, &q.max} {
+			v, err := strconv.ParseFloat(f[3+i], 64)
+			if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+				t.Errorf("%q: %q is not a finite decimal", line, f[3+i])
+			}
+			if q.kind == "int" && v != math.Trunc(v) {
+				t.Errorf("%q: %q is not an integer", line, f[3+i])
+			}
+			*dst = v
+		}
+		if !(q.min <= q.def && q.def <= q.max) {
+			t.Errorf("%q: want MIN <= DEFAULT <= MAX", line)
+		}
+		p.params = append(p.params, q)
+	}
+}
+
+// set sends a set line with the values given by name, the defaults for the
+// others, and returns the reply.
+func (p *proc) set(values map[string]string) string {
+	p.t.Helper()
+	var b strings.Builder
+	b.WriteString("set")
+	for _, q := range p.params {
+		v, ok := values[q.name]
+		if !ok {
+			v = q.defText
+		}
+		fmt.Fprintf(&b, " %s=%s", q.name, v)
+	}
+	for name, v := range values { // unknown names, for the error checks
+		if !p.declared(name) {
+			fmt.Fprintf(&b, " %s=%s", name, v)
+		}
+	}
+	p.send(b.String())
+	return p.recv()
+}
+
+func (p *proc) declared(name string) bool {
+	for _, q := range p.params {
+		if q.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// moves asks for the boards in requests of at most k boards and returns the
+// answers in the boards' order, failing on a reply that is not one legal
+// move per board.
+func (p *proc) moves(boards []engine.Board, k int) []engine.Dir {
+	t := p.t
+	t.Helper()
+	out := make([]engine.Dir, 0, len(boards))
+	for len(boards) > 0 {
+		n := min(k, len(boards))
+		req := "move"
+		for _, b := range boards[:n] {
+			req += " " + b.Hex()
+		}
+		p.send(req)
+		reply := p.recv()
+		f := strings.Split(reply, " ")
+		if f[0] != "best" || len(f) != n+1 {
+			t.Fatalf("%d boards: reply %q", n, reply)
+		}
+		for i, name := range f[1:] {
+			d, ok := dirs[name]
+			if !ok {
+				t.Fatalf("reply %q: %q is not a direction", reply, name)
+			}
+			if _, _, legal := boards[i].Move(d); !legal {
+				t.Fatalf("board %s: answered %v, an illegal move", boards[i].Hex(), d)
+			}
+			out = append(out, d)
+		}
+		boards = boards[n:]
+	}
+	return out
+}
+
+var dirs = map[string]engine.Dir{"up": engine.Up, "down": engine.Down, "left": engine.Left, "right": engine.Right}
+
+// quit ends the session and requires a prompt exit with status 0.
+func (p *proc) quit() {
+	p.t.Helper()
+	p.send("quit")
+	select {
+	case err := <-p.done:
+		if err != nil {
+			p.t.Fatalf("after quit: %v; stderr:\n%s", err, p.stderr)
+		}
+	case <-time.After(5 * time.Second):
+		p.t.Fatalf("still running 5 s after quit")
+	}
+}
+
+// checkProtocol runs the checks every player must pass: defaults accepted,
+// legal moves on every board, the same answers in another batching and
+// order, errors for an unknown, an out-of-range, a non-finite and a
+// fractional int parameter (and the defaults still in place afterwards), a board without a legal move refused. It returns the moves
+// with the defaults.
+func checkProtocol(t *testing.T, p *proc, boards []engine.Board) []engine.Dir {
+	t.Helper()
+	if r := p.set(nil); r != "ok" {
+		t.Fatalf("set with the defaults: %q", r)
+	}
+	first := p.moves(boards, 16)
+
+	// Again, backwards and in batches of 7 (first a few single boards).
+	rev := make([]engine.Board, len(boards))
+	for i, b := range boards {
+		rev[len(boards)-1-i] = b
+	}
+	again := append(p.moves(rev[:3], 1), p.moves(rev[3:], 7)...)
+	for i, d := range again {
+		j := len(boards) - 1 - i
+		if d != first[j] {
+			t.Errorf("board %s: %v, then %v when asked in another batch and order", boards[j].Hex(), first[j], d)
+		}
+	}
+
+	if r := p.set(map[string]string{"no_such_parameter": "1"}); !strings.HasPrefix(r, "error ") {
+		t.Errorf("set with an unknown parameter: %q, want error", r)
+	}
+	q := p.params[0]
+	if r := p.set(map[string]string{q.name: strconv.FormatFloat(q.max+1, 'g', -1, 64)}); !strings.HasPrefix(r, "error ") {
+		t.Errorf("set %s above its MAX: %q, want error", q.name, r)
+	}
+	if r := p.set(map[string]string{q.name: "nan"}); !strings.HasPrefix(r, "error ") {
+		t.Errorf("set %s=nan: %q, want error", q.name, r)
+	}
+	for _, q := range p.params {
+		if q.kind == "int" && q.min < q.max {
+			if r := p.set(map[string]string{q.name: strconv.FormatFloat(q.min+0.5, 'g', -1, 64)}); !strings.HasPrefix(r, "error ") {
+				t.Errorf("set int %s to %v: %q, want error", q.name, q.min+0.5, r)
+			}
+		}
+	}
+	p.send("move " + deadBoard.Hex())
+	if r := p.recv(); !strings.HasPrefix(r, "error ") {
+		t.Errorf("move on a board with no legal move: %q, want error", r)
+	}
+	// The errors left the defaults in place: the same moves as before.
+	if r := p.set(nil); r != "ok" {
+		t.Fatalf("set with the defaults after the errors: %q", r)
+	}
+	for i, d := range p.moves(boards[:20], 20) {
+		if d != first[i] {
+			t.Errorf("board %s: %v, then %v after the rejected sets", boards[i].Hex(), first[i], d)
+		}
+	}
+	return first
+}
+
+// deadBoard has no legal move: 2 4 2 4 / 4 2 4 2 / ...
+var deadBoard = engine.Board(0x1212212112122121)
+
+// testBoards returns n boards from seeded games of a quick in-process player
+// (expectimax at 2 plies over the standard set), taken at every stage of
+// the games, plus boards where two 32768 tiles meet (which do not merge).
+func testBoards(t *testing.T, n int) []engine.Board {
+	t.Helper()
+	e, err := eval.Lookup("standard")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := engine.NewSearcher(e, engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var boards []engine.Board
+	for seed := uint64(1); len(boards) < n; seed++ {
+		rng := engine.NewGameRand(seed)
+		b := engine.NewGameBoard(rng)
+		for i := 0; b.CanMove(); i++ {
+			if i%23 == 7 && len(boards) < n {
+				boards = append(boards, b)
+			}
+			b, _, _ = b.Move(s.Move(b))
+			b = b.Spawn(rng.Uint64())
+		}
+	}
+	for _, g := range []string{
+		// Two 32768 tiles side by side: sliding toward them merges them in
+		// nneonneo/2048-ai, not by these rules, where only down and right
+		// are legal.
+		"32768 32768 2 4/2 4 8 16/4 8 16 32/8 16 32 0",
+		"32768 32768 0 0/0 0 0 0/0 0 0 0/0 0 0 0",
+		"2 4 8 16/32768 32768 4 2/2 4 8 16/4 8 16 0",
+		"32768 2 4 8/32768 4 8 16/2 8 16 32/4 16 32 0",
+	} {
+		b, err := engine.ParseBoard(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !b.CanMove() {
+			t.Fatalf("test board %s has no legal move", g)
+		}
+		boards = append(boards, b)
+	}
+	return boards
+}
