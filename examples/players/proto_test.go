@@ -32,7 +32,7 @@ type param struct {
 
 // proc is a player child process and the test's end of its pipes.
 type proc struct {
-	t      *testing.T
+	t      testing.TB
 	cmd    *exec.Cmd
 	in     io.WriteCloser
 	lines  chan string // the player's stdout, line by line; closed at EOF
@@ -60,7 +60,7 @@ func (l *lockedBuffer) String() string {
 }
 
 // start runs argv and finishes the handshake, checking the declarations.
-func start(t *testing.T, argv ...string) *proc {
+func start(t testing.TB, argv ...string) *proc {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
@@ -318,7 +318,7 @@ var deadBoard = engine.Board(0x1212212112122121)
 // testBoards returns n boards from seeded games of a quick in-process player
 // (expectimax at 2 plies over the standard set), taken at every stage of
 // the games, plus boards where two 32768 tiles meet (which do not merge).
-func testBoards(t *testing.T, n int) []engine.Board {
+func testBoards(t testing.TB, n int) []engine.Board {
 	t.Helper()
 	e, err := eval.Lookup("standard")
 	if err != nil {

@@ -1,0 +1,129 @@
+package players_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/cputime"
+)
+
+// playerCPU reads a child's CPU time from /proc (Linux), so that a figure
+// can leave out the player's start-up; ok is false elsewhere.
+func playerCPU(p *proc) (time.Duration, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	if err != nil {
+		return 0, false
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndex(s, ")")+2:])
+	var user, sys int64
+	if len(f) < 13 {
+		return 0, false
+	}
+	fmt.Sscan(f[11], &user)
+	fmt.Sscan(f[12], &sys)
+	return time.Duration(user+sys) * 10 * time.Millisecond, true // USER_HZ is 100 on Linux
+}
+
+// reportCPU adds the CPU per move of the player and of this side of the
+// protocol, since the start of the measured part.
+func reportCPU(b *testing.B, p *proc, p0 time.Duration, ok bool, c0 time.Duration, moves int) {
+	if moves == 0 {
+		return
+	}
+	if c1, err := cputime.Process(); err == nil {
+		b.ReportMetric(float64((c1-c0).Nanoseconds())/float64(moves), "driver-cpu-ns/move")
+	}
+	if p1, ok1 := playerCPU(p); ok && ok1 {
+		b.ReportMetric(float64((p1-p0).Nanoseconds())/float64(moves), "player-cpu-ns/move")
+	}
+}
+
+// playGames plays n games of evotune's seeded rules (seeds 1..n) through the
+// player, k at a time in lockstep as a player pool does, and returns the moves.
+func playGames(p *proc, n, k int) int {
+	type game struct {
+		rng interface{ Uint64() uint64 }
+		b   engine.Board
+	}
+	var live []*game
+	next, moves := 1, 0
+	boards := make([]engine.Board, 0, k)
+	for len(live) > 0 || next <= n {
+		for len(live) < k && next <= n {
+			rng := engine.NewGameRand(uint64(next))
+			live = append(live, &game{rng, engine.NewGameBoard(rng)})
+			next++
+		}
+		boards = boards[:0]
+		for _, g := range live {
+			boards = append(boards, g.b)
+		}
+		ds := p.moves(boards, k)
+		keep := live[:0]
+		for i, g := range live {
+			nb, _, _ := g.b.Move(ds[i])
+			g.b = nb.Spawn(g.rng.Uint64())
+			moves++
+			if g.b.CanMove() {
+				keep = append(keep, g)
+			}
+		}
+		live = keep
+	}
+	return moves
+}
+
+// BenchmarkNneonneoGames plays b.N games through the nneonneo adapter at cap
+// 2, 8 at a time: what a player pool's slot costs per game and per move,
+// on the player's side and on this side of the pipes.
+//
+//	go test ./examples/players -run '^$' -bench NneonneoGames -benchtime 100x
+func BenchmarkNneonneoGames(b *testing.B) {
+	bin := buildNneonneo(b)
+	p := start(b, bin, "--cap", "2")
+	if r := p.set(nil); r != "ok" {
+		b.Fatalf("set: %q", r)
+	}
+	p0, ok := playerCPU(p)
+	c0, _ := cputime.Process()
+	b.ResetTimer()
+	moves := playGames(p, b.N, 8)
+	b.StopTimer()
+	b.ReportMetric(float64(moves)/float64(b.N), "moves/game")
+	reportCPU(b, p, p0, ok, c0, moves)
+	p.quit()
+}
+
+// BenchmarkPythonMoves asks the Python player for moves on boards of seeded
+// games at its default depth, 16 boards a request, b.N boards in all.
+//
+//	go test ./examples/players -run '^$' -bench PythonMoves -benchtime 20000x
+func BenchmarkPythonMoves(b *testing.B) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		b.Skip("python3 not found")
+	}
+	boards := testBoards(b, min(b.N, 2000))
+	p := start(b, py, filepath.Join("python", "player.py"))
+	if r := p.set(nil); r != "ok" {
+		b.Fatalf("set: %q", r)
+	}
+	p0, ok := playerCPU(p)
+	c0, _ := cputime.Process()
+	b.ResetTimer()
+	for done := 0; done < b.N; {
+		n := min(b.N-done, len(boards))
+		p.moves(boards[:n], 16)
+		done += n
+	}
+	b.StopTimer()
+	reportCPU(b, p, p0, ok, c0, b.N)
+	p.quit()
+}
