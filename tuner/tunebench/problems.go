@@ -1,0 +1,98 @@
+package tunebench
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/evotune/evotune/tuner"
+)
+
+//go:embed problems/*.yaml
+var problemFiles embed.FS
+
+// ErrNoProblem is wrapped by the error of Lookup for a name that is no
+// problem.
+var ErrNoProblem = errors.New("tunebench: no problem")
+
+// A Problem is a tuning run to time: a config and a target on held-out
+// games. The config fixes everything but the run seed and the run's end,
+// which the benchmark gives; the target is a ratio of mean scores, the
+// recommended weights' over the starting weights', both on the same
+// HeldOut games.
+type Problem struct {
+	// Name names the problem on the command line and in output.
+	Name string
+	// Summary says in a few words what is tuned from where.
+	Summary string
+	// File is the embedded config, problems/NAME.yaml.
+	File string
+	// Target is the ratio of held-out mean scores, recommended over start,
+	// that counts as reached.
+	Target float64
+	// HeldOut is the number of held-out games (HeldOutSeed 0..HeldOut-1).
+	HeldOut int
+	// Budget is the tuning CPU time a run may spend; a run that has not
+	// reached the target by then stops.
+	Budget time.Duration
+}
+
+// problems are the reference problems, cheapest first. Their targets and
+// why are in docs/tunebench.md; change one only with a new table there.
+var problems = []Problem{
+	{
+		Name: "standard-3", Summary: "standard, 3 plies, from the hand-set weights (the quick preset)",
+		File: "problems/standard-3.yaml", Target: 1.50, HeldOut: 1000, Budget: 240 * time.Second,
+	},
+	{
+		Name: "nneonneo-cap1", Summary: "nneonneo, cap 1 (3 plies), from the program's constants",
+		File: "problems/nneonneo-cap1.yaml", Target: 1.40, HeldOut: 1000, Budget: 900 * time.Second,
+	},
+	{
+		Name: "nneonneo-cap2", Summary: "nneonneo, cap 2 (5 plies), from the program's constants (the nneonneo preset)",
+		File: "problems/nneonneo-cap2.yaml", Target: 1.35, HeldOut: 1200, Budget: 9600 * time.Second,
+	},
+	{
+		Name: "standard-5", Summary: "standard, 5 plies, from the quick preset's weights (the plateau)",
+		File: "problems/standard-5.yaml", Target: 1.08, HeldOut: 1000, Budget: 9000 * time.Second,
+	},
+}
+
+// Problems returns the reference problems, cheapest first.
+func Problems() []Problem { return append([]Problem(nil), problems...) }
+
+// Names returns the problems' names, in order.
+func Names() []string {
+	names := make([]string, len(problems))
+	for i, p := range problems {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// Lookup returns the problem named name.
+func Lookup(name string) (Problem, error) {
+	for _, p := range problems {
+		if p.Name == name {
+			return p, nil
+		}
+	}
+	return Problem{}, fmt.Errorf("%w %q (problems: %s)", ErrNoProblem, name, strings.Join(Names(), ", "))
+}
+
+// Config returns the problem's config, parsed but not resolved, so that a
+// caller may set the run seed (and, for a short run, shrink it) before
+// Resolve and Validate.
+func (p Problem) Config() (*tuner.Config, error) {
+	data, err := problemFiles.ReadFile(p.File)
+	if err != nil {
+		return nil, fmt.Errorf("tunebench: %s: %w", p.Name, err)
+	}
+	cfg, err := tuner.ParseConfig(data, p.File)
+	if err != nil {
+		return nil, fmt.Errorf("tunebench: %s: %w", p.Name, err)
+	}
+	return cfg, nil
+}

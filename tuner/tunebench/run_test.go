@@ -1,0 +1,142 @@
+package tunebench
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+)
+
+func TestProblemsAreValid(t *testing.T) {
+	if len(Problems()) < 4 {
+		t.Fatalf("%d problems, want at least 4", len(Problems()))
+	}
+	for _, p := range Problems() {
+		b := &bench{p: p}
+		cfg, err := b.config(1)
+		if err != nil {
+			t.Errorf("%s: %v", p.Name, err)
+			continue
+		}
+		if cfg.Name != p.Name {
+			t.Errorf("%s: config named %q", p.Name, cfg.Name)
+		}
+		if !(p.Target > 1) || p.HeldOut < 200 || p.Budget < time.Minute || p.Summary == "" {
+			t.Errorf("%s: target %v, %d held-out games, budget %v, summary %q", p.Name, p.Target, p.HeldOut, p.Budget, p.Summary)
+		}
+		if q, err := Lookup(p.Name); err != nil || q != p {
+			t.Errorf("Lookup(%q) = %v, %v", p.Name, q, err)
+		}
+	}
+	if _, err := Lookup("nope"); err == nil {
+		t.Error("Lookup of no problem succeeded")
+	}
+}
+
+// withoutCPU returns r's points with their CPU time zeroed: all that may
+// differ between two runs of the same seed.
+func withoutCPU(r Run) []Point {
+	ps := append([]Point(nil), r.Points...)
+	for i := range ps {
+		ps[i].CPU = 0
+	}
+	return ps
+}
+
+func TestShortRunsAreDeterministic(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range []string{"standard-3", "nneonneo-cap1"} {
+		p, _ := Lookup(name)
+		p.Target = 1.01 // reached in some runs, so that "games to target" is tested
+		var runs [][]Run
+		for _, workers := range []int{1, 2} {
+			r, err := RunProblem(ctx, p, Options{Short: true, Seeds: []uint64{1, 2, 3}, Workers: workers, Full: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs = append(runs, r.Runs)
+		}
+		for i, run := range runs[0] {
+			if len(run.Points) != 2 || run.Stop == "" {
+				t.Errorf("%s seed %d: %d points, stop %q; want 2 and a reason", name, run.Seed, len(run.Points), run.Stop)
+			}
+			for _, other := range runs[1:] {
+				a, b := withoutCPU(run), withoutCPU(other[i])
+				if len(a) != len(b) {
+					t.Fatalf("%s seed %d: %d points, then %d", name, run.Seed, len(a), len(b))
+				}
+				for k := range a {
+					if a[k] != b[k] {
+						t.Errorf("%s seed %d point %d: %+v, then %+v", name, run.Seed, k, a[k], b[k])
+					}
+				}
+				if (run.Reached == nil) != (other[i].Reached == nil) ||
+					run.Reached != nil && run.Reached.Games != other[i].Reached.Games {
+					t.Errorf("%s seed %d: reached %+v, then %+v", name, run.Seed, run.Reached, other[i].Reached)
+				}
+			}
+		}
+	}
+}
+
+func TestShortBenchRunsEveryProblem(t *testing.T) {
+	res, err := Bench(context.Background(), Problems(), Options{Short: true, Seeds: []uint64{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != len(Problems()) {
+		t.Fatalf("%d results for %d problems", len(res), len(Problems()))
+	}
+	for _, r := range res {
+		if len(r.Runs) != 1 || r.HeldOut != 4 || !(r.Start > 0) {
+			t.Errorf("%s: %d runs, %d held-out games, start %v", r.Problem, len(r.Runs), r.HeldOut, r.Start)
+			continue
+		}
+		run := r.Runs[0]
+		if len(run.Points) == 0 || run.Final != run.Points[len(run.Points)-1] || !(run.Final.Ratio > 0) {
+			t.Errorf("%s: final %+v of %d points", r.Problem, run.Final, len(run.Points))
+		}
+		if run.Reached != nil && run.Stop != "target" {
+			t.Errorf("%s: reached, but stopped for %q", r.Problem, run.Stop)
+		}
+	}
+}
+
+func TestBudgetStopsARun(t *testing.T) {
+	p, _ := Lookup("standard-3")
+	p.Target = math.Inf(1)
+	r, err := RunProblem(context.Background(), p, Options{Short: true, Seeds: []uint64{1}, Budget: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := r.Runs[0]
+	// Validating the start spends the budget: the run ends where it began,
+	// its mean validated at generation 0.
+	if run.Stop != "budget" || run.Reached != nil || len(run.Points) != 1 || run.Final.Generation != 0 || run.Final.Ratio != 1 {
+		t.Errorf("stop %q, reached %v, points %+v: want the start, then budget", run.Stop, run.Reached, run.Points)
+	}
+	if r.MedianCPU != nil || r.Reached != 0 {
+		t.Errorf("median CPU %v, reached %d of a run that never reached", r.MedianCPU, r.Reached)
+	}
+}
+
+func TestMedians(t *testing.T) {
+	pt := func(cpu float64, games int64, ratio float64) *Point {
+		return &Point{CPU: cpu, Games: games, Ratio: ratio}
+	}
+	r := Result{Runs: []Run{
+		{Reached: pt(10, 100, 1.6), Final: *pt(10, 100, 1.6)},
+		{Final: *pt(50, 900, 1.2)},
+		{Reached: pt(30, 300, 1.5), Final: *pt(30, 300, 1.5)},
+	}}
+	r.summarize()
+	if r.Reached != 2 || r.MedianCPU == nil || *r.MedianCPU != 30 || *r.MedianGames != 300 || r.MedianFinal != 1.5 {
+		t.Errorf("reached %d, median CPU %v, games %v, final %v; want 2, 30, 300, 1.5", r.Reached, r.MedianCPU, r.MedianGames, r.MedianFinal)
+	}
+	r.Runs[2].Reached = nil
+	r.Reached = 0
+	r.summarize()
+	if r.MedianCPU != nil || r.MedianGames != nil {
+		t.Errorf("median of one run reached out of three: %v, %v; want none", r.MedianCPU, r.MedianGames)
+	}
+}
