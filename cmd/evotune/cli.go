@@ -72,6 +72,7 @@ var commands = []*command{
 	checkCommand,
 	compareCommand,
 	optbenchCommand,
+	tunebenchCommand,
 	reportCommand,
 	workerCommand,
 }
