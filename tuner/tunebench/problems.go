@@ -48,7 +48,7 @@ var problems = []Problem{
 	},
 	{
 		Name: "nneonneo-cap1", Summary: "nneonneo, cap 1 (3 plies), from the program's constants",
-		File: "problems/nneonneo-cap1.yaml", Target: 1.40, HeldOut: 1000, Budget: 900 * time.Second,
+		File: "problems/nneonneo-cap1.yaml", Target: 1.50, HeldOut: 1000, Budget: 300 * time.Second,
 	},
 	{
 		Name: "nneonneo-cap2", Summary: "nneonneo, cap 2 (5 plies), from the program's constants (the nneonneo preset)",
