@@ -17,8 +17,8 @@ import (
 
 var playCommand = &command{
 	name:     "play",
-	synopsis: "[--weights FILE | --eval NAME] [--search expectimax|beam|nneonneo] [--depth N] [--width K] [--cutoff P] [--table BITS] [--adaptive] [--games N] [--seed N] [--workers N] [--json]",
-	summary:  "play seeded games with a searcher and report score statistics",
+	synopsis: "[--weights FILE | --eval NAME] [--search expectimax|beam|nneonneo] [--depth N] [--width K] [--cutoff P] [--table BITS] [--adaptive] | --player CMD [--params NAME=VALUE,...]] [--games N] [--seed N] [--workers N] [--json]",
+	summary:  "play seeded games with a searcher or an external player and report score statistics",
 	setup:    setupPlay,
 }
 
@@ -30,6 +30,7 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 	maxMoves := fs.Int("max-moves", 0, "stop each game after this many moves (0 = play to the end)")
 	asJSON := fs.Bool("json", false, "print JSON instead of text, with every game")
 	ef := addEvalFlags(fs)
+	xf := addExtPlayerFlags(fs)
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
@@ -42,13 +43,22 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		case *maxMoves < 0:
 			return usagef("flag --max-moves: %d: want 0 (no limit) or more", *maxMoves)
 		}
-		e, ename, err := ef.load()
+		x, err := xf.start(ctx, fs)
 		if err != nil {
 			return err
 		}
-		cfg, err := sf.merge(ef.fileSearch(), ef.weights, false)
-		if err != nil {
-			return err
+		var (
+			e     engine.Evaluator
+			ename string
+			cfg   engine.SearchConfig
+		)
+		if x == nil {
+			if e, ename, err = ef.load(); err != nil {
+				return err
+			}
+			if cfg, err = sf.merge(ef.fileSearch(), ef.weights, false); err != nil {
+				return err
+			}
 		}
 		w := engine.Workers(*workers)
 		var pb *bar
@@ -56,13 +66,21 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 			pb = newBar(stderr, *games, "playing", "games")
 		}
 		// Without a CPU clock (cputime's fallback) both readings are 0 and
-		// so is the figure: no figure rather than a failed run.
+		// so is the figure: no figure rather than a failed run. With an
+		// external player it counts this process only.
 		start := time.Now()
 		cpuStart, _ := cputime.Process()
-		results, err := engine.PlayGames(ctx, *games, w,
-			func(i int) uint64 { return engine.GameSeed(*seed, uint64(i)) },
-			func() (engine.Player, error) { return engine.NewSearcher(e, cfg) },
-			*maxMoves, func(int, engine.Result) { pb.add(1) })
+		var results []engine.Result
+		if x != nil {
+			pool := x.newPool(w)
+			results, err = x.play(ctx, pool, gameSeeds(*seed, 0, *games), *maxMoves, func() { pb.add(1) })
+			pool.Close()
+		} else {
+			results, err = engine.PlayGames(ctx, *games, w,
+				func(i int) uint64 { return engine.GameSeed(*seed, uint64(i)) },
+				func() (engine.Player, error) { return engine.NewSearcher(e, cfg) },
+				*maxMoves, func(int, engine.Result) { pb.add(1) })
+		}
 		pb.done()
 		if err != nil {
 			return err
@@ -74,16 +92,26 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		mps := float64(sum.Moves) / elapsed
 		cpuPerMove := cpuMS / float64(max(sum.Moves, 1))
 		if *asJSON {
-			return writePlayJSON(stdout, sum, mps, cpuPerMove, results)
+			return writePlayJSON(stdout, sum, mps, cpuPerMove, results, x)
 		}
-		fmt.Fprintf(stdout, "games   %d, %s, evaluator %s, seed %d, %d workers\n", sum.Games, cfg, ename, *seed, w)
+		if x != nil {
+			fmt.Fprintf(stdout, "games   %d, player %s %s, seed %d, %d player processes\n", sum.Games, x.fam.ID, x.fam.Version, *seed, w)
+			fmt.Fprintf(stdout, "player  %s\n", commandText(x.fam.Command))
+			fmt.Fprintf(stdout, "params  %s\n", x.paramsText())
+		} else {
+			fmt.Fprintf(stdout, "games   %d, %s, evaluator %s, seed %d, %d workers\n", sum.Games, cfg, ename, *seed, w)
+		}
 		fmt.Fprintf(stdout, "score   mean %.0f ± %.0f (95%% CI), median %.0f, min %d, max %d\n", sum.Mean, sum.CI95, sum.Median, sum.Min, sum.Max)
 		var reach []string
 		for i, t := range stats.ReachTiles {
 			reach = append(reach, fmt.Sprintf("%d %.0f%%", t, 100*sum.Reach[i]))
 		}
 		fmt.Fprintf(stdout, "reach   %s\n", strings.Join(reach, ", "))
-		fmt.Fprintf(stdout, "speed   %.0f moves/s (%d moves in %.1f s), CPU %.4f ms/move\n", mps, sum.Moves, elapsed, cpuPerMove)
+		cpuOf := ""
+		if x != nil {
+			cpuOf = " of evotune (the player's not counted)"
+		}
+		fmt.Fprintf(stdout, "speed   %.0f moves/s (%d moves in %.1f s), CPU%s %.4f ms/move\n", mps, sum.Moves, elapsed, cpuOf, cpuPerMove)
 		return nil
 	}
 }
@@ -101,6 +129,8 @@ type playJSON struct {
 	// --workers is 1.
 	CPUMSPerMove float64    `json:"cpu_ms_per_move"`
 	PerGame      []gameJSON `json:"per_game"`
+	// Player is the external player that played, if one did.
+	Player *playerJSON `json:"player,omitempty"`
 }
 
 type gameJSON struct {
@@ -108,6 +138,16 @@ type gameJSON struct {
 	Score   int    `json:"score"`
 	MaxTile int    `json:"max_tile"`
 	Moves   int    `json:"moves"`
+}
+
+// gameSeeds returns the seeds of games from..to-1 of base seed seed, as
+// play numbers them.
+func gameSeeds(seed uint64, from, to int) []uint64 {
+	seeds := make([]uint64, to-from)
+	for i := range seeds {
+		seeds[i] = engine.GameSeed(seed, uint64(from+i))
+	}
+	return seeds
 }
 
 // reachJSON writes the reach rates as an object keyed by tile, in tile order.
@@ -126,8 +166,11 @@ func (r reachJSON) MarshalJSON() ([]byte, error) {
 	return []byte(sb.String()), nil
 }
 
-func writePlayJSON(w io.Writer, s stats.Summary, mps, cpuPerMove float64, results []engine.Result) error {
+func writePlayJSON(w io.Writer, s stats.Summary, mps, cpuPerMove float64, results []engine.Result, x *extPlayer) error {
 	out := playJSON{Games: s.Games, Mean: s.Mean, CI95: s.CI95, Median: s.Median, Reach: reachJSON(s.Reach), MovesPerSec: mps, CPUMSPerMove: cpuPerMove}
+	if x != nil {
+		out.Player = x.json()
+	}
 	for _, r := range results {
 		out.PerGame = append(out.PerGame, gameJSON{Seed: r.Seed, Score: r.Score, MaxTile: r.MaxTile, Moves: r.Moves})
 	}
