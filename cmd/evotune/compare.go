@@ -13,12 +13,13 @@ import (
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/engine/stats"
 	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/tuner/playerpool"
 )
 
 var compareCommand = &command{
 	name:     "compare",
-	synopsis: "A B [--search expectimax|beam|nneonneo] [--depth N] [--width K] [--games N] [--seed N] [--sprt H0,H1] [--workers N] [--json]",
-	summary:  "play two players on the same seeds and tell whether one is better (A, B: weights files or eval:NAME)",
+	synopsis: "A B [--search expectimax|beam|nneonneo] [--depth N] [--width K] [--params-a NAME=VALUE,...] [--params-b NAME=VALUE,...] [--games N] [--seed N] [--sprt H0,H1] [--workers N] [--json]",
+	summary:  "play two players on the same seeds and tell whether one is better (A, B: weights files, eval:NAME or player:COMMAND)",
 	setup:    setupCompare,
 }
 
@@ -37,6 +38,8 @@ type compareSide struct {
 	e    engine.Evaluator
 	file *engine.SearchConfig // what its weights file records; nil for eval:NAME
 	cfg  engine.SearchConfig
+	x    *extPlayer // player:COMMAND; nil for the others
+	pool *playerpool.Pool
 }
 
 func setupCompare(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
@@ -46,9 +49,16 @@ func setupCompare(fs *flag.FlagSet) func(context.Context, []string, io.Writer, i
 	sprt := fs.String("sprt", "", "sequential test of H0 against H1, ratios of mean scores A/B with H0 < H1, e.g. 1.00,1.05: play in batches until it decides (α = β = 0.05)")
 	workers := fs.Int("workers", 0, "parallel games (0 = one per core)")
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
+	var params [2]string
+	fs.StringVar(&params[0], "params-a", "", "when A is player:COMMAND: its parameters as `NAME=VALUE,...`; those left out keep their declared defaults")
+	fs.StringVar(&params[1], "params-b", "", "when B is player:COMMAND: its parameters as `NAME=VALUE,...`, as --params-a")
+	pf := addPlayerFlags(fs, false)
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(args) != 2 {
-			return usagef("want two players A and B (weights files or eval:NAME), got %d argument(s)", len(args))
+			return usagef("want two players A and B (weights files, eval:NAME or player:COMMAND), got %d argument(s)", len(args))
+		}
+		if err := pf.check(); err != nil {
+			return err
 		}
 		switch {
 		case *games < 0 || *games == 1:
@@ -67,9 +77,15 @@ func setupCompare(fs *flag.FlagSet) func(context.Context, []string, io.Writer, i
 		var sides [2]*compareSide
 		for i, arg := range args {
 			label := "AB"[i : i+1]
-			s, err := loadSide(arg, label)
+			s, err := loadSide(ctx, arg, label, params[i], pf)
 			if err != nil {
 				return err
+			}
+			if s.x != nil {
+				sides[i] = s
+				s.pool = s.x.newPool(*workers)
+				defer s.pool.Close()
+				continue
 			}
 			// The flags the user gave apply to both players; the rest of
 			// each search is what its weights file was tuned for.
@@ -77,6 +93,13 @@ func setupCompare(fs *flag.FlagSet) func(context.Context, []string, io.Writer, i
 				return err
 			}
 			sides[i] = s
+		}
+		if sides[0].x != nil && sides[1].x != nil {
+			for _, name := range playerSearchFlags {
+				if flagGiven(fs, name) {
+					return usagef("flag --%s: A and B are external players, which search as they do", name)
+				}
+			}
 		}
 		n := *games
 		if n == 0 {
@@ -125,10 +148,23 @@ func parseSPRT(v string) (stats.SPRT, error) {
 	return s, nil
 }
 
-// loadSide reads operand A or B: eval:NAME (a feature set's default weights)
-// or a weights file (and the search it records).
-func loadSide(arg, label string) (*compareSide, error) {
+// loadSide reads operand A or B: eval:NAME (a feature set's default weights),
+// player:COMMAND (an external player, set with params) or a weights file
+// (and the search it records).
+func loadSide(ctx context.Context, arg, label, params string, pf *playerFlags) (*compareSide, error) {
 	s := &compareSide{arg: arg}
+	paramsFlag := "flag --params-" + strings.ToLower(label)
+	if command, ok := strings.CutPrefix(arg, "player:"); ok {
+		x, err := startExtPlayer(ctx, command, params, "player "+label, paramsFlag, pf)
+		if err != nil {
+			return nil, err
+		}
+		s.x, s.desc = x, x.describe()
+		return s, nil
+	}
+	if params != "" {
+		return nil, usagef("%s: the parameters of an external player, but %s is %s, not player:COMMAND", paramsFlag, label, arg)
+	}
 	if name, ok := strings.CutPrefix(arg, "eval:"); ok {
 		e, err := eval.Lookup(name)
 		if err != nil {
@@ -169,10 +205,7 @@ func playPaired(ctx context.Context, sides [2]*compareSide, n, workers int, seed
 	for len(res[0]) < n {
 		from, to := len(res[0]), min(n, len(res[0])+batch)
 		for i, s := range sides {
-			r, err := engine.PlayGames(ctx, to-from, workers,
-				func(j int) uint64 { return engine.GameSeed(seed, uint64(from+j)) },
-				func() (engine.Player, error) { return engine.NewSearcher(s.e, s.cfg) },
-				0, func(int, engine.Result) { pb.add(1) })
+			r, err := s.play(ctx, from, to, workers, seed, pb)
 			if err != nil {
 				return 0, res, err
 			}
@@ -189,7 +222,22 @@ func playPaired(ctx context.Context, sides [2]*compareSide, n, workers int, seed
 	return len(res[0]), res, nil
 }
 
+// play plays games from..to-1 of base seed seed: an external player on its
+// pool (of workers processes), the others on workers goroutines.
+func (s *compareSide) play(ctx context.Context, from, to, workers int, seed uint64, pb *bar) ([]engine.Result, error) {
+	if s.x != nil {
+		return s.x.play(ctx, s.pool, gameSeeds(seed, from, to), 0, func() { pb.add(1) })
+	}
+	return engine.PlayGames(ctx, to-from, workers,
+		func(j int) uint64 { return engine.GameSeed(seed, uint64(from+j)) },
+		func() (engine.Player, error) { return engine.NewSearcher(s.e, s.cfg) },
+		0, func(int, engine.Result) { pb.add(1) })
+}
+
 func describeSide(s *compareSide) string {
+	if s.x != nil {
+		return s.desc
+	}
 	return fmt.Sprintf("%s (%s), %s", s.arg, s.desc, s.cfg)
 }
 
@@ -261,7 +309,7 @@ type compareJSON struct {
 	A         string       `json:"a"`
 	B         string       `json:"b"`
 	Games     int          `json:"games"`
-	Depth     any          `json:"depth"` // plies; [A, B] when they differ
+	Depth     any          `json:"depth"` // plies; [A, B] when they differ; null for an external player
 	MeanA     float64      `json:"mean_a"`
 	MeanB     float64      `json:"mean_b"`
 	Diff      float64      `json:"diff"`
@@ -274,6 +322,18 @@ type compareJSON struct {
 	Reach     reachPairs   `json:"reach"`
 	SPRT      *sprtJSON    `json:"sprt,omitempty"`
 	Verdict   string       `json:"verdict"`
+	// PlayerA and PlayerB say which external player A or B is, if one is.
+	PlayerA *playerJSON `json:"player_a,omitempty"`
+	PlayerB *playerJSON `json:"player_b,omitempty"`
+}
+
+// depthJSON is a side's depth in compare's JSON: nil for an external
+// player, whose search evotune does not know.
+func depthJSON(s *compareSide) any {
+	if s.x != nil {
+		return nil
+	}
+	return s.cfg.Depth
 }
 
 type sprtJSON struct {
@@ -315,15 +375,21 @@ func (rs reachPairs) MarshalJSON() ([]byte, error) {
 
 func writeCompareJSON(w io.Writer, sides [2]*compareSide, c stats.Comparison, sr *stats.SPRTResult) error {
 	out := compareJSON{
-		A: sides[0].arg, B: sides[1].arg, Games: c.Games, Depth: sides[0].cfg.Depth,
+		A: sides[0].arg, B: sides[1].arg, Games: c.Games, Depth: depthJSON(sides[0]),
 		MeanA: c.A.Mean, MeanB: c.B.Mean,
 		Diff: c.Diff, DiffCI95: [2]float64{c.DiffCI95.Lo, c.DiffCI95.Hi},
 		Ratio: jsonFloat(c.Ratio), RatioCI95: [2]jsonFloat{jsonFloat(c.RatioCI95.Lo), jsonFloat(c.RatioCI95.Hi)},
 		Wins: c.Wins, Losses: c.Losses, Ties: c.Ties, Reach: reachPairs{},
 		Verdict: c.Verdict.String(),
 	}
-	if da, db := sides[0].cfg.Depth, sides[1].cfg.Depth; da != db {
-		out.Depth = [2]int{da, db}
+	if da, db := depthJSON(sides[0]), depthJSON(sides[1]); da != db {
+		out.Depth = [2]any{da, db}
+	}
+	if x := sides[0].x; x != nil {
+		out.PlayerA = x.json()
+	}
+	if x := sides[1].x; x != nil {
+		out.PlayerB = x.json()
 	}
 	for _, r := range c.Reach {
 		out.Reach = append(out.Reach, reachPair{

@@ -84,3 +84,53 @@ func TestPlayPlayerBadUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestComparePlayer: compare with an external player on either side plays
+// the same paired games as in process: evotune player against its own set
+// ties every seed, also under an SPRT, and --params-b changes B.
+func TestComparePlayer(t *testing.T) {
+	cmd := "player:" + playerCommandLine(t, "--eval", "standard", "--depth", "2")
+	var c struct {
+		Games, Ties int
+	}
+	code, out, errs := runCLI(t, "compare", cmd, "eval:standard", "--depth", "2", "--games", "4", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Ties != 4 || c.Games != 4 || !strings.Contains(out, `"player_a"`) || strings.Contains(out, `"player_b"`) {
+		t.Errorf("player vs its own set in process:\n%s", out)
+	}
+	// Under an SPRT: the output of the same compare in process, but for
+	// the line naming B.
+	sprt := []string{"--depth", "2", "--games", "30", "--sprt", "1,1.05", "--workers", "2"}
+	code, text, errs := runCLI(t, append([]string{"compare", "eval:standard", cmd}, sprt...)...)
+	_, want, _ := runCLI(t, append([]string{"compare", "eval:standard", "eval:standard"}, sprt...)...)
+	dropB := func(s string) string {
+		lines := strings.Split(s, "\n")
+		return strings.Join(append(lines[:1:1], lines[2:]...), "\n")
+	}
+	if code != 0 || dropB(text) != dropB(want) || !strings.Contains(text, "B        player evotune-standard") || !strings.Contains(text, "sprt     ") {
+		t.Errorf("sprt: exit %d\n%s%s\nin process:\n%s", code, text, errs, want)
+	}
+	code, text, errs = runCLI(t, "compare", cmd, cmd, "--params-b", "empty=20", "--games", "4")
+	if code != 0 || !strings.Contains(text, "empty=20") || strings.Contains(text, "W/L/T    0/0/4") {
+		t.Errorf("--params-b: exit %d\n%s%s", code, text, errs)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "eval:standard", "eval:standard", "--params-a", "x=1"}, "--params-a"},
+		{[]string{"compare", cmd, "eval:standard", "--params-a", "x=1"}, "--params-a"},
+		{[]string{"compare", cmd, cmd, "--depth", "3"}, "--depth"},
+		{[]string{"compare", "player:", "eval:standard"}, "player A"},
+	} {
+		code, out, errs := runCLI(t, tt.args...)
+		if code != exitUsage || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tt.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q (want %q)", tt.args, code, out, errs, tt.want)
+		}
+	}
+}
