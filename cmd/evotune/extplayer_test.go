@@ -2,8 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"html"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/tuner/report"
 )
 
 // playerCommandLine returns evotune player with args as one --player
@@ -131,6 +136,39 @@ func TestComparePlayer(t *testing.T) {
 		code, out, errs := runCLI(t, tt.args...)
 		if code != exitUsage || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tt.want) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q (want %q)", tt.args, code, out, errs, tt.want)
+		}
+	}
+}
+
+// TestReportPlayerRun: the report of a small run of evotune player names
+// the player (id, version, command) where a feature set's run names its
+// search, shows the parameters by name with their start and tuned values,
+// and offers play --player with the recommended values.
+func TestReportPlayerRun(t *testing.T) {
+	cmd := evotunePlayer(t, "--eval", "standard", "--depth", "1")
+	cfg := strings.Replace(playerConfig(cmd), "generations: 3", "generations: 2", 1)
+	dir := tuneRun(t, cfg)
+	data, err := os.ReadFile(filepath.Join(dir, report.DefaultFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(data)
+	for _, want := range []string{
+		"<th>player</th><td>evotune-standard ",
+		"<th>player command</th><td>" + html.EscapeString(cmd[0]),
+		"<h2 id=\"weights-recommended\">Recommended parameters</h2>",
+		"<tr><th>parameter</th><th>start</th><th>recommended</th><th>(p − p₀)/range</th></tr>",
+		"<tr><th>empty</th><td class=\"n\">270</td>",
+		"evotune play --player ",
+		"--params monotonicity=",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	for _, unwanted := range []string{"<th>search</th>", "Recommended weights", "evotune play --weights"} {
+		if strings.Contains(page, unwanted) {
+			t.Errorf("report of a player run shows %q", unwanted)
 		}
 	}
 }

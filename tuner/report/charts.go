@@ -241,13 +241,13 @@ func (r *Run) weightsChart() chart {
 	zeroStart := false
 	for i, name := range r.weightNames() {
 		w0, ok := r.startWeight(name)
-		scale := weightScale(w0)
+		scale := r.scale(name, w0)
 		var xs, ys []float64
 		for _, g := range r.History {
 			if w, ok2 := g.Weights[name]; ok2 {
 				if !ok {
 					// Not in the config: measured from its first value.
-					w0, scale, ok = w, weightScale(w), true
+					w0, scale, ok = w, r.scale(name, w), true
 				}
 				xs, ys = append(xs, float64(g.Generation)), append(ys, (w-w0)/scale)
 			}
@@ -261,6 +261,13 @@ func (r *Run) weightsChart() chart {
 	}
 	c.Series = append(c.Series, r.restartMarks()...)
 	c.Series = append(c.Series, r.stageMarks()...)
+	if r.player() != nil {
+		c.Title = "Distribution mean, each parameter relative to its start"
+		c.YLabel = "(p − p₀) / range"
+		c.Caption = "Each line is one parameter of the player, as its change from the start in units of its range (its bounds): 0 is unchanged, 0.1 is a tenth of the range higher. " +
+			"This is the optimizer's own coordinate system, the one σ is measured in. A line that keeps drifting has not converged; a flat one near 0 is a parameter the fitness is not sensitive to, or one that started right."
+		return c
+	}
 	c.Caption = "Each line is one weight of the distribution mean, as its change from the start in units of its start value's magnitude: 0 is unchanged, 0.5 is 50% larger, −1 is zero. " +
 		"This is the optimizer's own coordinate system, the one σ is measured in. A line that keeps drifting has not converged; a flat one near 0 is a weight the fitness is not sensitive to, or one that started right."
 	if zeroStart {

@@ -21,6 +21,12 @@
 // is skipped silently; a damaged line elsewhere is skipped with a notice
 // naming its line.
 //
+// A run of an external player (tuner.PlayerConfig) is shown by what it
+// tuned: the player's id, version and command stand where a feature set's
+// run shows its search, its parameters by name where the weights go, and
+// changes are measured in each parameter's range, the tuner's unit for a
+// player (player.go).
+//
 // The report is written with checkpoints.WriteFile, so a browser refreshing
 // it while a run rewrites it sees the old page or the new one, never half.
 package report

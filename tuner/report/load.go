@@ -232,6 +232,10 @@ func (r *Run) weightNames() []string {
 // startWeight returns the value a weight started from: the config's
 // starting mean (which the tuner's start validation measured).
 func (r *Run) startWeight(name string) (float64, bool) {
+	if pc := r.player(); pc != nil {
+		x, ok := pc.Init[name]
+		return x, ok
+	}
 	x, ok := r.Config.Init[name]
 	return x, ok
 }

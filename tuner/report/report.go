@@ -70,6 +70,9 @@ type page struct {
 	Recommended recommended
 	Commands    [][2]string
 	Config      string
+	// Word is what a coordinate of the tuned vector is called, weight or
+	// parameter; ChangeHead heads the column of changes in the tuner's unit.
+	Word, ChangeHead string
 }
 
 type drawnChart struct {
@@ -100,7 +103,7 @@ type recommended struct {
 
 func (r *Run) page() (*page, error) {
 	cfg := r.Config
-	p := &page{Name: cfg.Name, Dir: r.Dir, Notices: r.Notices}
+	p := &page{Name: cfg.Name, Dir: r.Dir, Notices: r.Notices, Word: r.vectorWord(), ChangeHead: r.changeHead()}
 	s := r.State
 	var last *Generation
 	if n := len(r.History); n > 0 {
@@ -125,7 +128,12 @@ func (r *Run) page() (*page, error) {
 	}
 	p.Facts = append(p.Facts,
 		[2]string{"optimizer", fmt.Sprintf("%s, σ₀ %s, restarts %s", cfg.Optimizer.Method, num(cfg.Sigma), cfg.Optimizer.Restarts)},
-		[2]string{"search", cfg.Search.String()},
+		[2]string{"search", cfg.Search.String()})
+	if r.player() != nil {
+		// The player searches as it does: the config's search is not its.
+		p.Facts = append(p.Facts[:len(p.Facts)-1], r.playerFacts()...)
+	}
+	p.Facts = append(p.Facts,
 		[2]string{"fitness", fmt.Sprintf("%s over %d common games per candidate; validation every %d generations on %d held-out games",
 			r.Metric, cfg.Fitness.Games, cfg.Validation.Every, cfg.Validation.Games)},
 		[2]string{"checkpoint read", r.Checkpoint})
@@ -144,8 +152,9 @@ func (r *Run) page() (*page, error) {
 		p.Charts = append(p.Charts, dc)
 	}
 
-	p.Recommended = r.recommended()
-	p.Commands = r.commands()
+	var values []float64
+	p.Recommended, values = r.recommended()
+	p.Commands = r.commands(values)
 	yml, err := tuner.MarshalConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -231,13 +240,15 @@ func (r *Run) weightRow(name string, w float64, ok bool) weightRow {
 	if ok {
 		row.Latest = num(w)
 		if ok0 {
-			row.Change = signed((w - w0) / weightScale(w0))
+			row.Change = signed((w - w0) / r.scale(name, w0))
 		}
 	}
 	return row
 }
 
-func (r *Run) recommended() recommended {
+// recommended returns the table of recommended values and the values, in
+// Features' order.
+func (r *Run) recommended() (recommended, []float64) {
 	var rec recommended
 	var weights []float64
 	switch v, start := r.State.Validated, r.State.Start; {
@@ -250,8 +261,12 @@ func (r *Run) recommended() recommended {
 	default:
 		rec.What = "Nothing validated yet, not even the starting weights: these are the starting weights from the config."
 		for _, name := range r.Features {
-			weights = append(weights, r.Config.Init[name])
+			w, _ := r.startWeight(name)
+			weights = append(weights, w)
 		}
+	}
+	if r.player() != nil {
+		rec.What = strings.ReplaceAll(rec.What, "weights", "parameters")
 	}
 	for i, name := range r.Features {
 		if i >= len(weights) {
@@ -259,10 +274,10 @@ func (r *Run) recommended() recommended {
 		}
 		rec.Rows = append(rec.Rows, r.weightRow(name, weights[i], true))
 	}
-	return rec
+	return rec, weights
 }
 
-func (r *Run) commands() [][2]string {
+func (r *Run) commands(values []float64) [][2]string {
 	dir := quote(r.Dir)
 	s := r.State
 	var cmds [][2]string
@@ -273,12 +288,20 @@ func (r *Run) commands() [][2]string {
 		cmds = append(cmds, [2]string{"continue a finished run with a higher limit", fmt.Sprintf("evotune resume %s --generations %d", dir, more)})
 	}
 	cmds = append(cmds,
-		[2]string{"write the recommended weights to " + tuner.WeightsFile + " in the run directory (at any time)", "evotune export " + dir},
-		[2]string{"play them on fresh games", "evotune play --weights " + quote(filepath.Join(r.Dir, tuner.WeightsFile)) + " --games 100"},
+		[2]string{"write the recommended " + r.vectorWord() + "s to " + tuner.WeightsFile + " in the run directory (at any time)", "evotune export " + dir},
+		r.playCmd(values),
 		[2]string{"reproduce the run from scratch (same seed, same results)", "evotune tune --config " + quote(filepath.Join(r.Dir, tuner.ConfigFile)) + " --out " + quote(filepath.Clean(r.Dir)+"-again")},
 		[2]string{"rewrite this report", "evotune report " + dir},
 	)
 	return cmds
+}
+
+// playCmd is the command that plays the recommended values on fresh games.
+func (r *Run) playCmd(values []float64) [2]string {
+	if r.player() != nil {
+		return [2]string{"play the recommended parameters on fresh games", r.playCommand(r.Features, values)}
+	}
+	return [2]string{"play them on fresh games", "evotune play --weights " + quote(filepath.Join(r.Dir, tuner.WeightsFile)) + " --games 100"}
 }
 
 // num formats a figure with at most 4 significant digits after the point

@@ -36,7 +36,7 @@ nav a { margin-right: 0.8em; }
 <body>
 <h1>evotune run {{.Name}}</h1>
 <p class="status {{if .Finished}}done{{else}}open{{end}}">{{.Status}}</p>
-<nav>{{range .Charts}}<a href="#{{.ID}}">{{.Title}}</a> {{end}}<a href="#weights-recommended">Recommended weights</a> <a href="#commands">Commands</a> <a href="#config">Config</a></nav>
+<nav>{{range .Charts}}<a href="#{{.ID}}">{{.Title}}</a> {{end}}<a href="#weights-recommended">Recommended {{.Word}}s</a> <a href="#commands">Commands</a> <a href="#config">Config</a></nav>
 {{range .Notices}}<p class="notice">{{.}}</p>
 {{end}}
 <h2 id="summary">Run</h2>
@@ -56,7 +56,7 @@ nav a { margin-right: 0.8em; }
 {{if .Charts}}<h2 id="charts">Charts</h2>
 {{range .Charts}}<figure id="{{.ID}}">{{if .Side}}<div class="side"><div>{{.SVG}}</div>
 <table>
-<tr><th>weight</th><th>start</th><th>latest mean</th><th>(w − w₀)/|w₀|</th></tr>
+<tr><th>{{$.Word}}</th><th>start</th><th>latest mean</th><th>{{$.ChangeHead}}</th></tr>
 {{range .Side}}<tr><th>{{.Name}}</th><td class="n">{{.Start}}</td><td class="n">{{.Latest}}</td><td class="n">{{.Change}}</td></tr>
 {{end}}</table></div>{{else}}{{.SVG}}{{end}}
 <figcaption>{{.Caption}}</figcaption>
@@ -64,10 +64,10 @@ nav a { margin-right: 0.8em; }
 {{end}}{{else}}<h2>Charts</h2>
 <p>No generation has completed yet: the charts appear after the first one.</p>
 {{end}}
-<h2 id="weights-recommended">Recommended weights</h2>
+<h2 id="weights-recommended">Recommended {{.Word}}s</h2>
 <p>{{.Recommended.What}}</p>
 {{if .Recommended.Rows}}<table>
-<tr><th>weight</th><th>start</th><th>recommended</th><th>(w − w₀)/|w₀|</th></tr>
+<tr><th>{{.Word}}</th><th>start</th><th>recommended</th><th>{{.ChangeHead}}</th></tr>
 {{range .Recommended.Rows}}<tr><th>{{.Name}}</th><td class="n">{{.Start}}</td><td class="n">{{.Latest}}</td><td class="n">{{.Change}}</td></tr>
 {{end}}</table>{{end}}
 <h2 id="commands">Commands</h2>
