@@ -62,6 +62,11 @@ func ParseWeights(data []byte, name string) (*WeightsFile, error) {
 	if root == nil {
 		return nil, f.At(1, "", "empty file (want a mapping with format, features and weights)")
 	}
+	if root.Kind == yaml.MappingNode && hasKey(root, "player") {
+		// A params file of an external player: say so, rather than that
+		// features and weights are missing.
+		return nil, f.At(1, "", "a params file of an external player, not a feature set's weights (evotune check FILE verifies it with the player)")
+	}
 	p := &parser{lines: yamlx.NewLines(f)}
 	var doc weightsDoc
 	if err := p.lines.Decode(root, "", &doc); err != nil {
