@@ -139,6 +139,7 @@ type Process struct {
 	family  Family        // the handshake's declaration
 	buf     []byte
 	killed  sync.Once
+	ownLog  bool // opened with Open: Close closes the log too
 }
 
 // Start starts command with its log appended to log and reads its
@@ -380,6 +381,9 @@ func (p *Process) Close() {
 	}
 	p.Kill()
 	<-p.exited
+	if p.ownLog {
+		p.log.Close()
+	}
 }
 
 // errText is an error's text without the package's prefix: it is quoted
