@@ -3,8 +3,10 @@ package tuner
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/eval"
@@ -47,7 +49,9 @@ func LoadCheckpoint(path string) (*Tuner, string, []string, error) {
 // starting weights were validated: there is nothing measured to export.
 var ErrNotValidated = errors.New("tuner: nothing validated yet")
 
-// ErrPlayerRun is returned by WeightsFile for a run that tunes a player.
+// ErrPlayerRun is returned by WeightsFile for a run that tunes a player
+// (PlayerFile writes its result), and by PlayerFile for a run of a
+// feature set.
 var ErrPlayerRun = errors.New("tuner: a run of an external player")
 
 // WeightsFile returns the recommended weights as a weights file with
@@ -59,7 +63,7 @@ func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
 		return nil, fmt.Errorf("%w: the run %s stopped before its starting weights were validated; continue it with evotune resume", ErrNotValidated, t.cfg.Name)
 	}
 	if t.set == nil {
-		return nil, fmt.Errorf("%w: the run %s tunes player %s, whose parameters a weights file does not hold yet", ErrPlayerRun, t.cfg.Name, t.cfg.Player.Declared.ID)
+		return nil, fmt.Errorf("%w: the run %s tunes player %s: its result is a params file (PlayerFile)", ErrPlayerRun, t.cfg.Name, t.cfg.Player.Declared.ID)
 	}
 	w, p, err := t.set.SplitVector(v.Weights)
 	if err != nil {
@@ -85,7 +89,17 @@ func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
 		}
 		return f
 	}
-	wf.Provenance = &eval.Provenance{
+	wf.Provenance = t.provenance(v, fitness)
+	if len(t.cfg.Stages) > 0 {
+		wf.Provenance.Stage = &eval.Stage{Index: v.Stage + 1, Of: len(t.stages), Name: t.stages[v.Stage].Name}
+	}
+	return wf, nil
+}
+
+// provenance is the provenance of the recommended vector v, whose
+// validations fitness describes.
+func (t *Tuner) provenance(v *Validation, fitness func(*Validation) *eval.Fitness) *eval.Provenance {
+	return &eval.Provenance{
 		Run:         t.cfg.Name,
 		Generation:  v.Generation,
 		Optimizer:   t.cfg.Optimizer.Method,
@@ -95,8 +109,54 @@ func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
 		Fitness:     fitness(v),
 		Baseline:    fitness(t.state.Start),
 	}
-	if len(t.cfg.Stages) > 0 {
-		wf.Provenance.Stage = &eval.Stage{Index: v.Stage + 1, Of: len(t.stages), Name: t.stages[v.Stage].Name}
-	}
-	return wf, nil
 }
+
+// PlayerFile returns the recommended parameters of a run of an external
+// player as a params file, with provenance as WeightsFile gives it and no
+// checks: only the player can choose the moves that pin it (see
+// tuner/playerpool's Pin, and PinSeeds for the games to pick them from).
+// int parameters are written rounded, as the player was set.
+func (t *Tuner) PlayerFile() (*eval.PlayerFile, error) {
+	v := t.Recommended()
+	if v == nil {
+		return nil, fmt.Errorf("%w: the run %s stopped before its starting parameters were validated; continue it with evotune resume", ErrNotValidated, t.cfg.Name)
+	}
+	pc := t.cfg.Player
+	if t.set != nil || pc == nil || pc.Declared == nil {
+		return nil, fmt.Errorf("%w: the run %s tunes feature set %s: its result is a weights file (WeightsFile)", ErrPlayerRun, t.cfg.Name, t.cfg.SetName)
+	}
+	d := pc.Declared
+	pf := &eval.PlayerFile{Player: eval.PlayerInfo{ID: d.ID, Version: d.Version, Command: slices.Clone(pc.Command)}}
+	for i, q := range d.Params {
+		x := v.Weights[i]
+		if q.Type == "int" {
+			x = math.Round(x)
+		}
+		pf.Params = append(pf.Params, eval.NamedValue{Name: q.Name, Value: x})
+	}
+	pf.Provenance = t.provenance(v, func(v *Validation) *eval.Fitness {
+		if v == nil {
+			return nil
+		}
+		return &eval.Fitness{Metric: t.metric.String(), Mean: v.Fitness, CI95: v.CI95, Games: v.Games,
+			Seeds: &eval.SeedRange{First: validationOffset, Count: v.Games}}
+	})
+	return pf, nil
+}
+
+// PinGames is how many validation games a params file's checks come from.
+const PinGames = 2
+
+// PinSeeds returns the seeds of the games a params file's checks are
+// picked from: the run's first validation games, which every validation
+// plays.
+func (t *Tuner) PinSeeds() []uint64 {
+	seeds := make([]uint64, PinGames)
+	for j := range seeds {
+		seeds[j] = ValidationSeed(t.cfg.Seed, j)
+	}
+	return seeds
+}
+
+// MaxMoves is the move limit of the run's games (0: none).
+func (t *Tuner) MaxMoves() int { return t.cfg.Fitness.MaxMoves }
