@@ -13,16 +13,32 @@ import (
 
 var checkCommand = &command{
 	name:     "check",
-	synopsis: "FILE [--format text|cpp]",
-	summary:  "verify a weights file: format, features and golden checks; --format cpp prints a nneonneo file as 2048.cpp constants",
+	synopsis: "FILE [--format text|cpp] | --player COMMAND",
+	summary:  "verify a weights file: format, features and golden checks (a params file: the player's moves); --format cpp prints a nneonneo file as 2048.cpp constants; --player: the compliance check of an external player",
 	setup: func(fs *flag.FlagSet) func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		format := fs.String("format", "text", "text: what the file holds and its checks; cpp: the constants of 2048.cpp (nneonneo/2048-ai) for a nneonneo file")
+		player := fs.String("player", "", "run the compliance check of the external player this `COMMAND` runs (words split as a shell splits a simple command): its handshake, legal and deterministic moves, speed, errors, quit; one line per point")
 		return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+			if *player != "" {
+				if len(args) != 0 {
+					return usagef("check --player takes no file, got %d arguments", len(args))
+				}
+				return complianceCommand(ctx, *player, stdout)
+			}
 			if len(args) != 1 {
 				return usagef("want one weights file, got %d arguments (usage: evotune check FILE [--format text|cpp])", len(args))
 			}
 			if *format != "text" && *format != "cpp" {
 				return usagef("flag --format: unknown format %q (want text or cpp)", *format)
+			}
+			if pf, ok, err := readParamsFile(args[0]); ok {
+				if err != nil {
+					return badInput(err)
+				}
+				if *format != "text" {
+					return usagef("flag --format %s: %s is a params file of a player, not a nneonneo weights file", *format, args[0])
+				}
+				return checkParams(ctx, stdout, args[0], pf)
 			}
 			// Every failure to read or verify the file is bad input: a
 			// missing file, a malformed one, or a check not reproduced.
@@ -79,33 +95,7 @@ func printWeightsFile(w io.Writer, path string, wf *eval.WeightsFile) error {
 		}
 		fmt.Fprintf(&b, "search:      %s\n", line)
 	}
-	if p := wf.Provenance; p != nil {
-		var parts []string
-		if p.Run != "" {
-			parts = append(parts, "run "+p.Run)
-		}
-		if p.Generation != 0 {
-			parts = append(parts, fmt.Sprintf("generation %d", p.Generation))
-		}
-		if p.Optimizer != "" {
-			parts = append(parts, p.Optimizer)
-		}
-		if p.Seed != 0 {
-			parts = append(parts, fmt.Sprintf("seed %d", p.Seed))
-		}
-		if p.Evaluations != 0 {
-			parts = append(parts, fmt.Sprintf("%d evaluations", p.Evaluations))
-		}
-		if len(parts) > 0 {
-			fmt.Fprintf(&b, "provenance:  %s\n", strings.Join(parts, ", "))
-		}
-		if p.Fitness != nil {
-			fmt.Fprintf(&b, "fitness:     %s\n", fitness(p.Fitness))
-		}
-		if p.Baseline != nil {
-			fmt.Fprintf(&b, "baseline:    starting weights, %s\n", fitness(p.Baseline))
-		}
-	}
+	writeProvenance(&b, wf.Provenance, "starting weights")
 	if len(wf.Checks) == 0 {
 		fmt.Fprintf(&b, "checks:      none in the file: format and weights verified, no golden values to reproduce\n")
 	} else {
@@ -136,3 +126,36 @@ func fitness(f *eval.Fitness) string {
 
 // num prints a float the way the weights file does.
 func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// writeProvenance writes the lines of a file's provenance, if it has one.
+func writeProvenance(b *strings.Builder, p *eval.Provenance, start string) {
+	if p == nil {
+		return
+	}
+	var parts []string
+	if p.Run != "" {
+		parts = append(parts, "run "+p.Run)
+	}
+	if p.Generation != 0 {
+		parts = append(parts, fmt.Sprintf("generation %d", p.Generation))
+	}
+	if p.Optimizer != "" {
+		parts = append(parts, p.Optimizer)
+	}
+	if p.Seed != 0 {
+		parts = append(parts, fmt.Sprintf("seed %d", p.Seed))
+	}
+	if p.Evaluations != 0 {
+		parts = append(parts, fmt.Sprintf("%d evaluations", p.Evaluations))
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(b, "provenance:  %s\n", strings.Join(parts, ", "))
+	}
+	if p.Fitness != nil {
+		fmt.Fprintf(b, "fitness:     %s\n", fitness(p.Fitness))
+	}
+	if p.Baseline != nil {
+		fmt.Fprintf(b, "baseline:    %s, %s\n", start, fitness(p.Baseline))
+	}
+
+}

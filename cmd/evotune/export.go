@@ -14,25 +14,34 @@ import (
 
 var exportCommand = &command{
 	name:     "export",
-	synopsis: "DIR|CHECKPOINT [-o FILE] [--format yaml|cpp]",
-	summary:  "write the recommended weights of a run (its latest validated mean) as a weights file, or as 2048.cpp constants, at any time",
+	synopsis: "DIR|CHECKPOINT|PARAMS [-o FILE] [--format yaml|cpp|set]",
+	summary:  "write the recommended weights of a run (its latest validated mean) as a weights file, or as 2048.cpp constants, at any time; a run of a player: its params file, or its set line",
 	setup:    setupExport,
 }
 
 func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
 	out := fs.String("o", "", "output file, - for standard output (default: weights.yaml in the run directory; standard output for --format cpp)")
-	format := fs.String("format", "yaml", "yaml: a weights file; cpp: the constants of 2048.cpp (nneonneo/2048-ai), for a run of the nneonneo feature set")
+	format := fs.String("format", "yaml", "yaml: a weights file (a params file for a run of a player); cpp: the constants of 2048.cpp (nneonneo/2048-ai), for a run of the nneonneo feature set; set: the set line of a player's parameters, for a run of a player or a params file")
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(args) != 1 {
 			return usagef("want one run directory or checkpoint file, got %d arguments (usage: evotune export DIR|CHECKPOINT [-o FILE] [--format yaml|cpp])", len(args))
 		}
-		if *format != "yaml" && *format != "cpp" {
-			return usagef("flag --format: unknown format %q (want yaml or cpp)", *format)
+		if *format != "yaml" && *format != "cpp" && *format != "set" {
+			return usagef("flag --format: unknown format %q (want yaml, cpp or set)", *format)
 		}
 		src := args[0]
 		st, err := os.Stat(src)
 		if err != nil {
 			return usagef("%v", err)
+		}
+		if pf, ok, err := readParamsFile(src); ok {
+			if err != nil {
+				return badInput(err)
+			}
+			if *format != "set" {
+				return usagef("%s is a params file: export --format set prints its set line", src)
+			}
+			return writeOut(*out, stdout, []byte(setLine(pf)+"\n"))
 		}
 		t, ckpt, notices, err := tuner.LoadCheckpoint(src)
 		if err != nil {
@@ -40,6 +49,12 @@ func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 		}
 		for _, n := range notices {
 			fmt.Fprintf(stderr, "notice    %s\n", n)
+		}
+		if t.Config().Player != nil {
+			return exportPlayer(ctx, t, src, st.IsDir(), *format, *out, ckpt, stdout)
+		}
+		if *format == "set" {
+			return usagef("flag --format set: the run tunes feature set %s, not a player (want yaml or cpp)", t.Config().SetName)
 		}
 		wf, err := t.WeightsFile()
 		if err != nil {
@@ -56,15 +71,7 @@ func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 			}
 			return checkpoints.WriteFile(*out, []byte(block))
 		}
-		dst := *out
-		if dst == "" {
-			runDir := src
-			if !st.IsDir() {
-				// runs/NAME/checkpoints/gen-….ckpt belongs to runs/NAME.
-				runDir = filepath.Dir(filepath.Dir(src))
-			}
-			dst = filepath.Join(runDir, tuner.WeightsFile)
-		}
+		dst := defaultDst(*out, src, st.IsDir())
 		data, err := wf.Marshal()
 		if err != nil {
 			return err
@@ -84,4 +91,56 @@ func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 		fmt.Fprintf(stdout, "wrote %s: %s, %s %s on %d validation games, from %s\n", dst, what, t.Metric(), fmtFitness(v.Fitness), v.Games, ckpt)
 		return nil
 	}
+}
+
+// defaultDst is where export writes: -o, else the run directory's
+// weights.yaml.
+func defaultDst(out, src string, isDir bool) string {
+	if out != "" {
+		return out
+	}
+	runDir := src
+	if !isDir {
+		// runs/NAME/checkpoints/gen-….ckpt belongs to runs/NAME.
+		runDir = filepath.Dir(filepath.Dir(src))
+	}
+	return filepath.Join(runDir, tuner.WeightsFile)
+}
+
+// writeOut writes data to the file out, or to w for "" and "-".
+func writeOut(out string, w io.Writer, data []byte) error {
+	if out == "" || out == "-" {
+		_, err := w.Write(data)
+		return err
+	}
+	return checkpoints.WriteFile(out, data)
+}
+
+// exportPlayer exports a run of an external player: its params file
+// (which starts the player to pin its moves), or its set line.
+func exportPlayer(ctx context.Context, t *tuner.Tuner, src string, isDir bool, format, out, ckpt string, stdout io.Writer) error {
+	switch format {
+	case "cpp":
+		return usagef("flag --format cpp: the run tunes player %s, not the nneonneo feature set (want yaml or set)", t.Config().Player.Declared.ID)
+	case "set":
+		pf, err := t.PlayerFile()
+		if err != nil {
+			return err
+		}
+		return writeOut(out, stdout, []byte(setLine(pf)+"\n"))
+	}
+	dst := defaultDst(out, src, isDir)
+	if err := writePlayerParams(ctx, t, dst, stdout); err != nil {
+		return err
+	}
+	if dst == "-" {
+		return nil
+	}
+	v := t.Recommended()
+	what := fmt.Sprintf("the validated mean of generation %d", v.Generation)
+	if v.Generation == 0 {
+		what = "the starting parameters (no generation validated yet)"
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s, %s %s on %d validation games, from %s\n", dst, what, t.Metric(), fmtFitness(v.Fitness), v.Games, ckpt)
+	return nil
 }

@@ -132,8 +132,8 @@ func TestTunePlayerCrashOnce(t *testing.T) {
 		t.Errorf("history after a crash:\n%s\nundisturbed:\n%s", got, want)
 	}
 	starts, _ := os.ReadFile(faulty[1])
-	if n, _ := strconv.Atoi(strings.TrimSpace(string(starts))); n != 3 {
-		t.Errorf("the player was started %d times, want 3: the probe, the one that fails, the one after", n)
+	if n, _ := strconv.Atoi(strings.TrimSpace(string(starts))); n != 4 {
+		t.Errorf("the player was started %d times, want 4: the probe, the one that fails, the one after, the one that pins the params file's moves", n)
 	}
 }
 

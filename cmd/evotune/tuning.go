@@ -78,13 +78,20 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, open func(tuner.Ev
 		fmt.Fprintf(stdout, "weights   %s\n", fmtWeights(t, res.Final.Weights))
 	}
 	if pc := cfg.Player; pc != nil {
-		// A player's parameters, as the line that sets them in the player.
+		// A player's parameters, as the line that sets them in the player,
+		// and as a params file whose checks the player's moves pin.
 		if fam, err := playerpool.FamilyOf(pc); err == nil && res.Final != nil {
 			if line, err := playerpool.FormatSet(fam.Params, res.Final.Weights); err == nil {
 				fmt.Fprintf(stdout, "set       %s\n", line)
 			}
 		}
+		path := filepath.Join(r.Dir(), tuner.WeightsFile)
+		if err := writePlayerParams(ctx, t, path, stdout); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "written   %s\n", path)
 		fmt.Fprintf(stdout, "report    %s\n", p.reportPath)
+		fmt.Fprintf(stdout, "next      evotune check %s   (starts the player and checks it makes the pinned moves)\n", path)
 		return nil
 	}
 	fmt.Fprintf(stdout, "written   %s\n", res.WeightsPath)

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/internal/golden"
+)
+
+// maskCommand replaces the test binary's path, which differs from machine
+// to machine, in a params file or check output.
+func maskCommand(s string) string {
+	return strings.ReplaceAll(s, os.Args[0], "$EVOTUNE")
+}
+
+// TestPlayerParamsFile: a tune run of a player writes its params file as
+// weights.yaml; export writes the same file again; export --format set
+// prints its set line; check starts the player and reproduces every pinned
+// move, and fails (exit 1) on a move the player does not make and (exit 2)
+// on a bad file.
+func TestPlayerParamsFile(t *testing.T) {
+	cmd := evotunePlayer(t, "--eval", "standard", "--depth", "2")
+	dir := tuneRun(t, playerConfig(cmd))
+	path := filepath.Join(dir, "weights.yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("the run wrote no params file: %v", err)
+	}
+	golden.Check(t, "testdata/params.golden", []byte(maskCommand(string(data))))
+	pf, err := eval.ParsePlayerFile(data, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pf.Checks) != 8 {
+		t.Errorf("%d checks, want 8", len(pf.Checks))
+	}
+
+	again := filepath.Join(t.TempDir(), "again.yaml")
+	if code, out, errs := runCLI(t, "export", dir, "-o", again); code != 0 {
+		t.Fatalf("export: exit %d\n%s\n%s", code, out, errs)
+	}
+	if b, _ := os.ReadFile(again); string(b) != string(data) {
+		t.Errorf("export wrote another file than the run:\n%s\nthe run:\n%s", b, data)
+	}
+	for _, src := range []string{dir, path} {
+		code, out, errs := runCLI(t, "export", "--format", "set", src)
+		if code != 0 || !regexp.MustCompile(`^set monotonicity=\S+ smoothness=\S+ empty=\S+ corner=\S+ merge=\S+\n$`).MatchString(out) {
+			t.Errorf("export --format set %s: exit %d %q %s", src, code, out, errs)
+		}
+	}
+
+	code, out, errs := runCLI(t, "check", path)
+	if code != 0 {
+		t.Fatalf("check: exit %d\n%s\n%s", code, out, errs)
+	}
+	golden.Check(t, "testdata/check_params.golden", []byte(strings.ReplaceAll(maskCommand(out), dir, "$DIR")))
+
+	// A pinned move the player does not make.
+	c := pf.Checks[0]
+	wrong := strings.Replace(string(data), `move: `+c.Move.String()+"}", `move: WRONG}`, 1)
+	for _, d := range engine.Dirs {
+		if _, _, ok := c.Board.Move(d); ok && d != c.Move {
+			wrong = strings.Replace(wrong, "WRONG", d.String(), 1)
+			break
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "wrong.yaml")
+	os.WriteFile(bad, []byte(wrong), 0o644)
+	if code, out, _ := runCLI(t, "check", bad); code != 1 || !strings.Contains(out, "MISMATCH") {
+		t.Errorf("check of a wrong move: exit %d\n%s", code, out)
+	}
+	os.WriteFile(bad, []byte(strings.Replace(string(data), "params:", "params: 3\nx:", 1)), 0o644)
+	if code, _, errs := runCLI(t, "check", bad); code != 2 || !strings.Contains(errs, "wrong.yaml:") {
+		t.Errorf("check of a bad file: exit %d %s", code, errs)
+	}
+}
