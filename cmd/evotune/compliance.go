@@ -2,7 +2,32 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
+
+	"github.com/evotune/evotune/tuner/playerpool"
 )
 
-func complianceCommand(ctx context.Context, command string, w io.Writer) error { return usagef("not yet") }
+// complianceCommand runs check --player: one line per point of the
+// compliance check, exit 1 if any fails.
+func complianceCommand(ctx context.Context, command string, w io.Writer) error {
+	words, err := playerpool.SplitCommand(command)
+	if err != nil {
+		return usagef("flag --player: %v", err)
+	}
+	fmt.Fprintf(w, "player    %s\n", command)
+	failed := 0
+	for _, pt := range playerpool.Compliance(ctx, words, playerpool.Options{}) {
+		verdict := "ok  "
+		if !pt.OK {
+			verdict = "FAIL"
+			failed++
+		}
+		fmt.Fprintf(w, "%s  %-19s %s\n", verdict, pt.Name, pt.Figure)
+	}
+	if failed > 0 {
+		return fmt.Errorf("player %q: %d compliance points failed (the FAIL lines above)", command, failed)
+	}
+	fmt.Fprintf(w, "compliant: every point passed\n")
+	return nil
+}

@@ -59,7 +59,7 @@ func (m *misbehaving) Moves(boards []engine.Board, dst []engine.Dir) error {
 // returns its exit status. Modes: serve [DEPTH] (the built-in standard
 // player, 2 plies by default, as every other mode), crash-once FILE (crashes at its 20th move
 // request unless FILE exists, creating it), crash-always, crash-start,
-// hang, hang-start, garbage, illegal, comments, set-error, and the bad
+// hang, hang-start, garbage, illegal, nondeterministic, comments, set-error, and the bad
 // declarations decl-minmax, decl-nan and decl-dup.
 func testPlayer(mode string, args []string) int {
 	depth := 2
@@ -130,6 +130,17 @@ func testPlayer(mode string, args []string) int {
 				for _, d := range engine.Dirs {
 					if _, _, ok := b.Move(d); !ok {
 						dst[i] = d
+					}
+				}
+			}
+		}}
+	case "nondeterministic":
+		p = &misbehaving{SearchPlayer: sp, fault: func(n int, boards []engine.Board, dst []engine.Dir) {
+			if n%2 == 0 { // every other request, another legal move on its first board
+				for _, d := range engine.Dirs {
+					if _, _, ok := boards[0].Move(d); ok && d != dst[0] {
+						dst[0] = d
+						break
 					}
 				}
 			}
