@@ -30,6 +30,16 @@ type FileError = yamlx.FileError
 // ParseWeights). An error reading the file is returned as "path: reason",
 // wrapping the fs error (errors.Is(err, fs.ErrNotExist) works).
 func ReadWeightsFile(path string) (*WeightsFile, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseWeights(data, path)
+}
+
+// readFile reads a file for ReadWeightsFile and ReadPlayerFile: an error is
+// "path: reason", wrapping the fs error.
+func readFile(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		var pe *fs.PathError
@@ -38,7 +48,7 @@ func ReadWeightsFile(path string) (*WeightsFile, error) {
 		}
 		return nil, err
 	}
-	return ParseWeights(data, path)
+	return data, nil
 }
 
 // ParseWeights decodes a weights file strictly and verifies it: the format

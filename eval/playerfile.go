@@ -2,10 +2,7 @@ package eval
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"regexp"
 	"strings"
 
@@ -118,12 +115,8 @@ func hasKey(m *yaml.Node, key string) bool {
 
 // ReadPlayerFile reads the params file at path (see ParsePlayerFile).
 func ReadPlayerFile(path string) (*PlayerFile, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("%s: %w", path, pe.Err)
-		}
 		return nil, err
 	}
 	return ParsePlayerFile(data, path)

@@ -78,7 +78,7 @@ func (x *extPlayer) setParams(params, what string) error {
 
 // describe says which player this is and how it is set, on one line.
 func (x *extPlayer) describe() string {
-	return fmt.Sprintf("player %s %s (%s), %s", x.fam.ID, x.fam.Version, commandText(x.fam.Command), x.paramsText())
+	return fmt.Sprintf("player %s %s (%s), %s", x.fam.ID, x.fam.Version, playerpool.CommandString(x.fam.Command), x.paramsText())
 }
 
 // paramsText lists the values, NAME=VALUE in declaration order.
@@ -143,20 +143,6 @@ type playerJSON struct {
 func (x *extPlayer) json() *playerJSON {
 	return &playerJSON{ID: x.fam.ID, Version: x.fam.Version, Command: x.fam.Command,
 		Params: paramsJSON{names: x.fam.VectorNames(), values: x.values}}
-}
-
-// commandText writes a command for messages: its words, quoted where a
-// word would not read back as one.
-func commandText(cmd []string) string {
-	q := make([]string, len(cmd))
-	for i, w := range cmd {
-		if w == "" || strings.ContainsAny(w, " \t\n'\"\\|&;<>()$`*?[]{}~#") {
-			q[i] = strconv.Quote(w)
-		} else {
-			q[i] = w
-		}
-	}
-	return strings.Join(q, " ")
 }
 
 // extPlayerFlags are play's flags for an external player: --player,

@@ -8,13 +8,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/tuner/playerpool"
 	"github.com/evotune/evotune/tuner/report"
 )
 
 // playerCommandLine returns evotune player with args as one --player
 // value.
 func playerCommandLine(t *testing.T, args ...string) string {
-	return commandText(evotunePlayer(t, args...))
+	return playerpool.CommandString(evotunePlayer(t, args...))
 }
 
 // TestPlayPlayerSameGames: play --player "evotune player --eval standard

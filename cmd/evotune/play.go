@@ -13,6 +13,7 @@ import (
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/engine/stats"
 	"github.com/evotune/evotune/internal/cputime"
+	"github.com/evotune/evotune/tuner/playerpool"
 )
 
 var playCommand = &command{
@@ -96,7 +97,7 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		}
 		if x != nil {
 			fmt.Fprintf(stdout, "games   %d, player %s %s, seed %d, %d player processes\n", sum.Games, x.fam.ID, x.fam.Version, *seed, w)
-			fmt.Fprintf(stdout, "player  %s\n", commandText(x.fam.Command))
+			fmt.Fprintf(stdout, "player  %s\n", playerpool.CommandString(x.fam.Command))
 			fmt.Fprintf(stdout, "params  %s\n", x.paramsText())
 		} else {
 			fmt.Fprintf(stdout, "games   %d, %s, evaluator %s, seed %d, %d workers\n", sum.Games, cfg, ename, *seed, w)

@@ -77,9 +77,9 @@ func SplitCommand(s string) ([]string, error) {
 	return words, nil
 }
 
-// commandString writes a command for messages: its words, quoted where a
+// CommandString writes a command for messages: its words, quoted where a
 // word would otherwise not read back as one.
-func commandString(cmd []string) string {
+func CommandString(cmd []string) string {
 	q := make([]string, len(cmd))
 	for i, w := range cmd {
 		if w == "" || strings.ContainsAny(w, " \t\n'\"\\|&;<>()$`*?[]{}~#") {

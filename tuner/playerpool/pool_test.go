@@ -250,7 +250,7 @@ func TestFailures(t *testing.T) {
 			if strings.Contains(msg, "\n") {
 				t.Errorf("error of more than one line: %q", msg)
 			}
-			for _, s := range append([]string{"player \"" + commandString(c.command)}, c.says...) {
+			for _, s := range append([]string{"player \"" + CommandString(c.command)}, c.says...) {
 				if !strings.Contains(msg, s) {
 					t.Errorf("error %q does not say %q", msg, s)
 				}

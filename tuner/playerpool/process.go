@@ -51,7 +51,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	s := "player " + strconv.Quote(commandString(e.Command)) + ": " + e.Did
+	s := "player " + strconv.Quote(CommandString(e.Command)) + ": " + e.Did
 	switch {
 	case e.Tail != "" && e.Log != "":
 		s += "; log " + e.Log + " ends: " + e.Tail
