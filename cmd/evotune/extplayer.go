@@ -112,37 +112,18 @@ func (x *extPlayer) play(ctx context.Context, pool tuner.Pool, seeds []uint64, m
 	return results[0], nil
 }
 
-// paramsJSON is a player's values by name, in declaration order.
-type paramsJSON struct {
-	names  []string
-	values []float64
-}
-
-func (p paramsJSON) MarshalJSON() ([]byte, error) {
-	var sb strings.Builder
-	sb.WriteByte('{')
-	for i, n := range p.names {
-		if i > 0 {
-			sb.WriteByte(',')
-		}
-		fmt.Fprintf(&sb, "%q:%s", n, strconv.FormatFloat(p.values[i], 'g', -1, 64))
-	}
-	sb.WriteByte('}')
-	return []byte(sb.String()), nil
-}
-
 // playerJSON says, in play's and compare's JSON, which external player
 // played.
 type playerJSON struct {
-	ID      string     `json:"id"`
-	Version string     `json:"version"`
-	Command []string   `json:"command"`
-	Params  paramsJSON `json:"params"`
+	ID      string          `json:"id"`
+	Version string          `json:"version"`
+	Command []string        `json:"command"`
+	Params  tuner.WeightMap `json:"params"` // by name, in declaration order
 }
 
 func (x *extPlayer) json() *playerJSON {
 	return &playerJSON{ID: x.fam.ID, Version: x.fam.Version, Command: x.fam.Command,
-		Params: paramsJSON{names: x.fam.VectorNames(), values: x.values}}
+		Params: tuner.WeightMap{Names: x.fam.VectorNames(), Values: x.values}}
 }
 
 // extPlayerFlags are play's flags for an external player: --player,
