@@ -83,12 +83,7 @@ func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 		if err := checkpoints.WriteFile(dst, data); err != nil {
 			return err
 		}
-		v := t.Recommended()
-		what := fmt.Sprintf("the validated mean of generation %d", v.Generation)
-		if v.Generation == 0 {
-			what = "the starting weights (no generation validated yet)"
-		}
-		fmt.Fprintf(stdout, "wrote %s: %s, %s %s on %d validation games, from %s\n", dst, what, t.Metric(), fmtFitness(v.Fitness), v.Games, ckpt)
+		writtenLine(stdout, t, dst, ckpt, "weights")
 		return nil
 	}
 }
@@ -136,11 +131,17 @@ func exportPlayer(ctx context.Context, t *tuner.Tuner, src string, isDir bool, f
 	if dst == "-" {
 		return nil
 	}
+	writtenLine(stdout, t, dst, ckpt, "parameters")
+	return nil
+}
+
+// writtenLine says what export wrote to dst: the recommended vector (noun:
+// weights or parameters), its validation and the checkpoint it came from.
+func writtenLine(stdout io.Writer, t *tuner.Tuner, dst, ckpt, noun string) {
 	v := t.Recommended()
 	what := fmt.Sprintf("the validated mean of generation %d", v.Generation)
 	if v.Generation == 0 {
-		what = "the starting parameters (no generation validated yet)"
+		what = "the starting " + noun + " (no generation validated yet)"
 	}
 	fmt.Fprintf(stdout, "wrote %s: %s, %s %s on %d validation games, from %s\n", dst, what, t.Metric(), fmtFitness(v.Fitness), v.Games, ckpt)
-	return nil
 }
