@@ -133,6 +133,12 @@ func (c *Config) initFromFile(path string) error {
 	return nil
 }
 
+// Errorf is errorf for the config's users: a check of their own (say,
+// that a key the caller decides must be absent) named at its line.
+func (c *Config) Errorf(field, format string, args ...any) error {
+	return c.errorf(field, format, args...)
+}
+
 // errorf returns the error about the config's key at path field, at its
 // line if the config's file wrote it (a default or a value set in Go has
 // none). Every config error is a *yamlx.FileError wrapping ErrConfig.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,7 +19,7 @@ import (
 
 var tunebenchCommand = &command{
 	name:     "tunebench",
-	synopsis: "[--problems LIST|all] [--seeds 1,2,3] [--budget CPU-S] [--full] [--short] [--workers N] [--json]",
+	synopsis: "[--problems LIST|all] [--config FILE] [--seeds 1,2,3] [--budget CPU-S] [--full] [--short] [--workers N] [--json]",
 	summary:  "time the tuner: CPU seconds and games until held-out games reach each problem's target",
 	setup:    setupTunebench,
 }
@@ -29,6 +30,7 @@ const defaultTunebenchProblems = "standard-3,nneonneo-cap1"
 
 func setupTunebench(fs *flag.FlagSet) runFunc {
 	names := fs.String("problems", defaultTunebenchProblems, "comma-separated problems, or all: "+strings.Join(tunebench.Names(), ", "))
+	configFile := fs.String("config", "", "tuning config `FILE` to run instead of the problem's own tuner settings (one problem; the same features, init and final search as the problem's, which keeps its target and held-out games)")
 	seedList := fs.String("seeds", "1,2,3", "comma-separated run seeds, one run of each problem per seed")
 	budget := fs.Float64("budget", 0, "tuning CPU seconds a run may spend before it stops unreached (0 = each problem's own)")
 	full := fs.Bool("full", false, "go on after the target to the budget, for the strength a run of that budget ends with")
@@ -42,6 +44,20 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 		ps, err := parseProblems(*names)
 		if err != nil {
 			return err
+		}
+		if *configFile != "" {
+			if len(ps) != 1 {
+				return usagef("flag --config: replaces one problem's tuner settings; --problems names %d", len(ps))
+			}
+			if ps[0].Text, err = os.ReadFile(*configFile); err != nil {
+				return badInput(fmt.Errorf("flag --config: %w", err))
+			}
+			ps[0].File = *configFile
+			// Check it now, so that a bad file is bad input, not a failure
+			// after the start's held-out games.
+			if err := ps[0].Validate(); err != nil {
+				return badInput(err)
+			}
 		}
 		seeds, err := parseSeedList(*seedList)
 		if err != nil {
@@ -120,6 +136,9 @@ func writeTunebenchText(w io.Writer, ps []tunebench.Problem, res []tunebench.Res
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s: %s\n", r.Problem, ps[i].Summary)
+		if r.Config != "" {
+			fmt.Fprintf(w, "tuner settings from %s instead of the problem's own\n", r.Config)
+		}
 		fmt.Fprintf(w, "target ×%.2f the start's %.0f on %d held-out games; budget %.0f CPU s a run\n\n",
 			r.Target, r.Start, r.HeldOut, r.Budget)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)

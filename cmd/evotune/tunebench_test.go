@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -36,6 +38,9 @@ func TestTunebenchShort(t *testing.T) {
 	if got := keys(runs[0]); !slices.Equal(got, []string{"final", "points", "reached", "seed", "stop"}) {
 		t.Fatalf("run keys %v", got)
 	}
+	if _, ok := ps[0]["config"]; ok {
+		t.Errorf("a problem run with its own settings names a config: %s", ps[0]["config"])
+	}
 	if !strings.Contains(errs, "standard-3  seed 1  gen 1") {
 		t.Errorf("no progress line on stderr: %q", errs)
 	}
@@ -49,10 +54,28 @@ func TestTunebenchShort(t *testing.T) {
 			t.Errorf("text output lacks %q:\n%s", s, out)
 		}
 	}
+
+	// Tuner settings of one's own on a problem: its start and target stay.
+	own := filepath.Join(t.TempDir(), "own.yaml")
+	if err := os.WriteFile(own, []byte("name: own\nfeatures: standard\nsigma: 0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runCLI(t, "tunebench", "--short", "--seeds", "1", "--problems", "standard-3", "--config", own)
+	if code != 0 || !strings.Contains(out, "tuner settings from "+own+" instead of the problem's own") {
+		t.Errorf("--config: exit %d, stderr %q:\n%s", code, errs, out)
+	}
 }
 
 func TestTunebenchBadFlags(t *testing.T) {
+	dir := t.TempDir()
+	withGenerations := filepath.Join(dir, "gens.yaml")
+	if err := os.WriteFile(withGenerations, []byte("features: standard\ngenerations: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{
+		{"--config", withGenerations, "--problems", "standard-3,nneonneo-cap1"},
+		{"--config", withGenerations, "--problems", "standard-3"},
+		{"--config", filepath.Join(dir, "missing.yaml"), "--problems", "standard-3"},
 		{"--problems", "nope"},
 		{"--problems", "standard-3,standard-3"},
 		{"--seeds", "1,x"},

@@ -27,8 +27,12 @@ type Problem struct {
 	Name string
 	// Summary says in a few words what is tuned from where.
 	Summary string
-	// File is the embedded config, problems/NAME.yaml.
+	// File is the embedded config, problems/NAME.yaml, unless Text is set.
 	File string
+	// Text, if not nil, is the config instead of File's (File then names
+	// it in errors): the tuner settings of one's own tried on the
+	// problem's start, target and held-out games.
+	Text []byte
 	// Target is the ratio of held-out mean scores, recommended over start,
 	// that counts as reached.
 	Target float64
@@ -86,13 +90,24 @@ func Lookup(name string) (Problem, error) {
 // caller may set the run seed (and, for a short run, shrink it) before
 // Resolve and Validate.
 func (p Problem) Config() (*tuner.Config, error) {
-	data, err := problemFiles.ReadFile(p.File)
-	if err != nil {
-		return nil, fmt.Errorf("tunebench: %s: %w", p.Name, err)
+	data := p.Text
+	if data == nil {
+		var err error
+		if data, err = problemFiles.ReadFile(p.File); err != nil {
+			return nil, fmt.Errorf("tunebench: %s: %w", p.Name, err)
+		}
 	}
 	cfg, err := tuner.ParseConfig(data, p.File)
 	if err != nil {
 		return nil, fmt.Errorf("tunebench: %s: %w", p.Name, err)
 	}
 	return cfg, nil
+}
+
+// Validate reports whether the problem's config can be run: valid, with
+// no generations or duration of its own and stages that end by
+// generations, not wall time.
+func (p Problem) Validate() error {
+	_, err := (&bench{p: p}).config(1)
+	return err
 }

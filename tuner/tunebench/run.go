@@ -3,6 +3,7 @@ package tunebench
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"time"
@@ -76,7 +77,10 @@ type Run struct {
 
 // A Result is a problem's runs and their medians.
 type Result struct {
-	Problem string  `json:"problem"`
+	Problem string `json:"problem"`
+	// Config names the file the tuner settings came from when they are not
+	// the problem's own (Problem.Text); "" for the problem's.
+	Config  string  `json:"config,omitempty"`
 	Target  float64 `json:"target"`
 	HeldOut int     `json:"held_out_games"`
 	// Budget is the tuning CPU budget of a run, in seconds.
@@ -122,6 +126,9 @@ func RunProblem(ctx context.Context, p Problem, o Options) (Result, error) {
 	}
 	b := &bench{p: p, o: o, heldOut: tuner.NewLocalPool(o.Workers), seeds: heldOutSeeds(p.HeldOut)}
 	res := Result{Problem: p.Name, Target: p.Target, HeldOut: p.HeldOut, Budget: p.Budget.Seconds()}
+	if p.Text != nil {
+		res.Config = p.File
+	}
 	for _, seed := range seeds {
 		run, err := b.run(ctx, seed)
 		if err != nil {
@@ -175,8 +182,23 @@ func (b *bench) config(seed uint64) (*tuner.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Generations != 0 || cfg.Duration != 0 {
-		return nil, fmt.Errorf("%s: generations and duration belong to the benchmark, not the problem", b.p.File)
+	if cfg.Generations != 0 {
+		return nil, cfg.Errorf("generations", "the benchmark ends a run, not the problem: leave it out")
+	}
+	if cfg.Duration != 0 {
+		return nil, cfg.Errorf("duration", "the benchmark ends a run, not the problem: leave it out")
+	}
+	for i, st := range cfg.Stages {
+		// A stage's duration is wall time, which no run of the benchmark
+		// may depend on; its generations are the same on every machine.
+		if st.Duration != 0 {
+			return nil, cfg.Errorf(tuner.StageField(i, "duration"), "a stage of a problem ends by its generations, not by wall time")
+		}
+	}
+	if b.p.Text != nil {
+		if err := b.sameProblem(cfg); err != nil {
+			return nil, err
+		}
 	}
 	cfg.Seed, cfg.Workers = seed, b.o.Workers
 	if b.o.Short {
@@ -189,6 +211,32 @@ func (b *bench) config(seed uint64) (*tuner.Config, error) {
 	return cfg, nil
 }
 
+// sameProblem checks that cfg, tuner settings of one's own, poses the
+// problem's question: the same feature set, start and held-out search, so
+// that its figures compare with the problem's.
+func (b *bench) sameProblem(cfg *tuner.Config) error {
+	own, err := Lookup(b.p.Name)
+	if err != nil {
+		return err
+	}
+	orig, err := own.Config()
+	if err != nil {
+		return err
+	}
+	orig.Resolve()
+	mine := *cfg
+	mine.Resolve()
+	switch {
+	case mine.SetName != orig.SetName:
+		return mine.Errorf("features", "%s: problem %s tunes %s", mine.SetName, b.p.Name, orig.SetName)
+	case !maps.Equal(mine.Init, orig.Init):
+		return mine.Errorf("init", "problem %s starts from %v", b.p.Name, orig.Init)
+	case heldOutSearch(&mine) != heldOutSearch(orig):
+		return mine.Errorf("search", "%s at the last stage: problem %s is judged at %s", heldOutSearch(&mine), b.p.Name, heldOutSearch(orig))
+	}
+	return nil
+}
+
 // shrink makes cfg a run of seconds whatever its search (see Options.Short).
 func shrink(cfg *tuner.Config) {
 	cfg.Generations = 2
@@ -197,6 +245,13 @@ func shrink(cfg *tuner.Config) {
 	cfg.Fitness.MaxMoves = 40
 	cfg.Noise.Games = nil // the defaults around 4 games
 	cfg.Validation.Every, cfg.Validation.Games = 1, 4
+	for i := range cfg.Stages {
+		st := &cfg.Stages[i]
+		st.Games, st.Population = 4, 4
+		if i < len(cfg.Stages)-1 {
+			st.Generations = 1 // so that two generations see two stages
+		}
+	}
 }
 
 // run runs the problem with run seed seed.
@@ -294,11 +349,19 @@ func (b *bench) point(ctx context.Context, t *tuner.Tuner, used time.Duration) (
 	}, nil
 }
 
-// measure plays w on the held-out games with the tuner's validation search
-// and move limit, on the benchmark's own pool: the tuner never sees them.
+// heldOutSearch is the search the held-out games are played with: the
+// last stage's validation search, the one the problem's weights are for. A
+// ladder that tunes at 3 plies before 5 is judged, from its first
+// validation on, at 5 plies, as a run without stages is.
+func heldOutSearch(cfg *tuner.Config) engine.SearchConfig {
+	return cfg.StageValidationSearch(len(cfg.StageList()) - 1)
+}
+
+// measure plays w on the held-out games with heldOutSearch and the tuner's
+// move limit, on the benchmark's own pool: the tuner never sees them.
 func (b *bench) measure(ctx context.Context, t *tuner.Tuner, w []float64) ([]engine.Result, error) {
 	batch := &tuner.Batch{
-		Players:  tuner.FeaturePlayers{Set: t.Set(), Search: t.ValidationSearchConfig()},
+		Players:  tuner.FeaturePlayers{Set: t.Set(), Search: heldOutSearch(t.Config())},
 		Vectors:  [][]float64{slices.Clone(w)},
 		Seeds:    b.seeds,
 		MaxMoves: t.Config().Fitness.MaxMoves,

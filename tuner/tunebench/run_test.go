@@ -3,6 +3,8 @@ package tunebench
 import (
 	"context"
 	"math"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -24,7 +26,7 @@ func TestProblemsAreValid(t *testing.T) {
 		if !(p.Target > 1) || p.HeldOut < 200 || p.Budget < time.Minute || p.Summary == "" {
 			t.Errorf("%s: target %v, %d held-out games, budget %v, summary %q", p.Name, p.Target, p.HeldOut, p.Budget, p.Summary)
 		}
-		if q, err := Lookup(p.Name); err != nil || q != p {
+		if q, err := Lookup(p.Name); err != nil || !reflect.DeepEqual(q, p) {
 			t.Errorf("Lookup(%q) = %v, %v", p.Name, q, err)
 		}
 	}
@@ -138,5 +140,63 @@ func TestMedians(t *testing.T) {
 	r.summarize()
 	if r.MedianCPU != nil || r.MedianGames != nil {
 		t.Errorf("median of one run reached out of three: %v, %v; want none", r.MedianCPU, r.MedianGames)
+	}
+}
+
+// ladder is the nneonneo-cap2 problem's start tuned at cap 1 before cap 2.
+const ladder = `name: ladder
+features: nneonneo
+init: {offset: 200000, empty: 270, merges: 700, monotonicity: 47, sum: 11, monotonicity_power: 4, sum_power: 3.5}
+optimizer: {method: cmaes, population: 8}
+search: {algorithm: nneonneo, depth: 5}
+fitness: {games: 40}
+validation: {every: 5, games: 200}
+stages:
+  - {name: cap1, search: {depth: 3}, generations: 20}
+  - {name: cap2}
+`
+
+func TestHeldOutSearchIsTheLastStages(t *testing.T) {
+	p, _ := Lookup("nneonneo-cap2")
+	p.Text, p.File = []byte(ladder), "ladder.yaml"
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := (&bench{p: p}).config(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := heldOutSearch(cfg); got.Depth != 5 {
+		t.Errorf("held-out search %v, want the last stage's, at depth 5", got)
+	}
+	if first := cfg.StageValidationSearch(0); first.Depth != 3 {
+		t.Errorf("first stage validates at %v, want depth 3", first)
+	}
+
+	r, err := RunProblem(context.Background(), p, Options{Short: true, Seeds: []uint64{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Config != "ladder.yaml" || len(r.Runs[0].Points) < 2 {
+		t.Fatalf("config %q, %d points; want ladder.yaml and a point in each stage", r.Config, len(r.Runs[0].Points))
+	}
+}
+
+func TestProblemConfigErrors(t *testing.T) {
+	p, _ := Lookup("standard-3")
+	for _, tc := range []struct{ text, want string }{
+		{"features: standard\ngenerations: 3\n", "x.yaml:2: generations: the benchmark ends a run"},
+		{"features: standard\nduration: 1m\n", "x.yaml:2: duration: the benchmark ends a run"},
+		{"features: standard\nstages:\n  - {generations: 2}\n  - {duration: 1m}\n", "x.yaml:4: stages.2.duration: a stage of a problem ends by its generations"},
+		{"features: standard\nsigma: 0\n", "x.yaml:2: sigma"},
+		{"features: classic\n", "x.yaml:1: features: classic: problem standard-3 tunes standard"},
+		{"features: standard\ninit: {empty: 1}\n", "x.yaml:2: init: problem standard-3 starts from"},
+		{"features: standard\nsearch: {depth: 5}\n", "x.yaml:2: search: expectimax"},
+	} {
+		p.Text, p.File = []byte(tc.text), "x.yaml"
+		err := p.Validate()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one containing %q", tc.text, err, tc.want)
+		}
 	}
 }
