@@ -87,21 +87,31 @@ func newBatchState(b *tuner.Batch, results [][]engine.Result, done tuner.GameDon
 	return st
 }
 
-// job returns the message of job i: everything a worker needs to replay
-// its games exactly.
-func (st *batchState) job(i int, run, key, featuresVersion string) job {
+// job returns the message of job i: the batch's part of it, common to
+// all its jobs (see template), with the candidate and games of block i.
+func (st *batchState) job(i int, common job) job {
 	b, bl := st.b, st.blocks[i]
-	fp, _ := b.Players.(tuner.FeaturePlayers) // Play accepts no other kind (players)
 	seeds := make([]uint64, len(bl.games))
 	for k, g := range bl.games {
 		seeds[k] = b.Seeds[g]
 	}
-	return job{
-		Format: JobFormat, Run: run, Batch: key, Generation: b.Generation,
-		Rules: engine.RulesVersion, Features: fp.Set.Name, FeaturesVersion: featuresVersion,
-		Candidate: bl.cand, Weights: b.Vectors[bl.cand], Search: fp.Search, MaxMoves: b.MaxMoves,
-		Games: bl.games, Seeds: seeds,
+	j := common
+	j.Candidate, j.Weights, j.Games, j.Seeds = bl.cand, b.Vectors[bl.cand], bl.games, seeds
+	return j
+}
+
+// template returns what every job of batch b says: everything its games
+// depend on besides the candidate and the seeds. A feature set's jobs
+// name the set, its version and the search; an external player's name
+// the player by its declaration.
+func template(b *tuner.Batch, pl batchPlayers, run, key string) job {
+	j := job{Format: JobFormat, Run: run, Batch: key, Generation: b.Generation, Rules: engine.RulesVersion, MaxMoves: b.MaxMoves}
+	if pl.family != nil {
+		j.Player = declaration(*pl.family)
+	} else {
+		j.Features, j.FeaturesVersion, j.Search = pl.features.Set.Name, pl.features.Set.Version(), pl.features.Search
 	}
+	return j
 }
 
 // complete reports whether every game of block i has its result.

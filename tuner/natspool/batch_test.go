@@ -104,9 +104,10 @@ func TestBatchJobMessage(t *testing.T) {
 	b := plainBatch(2, 5)
 	st := newBatchState(b, newResults(b), nil, 2)
 	// Block 3 is candidate 1's games 2 and 3.
-	got := st.job(3, "run", "key", "v1")
+	fp := b.Players.(tuner.FeaturePlayers)
+	got := st.job(3, template(b, batchPlayers{features: fp}, "run", "key"))
 	want := job{Format: JobFormat, Run: "run", Batch: "key", Generation: 7, Rules: engine.RulesVersion,
-		Features: "standard", FeaturesVersion: "v1", Candidate: 1, Weights: b.Vectors[1], Search: b.Players.(tuner.FeaturePlayers).Search,
+		Features: "standard", FeaturesVersion: fp.Set.Version(), Candidate: 1, Weights: b.Vectors[1], Search: fp.Search,
 		MaxMoves: 100, Games: []int{2, 3}, Seeds: []uint64{1002, 1003}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("job = %+v, want %+v", got, want)

@@ -4,8 +4,8 @@
 // The coordinator (the tuning process) cuts each batch into jobs: one
 // candidate and a block of its seeds, carrying everything a worker needs to
 // replay those games exactly (feature set and its version, weights, the
-// full search description, the rules version, seeds, max moves, run,
-// batch, generation and candidate). Jobs go to a work-queue stream
+// full search description, or an external player's declaration, the
+// rules version, seeds, max moves, run, batch, generation and candidate). Jobs go to a work-queue stream
 // (JobsStream) that every worker pulls from through one shared durable
 // consumer with explicit acks, so each job goes to one worker at a time; a
 // job not acked within AckWait (a worker died, or lost the server) is
@@ -44,8 +44,25 @@
 // not know. It does not ack such a job but hands it back for another worker
 // and keeps away from the queue for a while, so a mixed fleet keeps going;
 // if no worker can play it, MaxDeliver ends the run with the refusal as the
-// reason. The pool itself plays tuner.FeaturePlayers, the only kind of
-// players a job describes, and refuses other kinds (tuner.ErrPlayers).
+// reason.
+//
+// The pool plays two kinds of players and refuses others
+// (tuner.ErrPlayers): tuner.FeaturePlayers, which a job names by the
+// feature set and its search, and an external player
+// (playerpool.Family), which a job names by its declaration (id, version,
+// parameters) and not by its command, since the command differs from
+// machine to machine. A feature set's job carries no player field and so
+// encodes, and its batch is keyed, as before external players existed; a
+// worker of that time refuses a player's job as a job with a field it
+// does not know. A worker started with a player (WorkerOptions.Player)
+// probes it once at start; it refuses the jobs of a player that declares
+// anything else, and a worker without one refuses every player's job.
+// Each of its slots keeps a playerpool.Pool of one process, kept from job
+// to job and numbered as the slot (its log is slot-N.log), and plays a
+// job as a batch of one candidate there, so a player's crash or hang is
+// survived as in a local run; a player failing for good (MaxFailures, an
+// error answer) is a refusal quoting the player's error line. The
+// coordinator's local slots run the batch's own command.
 //
 // The defaults: 4 games per job, AckWait 30 s, MaxDeliver 5, a notice
 // after 30 s without any worker taking a job. The run id is a digest of

@@ -10,6 +10,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/tuner"
+	"github.com/evotune/evotune/tuner/playerpool"
 )
 
 // Streams, the workers' consumer and the subject prefixes. They are shared
@@ -43,6 +44,39 @@ type job struct {
 	MaxMoves        int                 `json:"max_moves"`
 	Games           []int               `json:"games"`
 	Seeds           []uint64            `json:"seeds"`
+	// Player, for a job of an external player, is its declaration; its
+	// Features, FeaturesVersion and Search are then empty and Weights are
+	// the candidate's parameter values in the player's units. Omitted
+	// from a feature set's job, which therefore encodes as it always did.
+	Player *jobPlayer `json:"player,omitempty"`
+}
+
+// A jobPlayer names the external player a job is for by its handshake: a
+// worker plays the job only if its own player declares the same, since
+// the command that runs it differs from machine to machine.
+type jobPlayer struct {
+	ID      string     `json:"id"`
+	Version string     `json:"version"`
+	Params  []jobParam `json:"params"`
+}
+
+// A jobParam is one declared parameter, as tuner.DeclaredParam has it.
+type jobParam struct {
+	Name    string  `json:"name"`
+	Type    string  `json:"type"` // float or int
+	Default float64 `json:"default"`
+	Min     float64 `json:"min"`
+	Max     float64 `json:"max"`
+}
+
+// declaration returns f's declaration as a job carries it.
+func declaration(f playerpool.Family) *jobPlayer {
+	d := f.Declaration()
+	jp := &jobPlayer{ID: d.ID, Version: d.Version, Params: make([]jobParam, len(d.Params))}
+	for i, q := range d.Params {
+		jp.Params[i] = jobParam{Name: q.Name, Type: q.Type, Default: q.Default, Min: q.Min, Max: q.Max}
+	}
+	return jp
 }
 
 // A result is a worker's answer to a job: a result per game, in the job's
@@ -115,21 +149,35 @@ func validToken(s string) bool {
 // before the restart are recognised (and are the same games); results of
 // any other batch are not.
 func batchKey(b *tuner.Batch) (string, error) {
-	fp, err := players(b)
+	pl, err := players(b)
 	if err != nil {
 		return "", err
 	}
-	// The field names and order are those of the first version: the key
-	// of a batch made again must not change across versions, or a resumed
-	// run would not recognise its results.
-	data, err := json.Marshal(struct {
-		Generation int
-		Features   string
-		Weights    [][]float64
-		Seeds      []uint64
-		Search     engine.SearchConfig
-		MaxMoves   int
-	}{b.Generation, fp.Set.Name, b.Vectors, b.Seeds, fp.Search, b.MaxMoves})
+	var v any
+	if pl.family != nil {
+		// A player's games depend on its declaration where a feature
+		// set's depend on the set and the search.
+		v = struct {
+			Generation int
+			Player     *jobPlayer
+			Weights    [][]float64
+			Seeds      []uint64
+			MaxMoves   int
+		}{b.Generation, declaration(*pl.family), b.Vectors, b.Seeds, b.MaxMoves}
+	} else {
+		// The field names and order are those of the first version: the
+		// key of a batch made again must not change across versions, or
+		// a resumed run would not recognise its results.
+		v = struct {
+			Generation int
+			Features   string
+			Weights    [][]float64
+			Seeds      []uint64
+			Search     engine.SearchConfig
+			MaxMoves   int
+		}{b.Generation, pl.features.Set.Name, b.Vectors, b.Seeds, pl.features.Search, b.MaxMoves}
+	}
+	data, err := json.Marshal(v)
 	if err != nil {
 		return "", fmt.Errorf("tuner/natspool: batch of generation %d: %w", b.Generation, err)
 	}
@@ -137,12 +185,25 @@ func batchKey(b *tuner.Batch) (string, error) {
 	return hex.EncodeToString(h[:8]), nil
 }
 
-// players returns b's players as the kind this pool plays: a feature set's
-// searchers, which a job names by the set's name and version.
-func players(b *tuner.Batch) (tuner.FeaturePlayers, error) {
-	fp, ok := b.Players.(tuner.FeaturePlayers)
-	if !ok || fp.Set == nil {
-		return tuner.FeaturePlayers{}, fmt.Errorf("%w: the NATS pool plays a feature set's searchers, not %T", tuner.ErrPlayers, b.Players)
+// batchPlayers are a batch's players as the kinds this pool plays: a
+// feature set's searchers, which a job names by the set's name and
+// version, or an external player (family not nil), which a job names by
+// its declaration.
+type batchPlayers struct {
+	features tuner.FeaturePlayers
+	family   *playerpool.Family
+}
+
+// players returns b's players, or tuner.ErrPlayers for a kind no job can
+// describe.
+func players(b *tuner.Batch) (batchPlayers, error) {
+	switch pl := b.Players.(type) {
+	case tuner.FeaturePlayers:
+		if pl.Set != nil {
+			return batchPlayers{features: pl}, nil
+		}
+	case playerpool.Family:
+		return batchPlayers{family: &pl}, nil
 	}
-	return fp, nil
+	return batchPlayers{}, fmt.Errorf("%w: the NATS pool plays a feature set's searchers or an external player, not %T", tuner.ErrPlayers, b.Players)
 }

@@ -352,7 +352,9 @@ func TestStaleJobsDiscarded(t *testing.T) {
 	old := testBatch(rng, 3, 3, 4, false)
 	key, _ := batchKey(old)
 	st := &batchState{b: old, blocks: blocks(old, 1)}
-	if _, err := dead.publish(context.Background(), st, key, "v"); err != nil {
+	common := template(old, batchPlayers{features: old.Players.(tuner.FeaturePlayers)}, dead.o.Run, key)
+	common.FeaturesVersion = "v"
+	if _, err := dead.publish(context.Background(), st, common); err != nil {
 		t.Fatal(err)
 	}
 	b := testBatch(rng, 4, 2, 3, false)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/tuner"
+	"github.com/evotune/evotune/tuner/playerpool"
 )
 
 var (
@@ -52,6 +53,11 @@ type Options struct {
 	// process too, as a worker of the same queue named LocalName.
 	LocalSlots int
 	LocalName  string
+	// LocalPlayer configures the local slots' player processes for a
+	// batch of an external player, which they run with the batch's own
+	// command (playerpool.Family.Command): time limits, and the folder
+	// of their logs.
+	LocalPlayer playerpool.Options
 }
 
 // Pool is a tuner.Pool whose games are played by workers through a NATS
@@ -142,9 +148,13 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 	if err != nil {
 		return err
 	}
-	fp, err := players(b)
+	pl, err := players(b)
 	if err != nil {
 		return err
+	}
+	if pl.family != nil && p.local != nil {
+		// The local slots run the coordinator's own player.
+		p.local.usePlayer(*pl.family, p.o.LocalPlayer)
 	}
 	if err := p.purge(ctx); err != nil {
 		return err
@@ -185,7 +195,7 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 	}
 	defer sub.Unsubscribe()
 
-	seqs, err := p.publish(ctx, st, key, fp.Set.Version())
+	seqs, err := p.publish(ctx, st, template(b, pl, p.o.Run, key))
 	if err != nil {
 		return p.abandon(err)
 	}
@@ -271,20 +281,20 @@ func (p *Pool) abandon(err error) error {
 const publishWindow = 512
 
 // publish sends st's jobs and returns the stream sequence of each.
-func (p *Pool) publish(ctx context.Context, st *batchState, key, featuresVersion string) (map[uint64]int, error) {
+func (p *Pool) publish(ctx context.Context, st *batchState, common job) (map[uint64]int, error) {
 	nonce := rand.Text()[:12] // sets this Play's jobs apart from an earlier publication of the same batch
 	seqs := make(map[uint64]int, len(st.blocks))
 	for start := 0; start < len(st.blocks); start += publishWindow {
 		var futures []jetstream.PubAckFuture
 		for i := start; i < min(start+publishWindow, len(st.blocks)); i++ {
 			bl := st.blocks[i]
-			data, err := json.Marshal(st.job(i, p.o.Run, key, featuresVersion))
+			data, err := json.Marshal(st.job(i, common))
 			if err != nil {
 				return nil, fmt.Errorf("tuner/natspool: candidate %d: %w", bl.cand, err)
 			}
-			m := nats.NewMsg(jobSubject(p.o.Run, key))
+			m := nats.NewMsg(jobSubject(p.o.Run, common.Batch))
 			m.Data = data
-			m.Header.Set(jetstream.MsgIDHeader, fmt.Sprintf("%s.%s.%s.%d.%d", p.o.Run, key, nonce, bl.cand, bl.games[0]))
+			m.Header.Set(jetstream.MsgIDHeader, fmt.Sprintf("%s.%s.%s.%d.%d", p.o.Run, common.Batch, nonce, bl.cand, bl.games[0]))
 			f, err := p.js.PublishMsgAsync(m)
 			if err != nil {
 				return nil, fmt.Errorf("tuner/natspool: publishing a job: %w", err)

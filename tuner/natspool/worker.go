@@ -16,6 +16,7 @@ import (
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
 	"github.com/evotune/evotune/tuner"
+	"github.com/evotune/evotune/tuner/playerpool"
 )
 
 // WorkerOptions configure a Worker; zero values mean the defaults.
@@ -28,6 +29,15 @@ type WorkerOptions struct {
 	// Logf, if not nil, receives one-line messages: refusals, waiting for
 	// a queue, jobs handed back.
 	Logf func(format string, args ...any)
+	// Player, if not empty, is the command of an external player (the
+	// program, then its arguments) whose jobs the worker plays: those of
+	// runs of a player that declares what this one does. Without it the
+	// worker refuses every job of an external player.
+	Player []string
+	// PlayerOptions configure the player's processes: time limits, boards
+	// per request, and LogDir, where slot N's player writes slot-N.log
+	// ("" means temporary files).
+	PlayerOptions playerpool.Options
 }
 
 // refuseDelay is how long a refused job waits before it is handed out
@@ -56,13 +66,19 @@ type Worker struct {
 
 	cache *tuner.PlayerCache // evaluators and searchers, shared by the slots
 
+	playerMu   sync.Mutex
+	player     *playerpool.Family // the external player, or nil
+	playerOpts playerpool.Options
+
 	logMu  sync.Mutex
 	logged map[string]bool
 
 	jobs, games atomic.Int64
 }
 
-// NewWorker returns a worker pulling jobs through nc.
+// NewWorker returns a worker pulling jobs through nc. A worker with a
+// Player starts it once, to read its declaration, and fails with the
+// player's one-line error if it cannot.
 func NewWorker(nc *nats.Conn, o WorkerOptions) (*Worker, error) {
 	js, err := newJetStream(nc)
 	if err != nil {
@@ -77,8 +93,17 @@ func NewWorker(nc *nats.Conn, o WorkerOptions) (*Worker, error) {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	return &Worker{js: js, name: name, slots: engine.Workers(o.Slots), logf: logf,
-		rules: engine.RulesVersion, backoff: refuseBackoff, cache: tuner.NewPlayerCache(), logged: map[string]bool{}}, nil
+	w := &Worker{js: js, name: name, slots: engine.Workers(o.Slots), logf: logf,
+		rules: engine.RulesVersion, backoff: refuseBackoff, cache: tuner.NewPlayerCache(), logged: map[string]bool{}}
+	if len(o.Player) > 0 {
+		// The handshake's own limit bounds the probe.
+		fam, err := playerpool.Probe(context.Background(), o.Player, "", o.PlayerOptions)
+		if err != nil {
+			return nil, err
+		}
+		w.usePlayer(fam, o.PlayerOptions)
+	}
+	return w, nil
 }
 
 // Name returns the worker's name.
@@ -97,11 +122,13 @@ func (w *Worker) Played() (jobs, games int64) { return w.jobs.Load(), w.games.Lo
 // and the slots bind to the queue again.
 func (w *Worker) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
-	for range w.slots {
+	for i := range w.slots {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.slot(ctx)
+			sl := &workerSlot{index: i + 1}
+			defer sl.close()
+			w.slot(ctx, sl)
 		}()
 	}
 	wg.Wait()
@@ -121,7 +148,7 @@ func (w *Worker) once(format string, args ...any) {
 	}
 }
 
-func (w *Worker) slot(ctx context.Context) {
+func (w *Worker) slot(ctx context.Context, sl *workerSlot) {
 	var cons jetstream.Consumer
 	for ctx.Err() == nil && !w.js.Conn().IsClosed() {
 		if cons == nil {
@@ -150,7 +177,7 @@ func (w *Worker) slot(ctx context.Context) {
 			sleep(ctx, time.Second)
 			continue
 		}
-		w.handle(ctx, cons, msg)
+		w.handle(ctx, cons, msg, sl)
 	}
 }
 
@@ -165,7 +192,7 @@ func sleep(ctx context.Context, d time.Duration) {
 
 // handle plays one job and answers it: results then ack, or a refusal then
 // a delayed nak, or (on shutdown) a nak so that another worker takes it now.
-func (w *Worker) handle(ctx context.Context, cons jetstream.Consumer, msg jetstream.Msg) {
+func (w *Worker) handle(ctx context.Context, cons jetstream.Consumer, msg jetstream.Msg, sl *workerSlot) {
 	subject, ok := resultSubjectFor(msg.Subject())
 	if !ok {
 		msg.Term() // not a job of this program: never hand it out again
@@ -176,12 +203,12 @@ func (w *Worker) handle(ctx context.Context, cons jetstream.Consumer, msg jetstr
 		w.refuse(ctx, msg, subject, &job{}, fmt.Sprintf("cannot read the job (a newer evotune?): %v", err))
 		return
 	}
-	searcher, reason := w.prepare(j)
+	play, release, reason := w.prepare(j, sl)
 	if reason != "" {
 		w.refuse(ctx, msg, subject, j, reason)
 		return
 	}
-	defer w.cache.Return(j.Search, searcher)
+	defer release()
 	if w.beforePlay != nil {
 		if err := w.beforePlay(j); err != nil {
 			return
@@ -210,17 +237,18 @@ func (w *Worker) handle(ctx context.Context, cons jetstream.Consumer, msg jetstr
 			}
 		}
 	}()
-	res := make([]engine.Result, len(j.Seeds))
-	for i, seed := range j.Seeds {
-		res[i], err = engine.PlayContext(ctx, seed, searcher, j.MaxMoves)
-		if err != nil {
-			break
-		}
-	}
+	res, err := play(ctx)
 	close(stopPing)
 	pings.Wait()
-	if err != nil {
+	switch {
+	case ctx.Err() != nil:
 		msg.Nak() // stopping: another worker takes the job now
+		return
+	case err != nil:
+		// The player failed for good (see playerpool.MaxFailures): the
+		// job goes back with the player's error as the reason, which
+		// ends the run if no other worker plays it.
+		w.refuse(ctx, msg, subject, j, err.Error())
 		return
 	}
 	w.jobs.Add(1)
@@ -232,17 +260,44 @@ func (w *Worker) handle(ctx context.Context, cons jetstream.Consumer, msg jetstr
 	msg.Ack()
 }
 
-// prepare lends a searcher of j's search that evaluates with j's weights,
-// or returns the reason the worker cannot replay j exactly.
-func (w *Worker) prepare(j *job) (engine.Searcher, string) {
+// playFunc plays a job's games, a result per seed in order.
+type playFunc func(ctx context.Context) ([]engine.Result, error)
+
+// prepare returns how slot sl plays j and what to do once it is played,
+// or the reason the worker cannot replay j exactly.
+func (w *Worker) prepare(j *job, sl *workerSlot) (playFunc, func(), string) {
 	switch {
 	case j.Format != JobFormat:
-		return nil, fmt.Sprintf("job format %d, this worker reads format %d: run the same evotune version on coordinator and workers", j.Format, JobFormat)
+		return nil, nil, fmt.Sprintf("job format %d, this worker reads format %d: run the same evotune version on coordinator and workers", j.Format, JobFormat)
 	case j.Rules > w.rules:
-		return nil, fmt.Sprintf("job wants rules version %d, this worker plays version %d: upgrade evotune on this worker", j.Rules, w.rules)
+		return nil, nil, fmt.Sprintf("job wants rules version %d, this worker plays version %d: upgrade evotune on this worker", j.Rules, w.rules)
 	case j.Rules != w.rules:
-		return nil, fmt.Sprintf("job wants rules version %d, this worker plays version %d: run the coordinator's evotune version here", j.Rules, w.rules)
+		return nil, nil, fmt.Sprintf("job wants rules version %d, this worker plays version %d: run the coordinator's evotune version here", j.Rules, w.rules)
 	}
+	if j.Player != nil {
+		play, reason := w.preparePlayer(j, sl)
+		return play, func() {}, reason
+	}
+	searcher, reason := w.prepareFeatures(j)
+	if reason != "" {
+		return nil, nil, reason
+	}
+	play := func(ctx context.Context) ([]engine.Result, error) {
+		res := make([]engine.Result, len(j.Seeds))
+		for i, seed := range j.Seeds {
+			var err error
+			if res[i], err = engine.PlayContext(ctx, seed, searcher, j.MaxMoves); err != nil {
+				return nil, err
+			}
+		}
+		return res, nil
+	}
+	return play, func() { w.cache.Return(j.Search, searcher) }, ""
+}
+
+// prepareFeatures lends a searcher of j's search that evaluates with j's
+// weights, or returns the reason the worker cannot replay j exactly.
+func (w *Worker) prepareFeatures(j *job) (engine.Searcher, string) {
 	set, err := eval.Set(j.Features)
 	if err != nil {
 		return nil, fmt.Sprintf("feature set %q unknown here: upgrade evotune on this worker", j.Features)

@@ -42,8 +42,9 @@ var _ tuner.Pool = (*Pool)(nil)
 // New returns a pool of slots player processes (0 = one per core).
 func New(slots int, opts Options) *Pool {
 	p := &Pool{opts: opts, slots: make([]*slot, engine.Workers(slots))}
+	first := max(opts.FirstSlot, 1)
 	for i := range p.slots {
-		p.slots[i] = &slot{index: i + 1}
+		p.slots[i] = &slot{index: first + i}
 	}
 	return p
 }

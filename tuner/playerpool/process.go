@@ -96,6 +96,11 @@ type Options struct {
 	LogDir string
 	// Dir is the players' working directory; "" means this process's.
 	Dir string
+	// FirstSlot is the number of the pool's first slot, so of its log
+	// slot-N.log; 0 means 1. Pools that share LogDir (a NATS worker runs
+	// one pool of one slot for each job it plays at once) number their
+	// slots apart.
+	FirstSlot int
 }
 
 func (o Options) handshake() time.Duration {

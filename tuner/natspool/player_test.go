@@ -1,0 +1,316 @@
+package natspool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/tuner"
+	"github.com/evotune/evotune/tuner/playerpool"
+)
+
+// testPlayerFlag, first on the test binary's command line, makes it an
+// external player instead of a test run, so that workers start real child
+// processes speaking the protocol.
+const testPlayerFlag = "-evotune-test-player"
+
+func TestMain(m *testing.M) {
+	if len(os.Args) > 3 && os.Args[1] == testPlayerFlag {
+		os.Exit(testPlayer(os.Args[2:]))
+	}
+	os.Exit(m.Run())
+}
+
+// playerCommand runs the test binary as the built-in player of a feature
+// set at depth plies; with crash, it exits at its third move request.
+func playerCommand(set string, depth int, crash bool) []string {
+	cmd := []string{os.Args[0], testPlayerFlag, set, strconv.Itoa(depth)}
+	if crash {
+		cmd = append(cmd, "crash")
+	}
+	return cmd
+}
+
+// crashing is a player that exits while answering its third move request.
+type crashing struct {
+	*playerpool.SearchPlayer
+	requests int
+}
+
+func (c *crashing) Moves(boards []engine.Board, dst []engine.Dir) error {
+	if c.requests++; c.requests == 3 {
+		fmt.Fprintln(os.Stderr, "crashing, on purpose")
+		os.Exit(3)
+	}
+	return c.SearchPlayer.Moves(boards, dst)
+}
+
+// testPlayer serves the player of args (SET DEPTH [crash]) on standard
+// input and output and returns its exit status.
+func testPlayer(args []string) int {
+	set, err := eval.Set(args[0])
+	depth, _ := strconv.Atoi(args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	search := engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: depth, LossValue: engine.DefaultLossValue}
+	sp, err := playerpool.NewSearchPlayer(set, search, nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	var p playerpool.Player = sp
+	if len(args) > 2 && args[2] == "crash" {
+		p = &crashing{SearchPlayer: sp}
+	}
+	if err := playerpool.Serve(context.Background(), os.Stdin, os.Stdout, p); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// playerBatch is a batch of short games of the player cmd: candidates
+// scattered around its defaults, within its bounds, and a random subset of
+// the games when subset is set.
+func playerBatch(t *testing.T, rng *rand.Rand, cmd []string, generation, cands, games int, subset bool) *tuner.Batch {
+	t.Helper()
+	fam, err := playerpool.Probe(context.Background(), cmd, "", playerpool.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &tuner.Batch{Generation: generation, Players: fam, MaxMoves: 80}
+	for range cands {
+		v := fam.Defaults()
+		for i, p := range fam.Params {
+			v[i] = min(max(v[i]*(1+0.3*rng.NormFloat64()), p.Min), p.Max)
+		}
+		b.Vectors = append(b.Vectors, v)
+	}
+	base := rng.Uint64()
+	for i := range games {
+		b.Seeds = append(b.Seeds, engine.GameSeed(base, uint64(i)))
+	}
+	if subset {
+		b.Jobs = []tuner.Job{}
+		for g := range games {
+			for c := range cands {
+				if rng.IntN(3) > 0 {
+					b.Jobs = append(b.Jobs, tuner.Job{Candidate: c, Game: g})
+				}
+			}
+		}
+	}
+	return b
+}
+
+// playPlayerLocal is the reference: the batch on a local player pool.
+func playPlayerLocal(t *testing.T, b *tuner.Batch) [][]engine.Result {
+	t.Helper()
+	p := playerpool.New(1, playerpool.Options{})
+	defer p.Close()
+	r := newResults(b)
+	if err := p.Play(context.Background(), b, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func newPlayerWorker(t *testing.T, nc *nats.Conn, name string, slots int, cmd []string, logDir string) *Worker {
+	t.Helper()
+	w, err := NewWorker(nc, WorkerOptions{Name: name, Slots: slots, Logf: t.Logf, Player: cmd, PlayerOptions: playerpool.Options{LogDir: logDir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// TestPlayerBatchMatchesLocal plays batches of an external player on one
+// worker, then on two, and compares every game with a local player
+// pool's; the two-slot worker keeps a log per slot.
+func TestPlayerBatchMatchesLocal(t *testing.T) {
+	cmd := playerCommand("standard", 1, false)
+	rng := rand.New(rand.NewPCG(21, 22))
+	batches := []*tuner.Batch{playerBatch(t, rng, cmd, 0, 3, 4, false), playerBatch(t, rng, cmd, 1, 2, 5, true)}
+	var want [][][]engine.Result
+	for _, b := range batches {
+		want = append(want, playPlayerLocal(t, b))
+	}
+	for _, workers := range []int{1, 2} {
+		s := startServer(t, Credentials{})
+		logs := t.TempDir()
+		for i := range workers {
+			name := fmt.Sprintf("w%d", i)
+			startWorker(t, newPlayerWorker(t, connect(t, s, name), name, 2, cmd, filepath.Join(logs, name)))
+		}
+		p := newPool(t, connect(t, s, "c"), Options{GamesPerJob: 2})
+		for i, b := range batches {
+			got, err := playDist(t, p, b)
+			if err != nil {
+				t.Fatalf("%d workers: %v", workers, err)
+			}
+			sameResults(t, got, want[i])
+		}
+		if found, _ := filepath.Glob(filepath.Join(logs, "w0", "slot-*.log")); workers == 1 && len(found) != 2 {
+			t.Errorf("logs of a worker of 2 slots: %v", found)
+		}
+	}
+}
+
+// TestPlayerLocalSlots plays a player's batch on the coordinator's local
+// slots alone: they run the batch's own command.
+func TestPlayerLocalSlots(t *testing.T) {
+	cmd := playerCommand("standard", 1, false)
+	b := playerBatch(t, rand.New(rand.NewPCG(23, 24)), cmd, 0, 2, 4, false)
+	want := playPlayerLocal(t, b)
+	s := startServer(t, Credentials{})
+	logs := t.TempDir()
+	p := newPool(t, connect(t, s, "c"), Options{LocalSlots: 2, LocalName: "local", LocalPlayer: playerpool.Options{LogDir: logs}})
+	got, err := playDist(t, p, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameResults(t, got, want)
+	if found, _ := filepath.Glob(filepath.Join(logs, "slot-*.log")); len(found) == 0 {
+		t.Errorf("the local slots left no player log in %s", logs)
+	}
+}
+
+// TestPlayerJobsRefused: a worker without a player, and one with another
+// player (otherDeclaration tells versions and parameters apart), refuse a player's jobs, and once a job has been handed out
+// MaxDeliver times the batch stops with the refusal as the reason.
+func TestPlayerJobsRefused(t *testing.T) {
+	cmd := playerCommand("standard", 1, false)
+	b := playerBatch(t, rand.New(rand.NewPCG(25, 26)), cmd, 0, 2, 2, false)
+	cases := []struct {
+		player []string
+		says   string
+	}{
+		{nil, "worker w: this worker runs no external player, the job wants evotune-standard"},
+		{playerCommand("classic", 1, false), "worker w: this worker runs player evotune-classic"},
+	}
+	for _, c := range cases {
+		s := startServer(t, Credentials{})
+		p := newPool(t, connect(t, s, "c"), Options{QueueOptions: QueueOptions{MaxDeliver: 2}})
+		w := newPlayerWorker(t, connect(t, s, "w"), "w", 1, c.player, "")
+		w.backoff = 0
+		startWorker(t, w)
+		_, err := playDist(t, p, b)
+		if !errors.Is(err, ErrMaxDeliver) || !strings.Contains(err.Error(), c.says) {
+			t.Fatalf("player %q: got %v, want %v saying %q", c.player, err, ErrMaxDeliver, c.says)
+		}
+		t.Log(err)
+	}
+}
+
+// TestPlayerFailureRefused: a player that crashes on every start fails a
+// game MaxFailures times; the worker hands the job back with the player's
+// error, which ends the run, and no panic or hang.
+func TestPlayerFailureRefused(t *testing.T) {
+	cmd := playerCommand("standard", 1, true)
+	b := playerBatch(t, rand.New(rand.NewPCG(27, 28)), playerCommand("standard", 1, false), 0, 1, 20, false)
+	s := startServer(t, Credentials{})
+	p := newPool(t, connect(t, s, "c"), Options{GamesPerJob: 20, QueueOptions: QueueOptions{MaxDeliver: 2}})
+	w := newPlayerWorker(t, connect(t, s, "w"), "w", 1, cmd, t.TempDir())
+	w.backoff = 0
+	startWorker(t, w)
+	_, err := playDist(t, p, b)
+	for _, want := range []string{"worker w: player", "while answering move", "crashing, on purpose", "failed 3 times"} {
+		if !errors.Is(err, ErrMaxDeliver) || err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("got %v, want %v saying %q", err, ErrMaxDeliver, want)
+		}
+	}
+	t.Log(err)
+}
+
+// TestFeatureJobsOnPlayerWorker: a worker started with a player still
+// plays a feature set's jobs, game for game as the local pool.
+func TestFeatureJobsOnPlayerWorker(t *testing.T) {
+	s := startServer(t, Credentials{})
+	startWorker(t, newPlayerWorker(t, connect(t, s, "w"), "w", 1, playerCommand("standard", 1, false), t.TempDir()))
+	p := newPool(t, connect(t, s, "c"), Options{GamesPerJob: 3})
+	b := testBatch(rand.New(rand.NewPCG(29, 30)), 0, 2, 4, true)
+	got, err := playDist(t, p, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameResults(t, got, playLocal(t, b))
+}
+
+// TestWorkerPlayerCannotStart: a worker whose player cannot start fails
+// at once with the player's error.
+func TestWorkerPlayerCannotStart(t *testing.T) {
+	s := startServer(t, Credentials{})
+	missing := filepath.Join(t.TempDir(), "no-such-player")
+	_, err := NewWorker(connect(t, s, "w"), WorkerOptions{Player: []string{missing}})
+	if !errors.Is(err, playerpool.ErrStart) || !strings.Contains(err.Error(), missing) || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("got %v, want one line wrapping %v naming the command", err, playerpool.ErrStart)
+	}
+}
+
+// TestPlayerWireFormat pins a player's job encoding and batch key, and
+// checks that a feature set's job still carries no player.
+func TestPlayerWireFormat(t *testing.T) {
+	fam := playerpool.Family{Command: []string{"./p"}, ID: "p", Version: "1.0", Params: []playerpool.Param{
+		{Name: "a", Default: 1.5, Min: 0, Max: 3}, {Name: "depth", Int: true, Default: 2, Min: 1, Max: 4}}}
+	b := &tuner.Batch{Generation: 3, Players: fam, Vectors: [][]float64{{1, 2}, {2.25, 3}}, Seeds: []uint64{5, 6}, MaxMoves: 9}
+	key, err := batchKey(b)
+	if err != nil || key != "27ffd19534ceddf3" {
+		t.Errorf("batch key %s, %v; want 27ffd19534ceddf3", key, err)
+	}
+	pl, _ := players(b)
+	st := newBatchState(b, newResults(b), nil, 2)
+	data, err := json.Marshal(st.job(1, template(b, pl, "r", key)))
+	const want = `{"format":1,"run":"r","batch":"27ffd19534ceddf3","generation":3,"rules":1,"features":"","features_version":"","candidate":1,"weights":[2.25,3],"search":{"Algorithm":"","Depth":0,"Width":0,"HeuristicOnly":false,"LossValue":0,"ProbCutoff":0,"TableBits":0,"Adaptive":false},"max_moves":9,"games":[0,1],"seeds":[5,6],"player":{"id":"p","version":"1.0","params":[{"name":"a","type":"float","default":1.5,"min":0,"max":3},{"name":"depth","type":"int","default":2,"min":1,"max":4}]}}`
+	if err != nil || string(data) != want {
+		t.Errorf("job encodes as\n%s\nwant\n%s", data, want)
+	}
+	j, err := decodeJob(data)
+	if err != nil || j.Player == nil || j.Player.Params[1].Type != "int" {
+		t.Errorf("decoded %+v, %v", j, err)
+	}
+	// The key covers the declaration: another bound is another batch.
+	fam.Params[0].Max = 4
+	b.Players = fam
+	if other, _ := batchKey(b); other == key {
+		t.Errorf("a batch of another declaration has the same key %s", key)
+	}
+}
+
+// TestOtherDeclaration: a worker's player that differs from the job's in
+// its version, a bound or its parameter count is another player.
+func TestOtherDeclaration(t *testing.T) {
+	job := &jobPlayer{ID: "p", Version: "1", Params: []jobParam{{Name: "a", Type: "float", Default: 1, Min: 0, Max: 2}}}
+	same := *job
+	if why := otherDeclaration(&same, job); why != "" {
+		t.Errorf("same declaration: %q", why)
+	}
+	version := same
+	version.Version = "2"
+	bound := same
+	bound.Params = []jobParam{{Name: "a", Type: "float", Default: 1, Min: 0, Max: 3}}
+	more := same
+	more.Params = append(slices.Clone(same.Params), jobParam{Name: "b", Type: "int", Max: 1})
+	for have, says := range map[*jobPlayer]string{
+		&version: "this worker runs player p 2, the job wants p 1",
+		&bound:   "declares parameter 1 as a float 1 [0, 3], the job's as a float 1 [0, 2]",
+		&more:    "declares 2 parameters, the job's 1",
+	} {
+		if why := otherDeclaration(have, job); !strings.Contains(why, says) {
+			t.Errorf("got %q, want %q", why, says)
+		}
+	}
+}
