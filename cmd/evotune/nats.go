@@ -13,6 +13,7 @@ import (
 
 	"github.com/evotune/evotune/tuner"
 	"github.com/evotune/evotune/tuner/natspool"
+	"github.com/evotune/evotune/tuner/playerpool"
 )
 
 // natsFlags are the flags with which tune and resume hand their games to
@@ -33,10 +34,14 @@ func addNATSFlags(fs *flag.FlagSet) *natsFlags {
 	return f
 }
 
+// on reports whether the flags hand the games to workers.
+func (f *natsFlags) on() bool { return f.url != "" || f.listen != "" }
+
 // pool returns the pool a run in dir plays on, and what releases it: a
 // pool of NATS workers when the flags ask for one, else fallback. Notices
 // (the server's address, no worker taking jobs, refusals) go to stderr.
-func (f *natsFlags) pool(ctx context.Context, dir string, stderr io.Writer, fallback tuner.Pool) (tuner.Pool, func(), error) {
+// The local slots of a run of an external player run it with local.
+func (f *natsFlags) pool(ctx context.Context, dir string, stderr io.Writer, fallback tuner.Pool, local playerpool.Options) (tuner.Pool, func(), error) {
 	switch {
 	case f.url != "" && f.listen != "":
 		return nil, nil, usagef("flags --nats and --nats-listen: give one (a server to connect to, or the address of one to start)")
@@ -101,6 +106,7 @@ func (f *natsFlags) pool(ctx context.Context, dir string, stderr io.Writer, fall
 		Run:          natspool.RunID(host, abs),
 		LocalSlots:   f.localSlots,
 		LocalName:    host + "-coordinator",
+		LocalPlayer:  local,
 		Notify:       func(msg string) { fmt.Fprintf(stderr, "nats      %s\n", msg) },
 		Hint:         "start one with: " + hint,
 	})
@@ -114,4 +120,13 @@ func (f *natsFlags) pool(ctx context.Context, dir string, stderr io.Writer, fall
 		nc.Close()
 		release()
 	}, nil
+}
+
+// remote returns pool if it is the NATS workers' pool (the flags ask for
+// one), else nil.
+func (f *natsFlags) remote(pool tuner.Pool) tuner.Pool {
+	if f.on() {
+		return pool
+	}
+	return nil
 }

@@ -138,6 +138,9 @@ func TestNATSBadInput(t *testing.T) {
 		{[]string{"worker", "--nats", s.URL(), "--slots", "-1"}, "--slots"},
 		{[]string{"worker", "--nats", s.URL(), "--nats-creds", wrong}, "refused the credentials"},
 		{[]string{"worker", "--nats", strings.Replace(s.URL(), "nats://", "nats://tuner:wrong@", 1)}, "refused the credentials"},
+		{[]string{"worker", "--nats", s.URL(), "--player-logs", out}, "--player-logs needs --player"},
+		{[]string{"worker", "--nats", s.URL(), "--player", "evotune player | tee x"}, "shell syntax"},
+		{[]string{"worker", "--nats", s.URL(), "--player", "x", "--player-timeouts", "0"}, "--player-timeouts"},
 	}
 	os.MkdirAll(out, 0o755)
 	for _, tc := range tests {

@@ -26,7 +26,7 @@ type playerFlags struct {
 func addPlayerFlags(fs *flag.FlagSet, withCommand bool) *playerFlags {
 	f := &playerFlags{}
 	if withCommand {
-		fs.StringVar(&f.command, "player", "", "tune the external player this `COMMAND` runs (it speaks the player protocol) instead of the config's feature set: words split as a shell splits a simple command, with '...', \"...\" and \\ quoting and nothing expanded; the config's player section, if any, keeps its init, bounds and fixed")
+		fs.StringVar(&f.command, "player", "", "tune the external player this `COMMAND` runs (it speaks the player protocol) instead of the config's feature set: words split as a shell splits a simple command, with '...', \"...\" and \\ quoting and nothing expanded; the config's player section, if any, keeps its init, bounds and fixed; with --nats or --nats-listen its games go to workers started with evotune worker --player and the same player")
 	}
 	fs.Float64Var(&f.scale, "player-timeouts", 1, "multiply an external player's time limits (10 s for its handshake and each set, 10 s per board of a move request) by `F`; changes no result")
 	return f
@@ -98,18 +98,20 @@ type playerPools struct {
 	flags   *playerFlags
 	dir     string
 	workers func(cfg *tuner.Config) int
-	nats    bool
+	remote  tuner.Pool // the NATS workers' pool, or nil
 	pools   []*playerpool.Pool
 }
 
-// make implements tuner.Options.PlayerPool.
+// make implements tuner.Options.PlayerPool. With NATS, workers started
+// with the player (evotune worker --player) play the games; this process
+// still runs it for the handshake, the local slots and export's checks.
 func (pp *playerPools) make(cfg *tuner.Config) (tuner.Players, tuner.Pool, error) {
-	if pp.nats {
-		return nil, nil, usagef("a run of an external player plays on this machine: the NATS flags are for feature sets")
-	}
 	fam, err := playerpool.FamilyOf(cfg.Player)
 	if err != nil {
 		return nil, nil, err
+	}
+	if pp.remote != nil {
+		return fam, pp.remote, nil
 	}
 	p := playerpool.New(pp.workers(cfg), pp.flags.options(pp.dir))
 	pp.pools = append(pp.pools, p)

@@ -65,14 +65,14 @@ func setupResume(fs *flag.FlagSet, opts options) runFunc {
 		if ro.Workers != nil {
 			workers = *ro.Workers
 		}
-		pool, release, err := nf.pool(ctx, dir, stderr, opts.pool(workers))
+		pool, release, err := nf.pool(ctx, dir, stderr, opts.pool(workers), pf.options(dir))
 		if err != nil {
 			return err
 		}
 		defer release()
 		// A run of an external player starts it again from the command its
 		// config records, and checks that it declares what it did.
-		pp := &playerPools{flags: pf, dir: dir, workers: func(c *tuner.Config) int { return c.Workers }, nats: nf.url != "" || nf.listen != ""}
+		pp := &playerPools{flags: pf, dir: dir, workers: func(c *tuner.Config) int { return c.Workers }, remote: nf.remote(pool)}
 		defer pp.close()
 		return runTuning(ctx, stdout, stderr, func(ev tuner.Events) (*tuner.Run, error) {
 			r, err := tuner.Resume(dir, ro, tuner.Options{Pool: pool, Events: ev, PlayerPool: pp.make})

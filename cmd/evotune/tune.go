@@ -58,12 +58,12 @@ func setupTune(fs *flag.FlagSet, opts options) runFunc {
 		if dir == "" {
 			dir = freshDir(filepath.Join("runs", cfg.Name))
 		}
-		pool, release, err := nf.pool(ctx, dir, stderr, opts.pool(cfg.Workers))
+		pool, release, err := nf.pool(ctx, dir, stderr, opts.pool(cfg.Workers), pf.options(dir))
 		if err != nil {
 			return err
 		}
 		defer release()
-		pp := &playerPools{flags: pf, dir: dir, workers: func(c *tuner.Config) int { return c.Workers }, nats: nf.url != "" || nf.listen != ""}
+		pp := &playerPools{flags: pf, dir: dir, workers: func(c *tuner.Config) int { return c.Workers }, remote: nf.remote(pool)}
 		defer pp.close()
 		return runTuning(ctx, stdout, stderr, func(ev tuner.Events) (*tuner.Run, error) {
 			r, err := tuner.Create(cfg, dir, tuner.Options{Pool: pool, Events: ev, PlayerPool: pp.make})

@@ -30,7 +30,15 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 3 && os.Args[1] == testPlayerFlag {
 		os.Exit(testPlayer(os.Args[2:]))
 	}
+	noExitSleep()
 	os.Exit(m.Run())
+}
+
+// noExitSleep spares the test's players, under the race detector, its
+// second of sleep at exit (GORACE atexit_sleep_ms): a worker's tests start
+// and end many of them.
+func noExitSleep() {
+	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 }
 
 // playerCommand runs the test binary as the built-in player of a feature

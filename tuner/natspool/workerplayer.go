@@ -92,3 +92,13 @@ func otherDeclaration(have, want *jobPlayer) string {
 func describeParam(p jobParam) string {
 	return fmt.Sprintf("%s %s %g [%g, %g]", p.Name, p.Type, p.Default, p.Min, p.Max)
 }
+
+// Player returns the worker's external player, if it runs one.
+func (w *Worker) Player() (playerpool.Family, bool) {
+	w.playerMu.Lock()
+	defer w.playerMu.Unlock()
+	if w.player == nil {
+		return playerpool.Family{}, false
+	}
+	return *w.player, true
+}
