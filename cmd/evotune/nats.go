@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/evotune/evotune/tuner"
@@ -22,6 +23,9 @@ type natsFlags struct {
 	url, listen, creds string
 	localSlots         int
 	ackWait            time.Duration
+	// player is the run's external player command, if any, for the hint
+	// of how to start a worker: such a worker needs --player too.
+	player []string
 }
 
 func addNATSFlags(fs *flag.FlagSet) *natsFlags {
@@ -66,6 +70,9 @@ func (f *natsFlags) pool(ctx context.Context, dir string, stderr io.Writer, fall
 	release := func() {}
 	url, flagName := f.url, "--nats"
 	hint := "evotune worker --nats " + natspool.Redact(f.url)
+	if len(f.player) > 0 {
+		hint += " --player " + shellQuote(playerpool.CommandString(f.player))
+	}
 	if f.listen != "" {
 		flagName = "--nats-listen"
 		srv, err := natspool.StartServer(f.listen, creds)
@@ -84,6 +91,9 @@ func (f *natsFlags) pool(ctx context.Context, dir string, stderr io.Writer, fall
 		hint = fmt.Sprintf("evotune worker --nats nats://%s", net.JoinHostPort(workerHost, fmt.Sprint(srv.Port())))
 		if f.creds != "" {
 			hint += " --nats-creds " + f.creds
+		}
+		if len(f.player) > 0 {
+			hint += " --player " + shellQuote(playerpool.CommandString(f.player))
 		}
 		fmt.Fprintf(stderr, "nats      serving jobs on %s; start workers with: %s\n", url, hint)
 	}
@@ -129,4 +139,9 @@ func (f *natsFlags) remote(pool tuner.Pool) tuner.Pool {
 		return pool
 	}
 	return nil
+}
+
+// shellQuote quotes s as one word for a POSIX shell.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

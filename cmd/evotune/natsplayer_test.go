@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/tuner/natspool"
+	"github.com/evotune/evotune/tuner/playerpool"
 )
 
 // TestNATSPlayerWorker: a tuning run of an external player whose games
@@ -47,7 +48,16 @@ func TestNATSPlayerWorker(t *testing.T) {
 		t.Errorf("the worker left no player log in %s", logs)
 	}
 
-	same("local slots", tuneRun(t, config, "--nats-listen", "127.0.0.1:0", "--local-slots", "1"))
+	dir := filepath.Join(t.TempDir(), "run")
+	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, config), "--out", dir, "--nats-listen", "127.0.0.1:0", "--local-slots", "1")
+	if code != 0 {
+		t.Fatalf("tune --nats-listen: exit %d\n%s\n%s", code, out, errs)
+	}
+	same("local slots", dir)
+	// The hint names the player a worker must run, quoted for a shell.
+	if hint := "--player '" + playerpool.CommandString(cmd) + "'"; !strings.Contains(errs, "start workers with: evotune worker --nats nats://") || !strings.Contains(errs, hint) {
+		t.Errorf("no hint with %s in tune's stderr:\n%s", hint, errs)
+	}
 
 	w.cmd.Process.Kill()
 	w.wait() // before reading its output

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/tuner"
@@ -64,6 +65,11 @@ func setupResume(fs *flag.FlagSet, opts options) runFunc {
 		workers := 0
 		if ro.Workers != nil {
 			workers = *ro.Workers
+		}
+		// The run's player, for the hint of how to start a worker; a config
+		// that cannot be read fails the resume below, with its reason.
+		if cfg, err := tuner.LoadConfig(filepath.Join(dir, "config.yaml")); err == nil && cfg.Player != nil {
+			nf.player = cfg.Player.Command
 		}
 		pool, release, err := nf.pool(ctx, dir, stderr, opts.pool(workers), pf.options(dir))
 		if err != nil {

@@ -58,6 +58,9 @@ func setupTune(fs *flag.FlagSet, opts options) runFunc {
 		if dir == "" {
 			dir = freshDir(filepath.Join("runs", cfg.Name))
 		}
+		if cfg.Player != nil {
+			nf.player = cfg.Player.Command
+		}
 		pool, release, err := nf.pool(ctx, dir, stderr, opts.pool(cfg.Workers), pf.options(dir))
 		if err != nil {
 			return err
