@@ -201,12 +201,11 @@ func (s StageConfig) MarshalYAML() (any, error) {
 // explicit adaptive: false under a top-level adaptive: true reads back.
 func (v ValidationConfig) MarshalYAML() (any, error) {
 	type validation struct {
-		Every   int            `yaml:"every"`
-		Games   int            `yaml:"games"`
-		Search  *writtenSearch `yaml:"search,omitempty"`
-		Average int            `yaml:"average,omitempty"`
+		Every  int            `yaml:"every"`
+		Games  int            `yaml:"games"`
+		Search *writtenSearch `yaml:"search,omitempty"`
 	}
-	return validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search), Average: v.Average}, nil
+	return validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search)}, nil
 }
 
 // StageList returns the run's stages, resolved: the config's, or one stage
@@ -276,14 +275,6 @@ type ValidationConfig struct {
 	// recommended for; absent: the tuning search. Keys it leaves out take
 	// the tuning search's values (validation: {search: {depth: 5}}).
 	Search *engine.SearchConfig `yaml:"search,omitempty"`
-	// Average makes the weights a validation measures, and so the
-	// recommended weights, the average of the distribution means of the
-	// stage's last Average generations instead of the current mean alone;
-	// absent, 0 or 1: the current mean. Where noise handling has run out
-	// of games and the candidates' ranks are noise, the mean wanders
-	// around the optimum from one generation to the next, and the average
-	// of its last positions is nearer the optimum than any one of them.
-	Average int `yaml:"average,omitempty"`
 }
 
 // CheckpointConfig configures checkpoints.

@@ -49,8 +49,6 @@ func TestConfigErrors(t *testing.T) {
 		{"metric", "fitness: {metric: max_score}\n", 1, "fitness.metric", "mean_score"},
 		{"reach tile", "fitness: {metric: \"reach:3000\"}\n", 1, "fitness.metric", "power of two"},
 		{"validation games", "validation: {games: 1}\n", 1, "validation.games", "at least 2"},
-		{"validation average", "validation: {average: -1}\n", 1, "validation.average", "-1: want 0 or 1 (the current mean) up to 100 generations"},
-		{"validation average too long", "validation: {average: 101}\n", 1, "validation.average", "101: want 0 or 1"},
 		{"keep", "checkpoints: {keep: -1}\n", 1, "checkpoints.keep", "at least 1"},
 		{"name", "name: ../evil\n", 1, "name", "letters"},
 		{"unknown parameter", "features: nneonneo\ninit: {sum_pow: 3}\n", 2, "init.sum_pow", "parameters: monotonicity_power, sum_power"},

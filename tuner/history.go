@@ -50,11 +50,6 @@ type RecordValidation struct {
 	CI95    float64 `json:"ci95"`
 	Median  float64 `json:"median"`
 	Games   int     `json:"games"`
-	// Weights are the weights measured when they are not the generation's
-	// mean: with validation.average, the average of the last Averaged
-	// means.
-	Weights  *WeightMap `json:"weights,omitempty"`
-	Averaged int        `json:"averaged,omitempty"`
 }
 
 // WeightMap is a weight vector written as a JSON object in feature order.

@@ -151,7 +151,6 @@ func (t *Tuner) nextStage(ctx context.Context, done int, v *Validation) error {
 	t.state.Noise = nil
 	t.state.Stage, t.state.StageGeneration, t.state.StageStart = i, done, slices.Clone(v.Weights)
 	t.state.StageEvaluations = evaluations
-	t.state.RecentMeans = nil // the new stage's means, from its first generation
 	if t.valSearch != before {
 		if _, err := t.validate(ctx, t.init, 0, true); err != nil {
 			return err
@@ -178,7 +177,7 @@ func (t *Tuner) Reopen() bool {
 // generation.
 func (t *Tuner) Finish(ctx context.Context, reason string) error {
 	if v := t.state.Validated; v == nil || v.Generation != t.state.Generation {
-		if _, err := t.validate(ctx, t.recommendedVector(), t.state.Generation, false); err != nil {
+		if _, err := t.validate(ctx, t.vector(t.opt.Mean()), t.state.Generation, false); err != nil {
 			return err
 		}
 	}
@@ -213,7 +212,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		v := t.state.Validated
 		if v == nil || v.Generation != g {
 			var err error
-			if v, err = t.validate(ctx, t.recommendedVector(), g, false); err != nil {
+			if v, err = t.validate(ctx, t.vector(t.opt.Mean()), g, false); err != nil {
 				return Record{}, err
 			}
 		}
@@ -268,7 +267,6 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		Noise:       noise,
 	}
 	rec.Mean, _ = stats.MeanCI95(fit)
-	t.recordMean(rec.Weights.Values)
 	if len(t.cfg.Stages) > 0 {
 		rec.Stage = t.state.Stage + 1
 	}
@@ -278,14 +276,10 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 	}
 	var v *Validation
 	if rec.Stop != "" || rec.StageEnd != "" || done%t.cfg.Validation.Every == 0 {
-		if v, err = t.validate(ctx, t.recommendedVector(), done, false); err != nil {
+		if v, err = t.validate(ctx, rec.Weights.Values, done, false); err != nil {
 			return Record{}, err
 		}
 		rec.Validation = &RecordValidation{Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games}
-		if t.averaging() {
-			rec.Validation.Weights = &WeightMap{Names: t.names, Values: v.Weights}
-			rec.Validation.Averaged = len(t.state.RecentMeans)
-		}
 	}
 	if rec.StageEnd != "" {
 		// A stage always ends with its mean validated; the next starts

@@ -50,10 +50,6 @@ type State struct {
 	// before the current one, whose optimizers are gone.
 	StageEvaluations int       `json:"stage_evaluations,omitempty"`
 	StageStart       []float64 `json:"stage_start,omitempty"`
-	// RecentMeans are the current stage's last distribution means (full
-	// vectors, oldest first), kept only with validation.average; a
-	// validation measures their average.
-	RecentMeans [][]float64 `json:"recent_means,omitempty"`
 }
 
 // Validation is a weight vector measured on the validation seeds.
@@ -337,13 +333,6 @@ func (s State) clone() State {
 		s.Noise = &n
 	}
 	s.StageStart = slices.Clone(s.StageStart)
-	if s.RecentMeans != nil {
-		means := make([][]float64, len(s.RecentMeans))
-		for i, m := range s.RecentMeans {
-			means[i] = slices.Clone(m)
-		}
-		s.RecentMeans = means
-	}
 	return s
 }
 

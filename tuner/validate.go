@@ -126,9 +126,6 @@ func (c *Config) validateRest() error {
 	if c.Validation.Every < 1 {
 		return c.errorf("validation.every", "%d: want at least 1 generation", c.Validation.Every)
 	}
-	if c.Validation.Average < 0 || c.Validation.Average > MaxValidationAverage {
-		return c.errorf("validation.average", "%d: want 0 or 1 (the current mean) up to %d generations", c.Validation.Average, MaxValidationAverage)
-	}
 	if c.Validation.Games < 2 {
 		return c.errorf("validation.games", "%d: want at least 2 games (a confidence interval needs two)", c.Validation.Games)
 	}
