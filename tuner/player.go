@@ -34,20 +34,21 @@ type PlayerConfig struct {
 	Declared *PlayerDeclaration `yaml:"declared,omitempty"`
 }
 
-// PlayerDeclaration is a player's handshake: its id line and parameters.
+// PlayerDeclaration is a player's handshake: its id line and parameters,
+// as a run's config records it and as a NATS job names the player.
 type PlayerDeclaration struct {
-	ID      string          `yaml:"id"`
-	Version string          `yaml:"version"`
-	Params  []DeclaredParam `yaml:"params"`
+	ID      string          `yaml:"id" json:"id"`
+	Version string          `yaml:"version" json:"version"`
+	Params  []DeclaredParam `yaml:"params" json:"params"`
 }
 
 // DeclaredParam is one declared parameter.
 type DeclaredParam struct {
-	Name    string  `yaml:"name"`
-	Type    string  `yaml:"type"` // float or int
-	Default float64 `yaml:"default"`
-	Min     float64 `yaml:"min"`
-	Max     float64 `yaml:"max"`
+	Name    string  `yaml:"name" json:"name"`
+	Type    string  `yaml:"type" json:"type"` // float or int
+	Default float64 `yaml:"default" json:"default"`
+	Min     float64 `yaml:"min" json:"min"`
+	Max     float64 `yaml:"max" json:"max"`
 }
 
 // names returns the declared parameters' names, in order.

@@ -107,7 +107,7 @@ func (st *batchState) job(i int, common job) job {
 func template(b *tuner.Batch, pl batchPlayers, run, key string) job {
 	j := job{Format: JobFormat, Run: run, Batch: key, Generation: b.Generation, Rules: engine.RulesVersion, MaxMoves: b.MaxMoves}
 	if pl.family != nil {
-		j.Player = declaration(*pl.family)
+		j.Player = pl.family.Declaration()
 	} else {
 		j.Features, j.FeaturesVersion, j.Search = pl.features.Set.Name, pl.features.Set.Version(), pl.features.Search
 	}

@@ -46,37 +46,11 @@ type job struct {
 	Seeds           []uint64            `json:"seeds"`
 	// Player, for a job of an external player, is its declaration; its
 	// Features, FeaturesVersion and Search are then empty and Weights are
-	// the candidate's parameter values in the player's units. Omitted
-	// from a feature set's job, which therefore encodes as it always did.
-	Player *jobPlayer `json:"player,omitempty"`
-}
-
-// A jobPlayer names the external player a job is for by its handshake: a
-// worker plays the job only if its own player declares the same, since
-// the command that runs it differs from machine to machine.
-type jobPlayer struct {
-	ID      string     `json:"id"`
-	Version string     `json:"version"`
-	Params  []jobParam `json:"params"`
-}
-
-// A jobParam is one declared parameter, as tuner.DeclaredParam has it.
-type jobParam struct {
-	Name    string  `json:"name"`
-	Type    string  `json:"type"` // float or int
-	Default float64 `json:"default"`
-	Min     float64 `json:"min"`
-	Max     float64 `json:"max"`
-}
-
-// declaration returns f's declaration as a job carries it.
-func declaration(f playerpool.Family) *jobPlayer {
-	d := f.Declaration()
-	jp := &jobPlayer{ID: d.ID, Version: d.Version, Params: make([]jobParam, len(d.Params))}
-	for i, q := range d.Params {
-		jp.Params[i] = jobParam{Name: q.Name, Type: q.Type, Default: q.Default, Min: q.Min, Max: q.Max}
-	}
-	return jp
+	// the candidate's parameter values in the player's units. A worker
+	// plays the job only if its own player declares the same, since the
+	// command that runs it differs from machine to machine. Omitted from a
+	// feature set's job, which therefore encodes as it always did.
+	Player *tuner.PlayerDeclaration `json:"player,omitempty"`
 }
 
 // A result is a worker's answer to a job: a result per game, in the job's
@@ -159,11 +133,11 @@ func batchKey(b *tuner.Batch) (string, error) {
 		// set's depend on the set and the search.
 		v = struct {
 			Generation int
-			Player     *jobPlayer
+			Player     *tuner.PlayerDeclaration
 			Weights    [][]float64
 			Seeds      []uint64
 			MaxMoves   int
-		}{b.Generation, declaration(*pl.family), b.Vectors, b.Seeds, b.MaxMoves}
+		}{b.Generation, pl.family.Declaration(), b.Vectors, b.Seeds, b.MaxMoves}
 	} else {
 		// The field names and order are those of the first version: the
 		// key of a batch made again must not change across versions, or

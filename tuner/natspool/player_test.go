@@ -301,7 +301,7 @@ func TestPlayerWireFormat(t *testing.T) {
 // TestOtherDeclaration: a worker's player that differs from the job's in
 // its version, a bound or its parameter count is another player.
 func TestOtherDeclaration(t *testing.T) {
-	job := &jobPlayer{ID: "p", Version: "1", Params: []jobParam{{Name: "a", Type: "float", Default: 1, Min: 0, Max: 2}}}
+	job := &tuner.PlayerDeclaration{ID: "p", Version: "1", Params: []tuner.DeclaredParam{{Name: "a", Type: "float", Default: 1, Min: 0, Max: 2}}}
 	same := *job
 	if why := otherDeclaration(&same, job); why != "" {
 		t.Errorf("same declaration: %q", why)
@@ -309,10 +309,10 @@ func TestOtherDeclaration(t *testing.T) {
 	version := same
 	version.Version = "2"
 	bound := same
-	bound.Params = []jobParam{{Name: "a", Type: "float", Default: 1, Min: 0, Max: 3}}
+	bound.Params = []tuner.DeclaredParam{{Name: "a", Type: "float", Default: 1, Min: 0, Max: 3}}
 	more := same
-	more.Params = append(slices.Clone(same.Params), jobParam{Name: "b", Type: "int", Max: 1})
-	for have, says := range map[*jobPlayer]string{
+	more.Params = append(slices.Clone(same.Params), tuner.DeclaredParam{Name: "b", Type: "int", Max: 1})
+	for have, says := range map[*tuner.PlayerDeclaration]string{
 		&version: "this worker runs player p 2, the job wants p 1",
 		&bound:   "declares parameter 1 as a float 1 [0, 3], the job's as a float 1 [0, 2]",
 		&more:    "declares 2 parameters, the job's 1",

@@ -45,7 +45,7 @@ func (w *Worker) preparePlayer(j *job, sl *workerSlot) (playFunc, string) {
 	if fam == nil {
 		return nil, fmt.Sprintf("this worker runs no external player, the job wants %s %s: start it with --player CMD", j.Player.ID, j.Player.Version)
 	}
-	if why := otherDeclaration(declaration(*fam), j.Player); why != "" {
+	if why := otherDeclaration(fam.Declaration(), j.Player); why != "" {
 		return nil, why
 	}
 	if len(j.Weights) != len(fam.Params) {
@@ -72,7 +72,7 @@ func (w *Worker) preparePlayer(j *job, sl *workerSlot) (playFunc, string) {
 // otherDeclaration describes how the declaration of this worker's player,
 // have, differs from the one a job wants, or returns "" if they are the
 // same.
-func otherDeclaration(have, want *jobPlayer) string {
+func otherDeclaration(have, want *tuner.PlayerDeclaration) string {
 	if have.ID != want.ID || have.Version != want.Version {
 		return fmt.Sprintf("this worker runs player %s %s, the job wants %s %s", have.ID, have.Version, want.ID, want.Version)
 	}
@@ -89,7 +89,7 @@ func otherDeclaration(have, want *jobPlayer) string {
 	return fmt.Sprintf("this worker's player %s %s declares %s: run the coordinator's build of the player here", have.ID, have.Version, what)
 }
 
-func describeParam(p jobParam) string {
+func describeParam(p tuner.DeclaredParam) string {
 	return fmt.Sprintf("%s %s %g [%g, %g]", p.Name, p.Type, p.Default, p.Min, p.Max)
 }
 
