@@ -93,20 +93,7 @@ func testBatch(rng *rand.Rand, generation, cands, games int, subset bool) *tuner
 		}
 		b.Vectors = append(b.Vectors, w)
 	}
-	base := rng.Uint64()
-	for i := range games {
-		b.Seeds = append(b.Seeds, engine.GameSeed(base, uint64(i)))
-	}
-	if subset {
-		b.Jobs = []tuner.Job{}
-		for g := range games {
-			for c := range cands {
-				if rng.IntN(3) > 0 {
-					b.Jobs = append(b.Jobs, tuner.Job{Candidate: c, Game: g})
-				}
-			}
-		}
-	}
+	addSeeds(b, rng, games, subset)
 	return b
 }
 
@@ -615,5 +602,25 @@ func TestLateAnswerIgnored(t *testing.T) {
 	want := playLocal(t, b)
 	if got[0][1] != want[0][1] || got[1][2] != want[1][2] || got[0][0] != (engine.Result{}) {
 		t.Errorf("got %+v, want the two asked-for games and nothing else", got)
+	}
+}
+
+// addSeeds gives b games seeds drawn from rng and, with subset, asks for
+// about two thirds of its (candidate, game) jobs, as noise handling's
+// racing and re-evaluation do.
+func addSeeds(b *tuner.Batch, rng *rand.Rand, games int, subset bool) {
+	base := rng.Uint64()
+	for i := range games {
+		b.Seeds = append(b.Seeds, engine.GameSeed(base, uint64(i)))
+	}
+	if subset {
+		b.Jobs = []tuner.Job{}
+		for g := range games {
+			for c := range len(b.Vectors) {
+				if rng.IntN(3) > 0 {
+					b.Jobs = append(b.Jobs, tuner.Job{Candidate: c, Game: g})
+				}
+			}
+		}
 	}
 }

@@ -108,20 +108,7 @@ func playerBatch(t *testing.T, rng *rand.Rand, cmd []string, generation, cands, 
 		}
 		b.Vectors = append(b.Vectors, v)
 	}
-	base := rng.Uint64()
-	for i := range games {
-		b.Seeds = append(b.Seeds, engine.GameSeed(base, uint64(i)))
-	}
-	if subset {
-		b.Jobs = []tuner.Job{}
-		for g := range games {
-			for c := range cands {
-				if rng.IntN(3) > 0 {
-					b.Jobs = append(b.Jobs, tuner.Job{Candidate: c, Game: g})
-				}
-			}
-		}
-	}
+	addSeeds(b, rng, games, subset)
 	return b
 }
 
