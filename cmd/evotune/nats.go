@@ -69,10 +69,12 @@ func (f *natsFlags) pool(ctx context.Context, dir string, stderr io.Writer, fall
 	host, _ := os.Hostname()
 	release := func() {}
 	url, flagName := f.url, "--nats"
-	hint := "evotune worker --nats " + natspool.Redact(f.url)
+	// A worker for a run of an external player must run it too.
+	withPlayer := ""
 	if len(f.player) > 0 {
-		hint += " --player " + shellQuote(playerpool.CommandString(f.player))
+		withPlayer = " --player " + shellQuote(playerpool.CommandString(f.player))
 	}
+	hint := "evotune worker --nats " + natspool.Redact(f.url) + withPlayer
 	if f.listen != "" {
 		flagName = "--nats-listen"
 		srv, err := natspool.StartServer(f.listen, creds)
@@ -92,9 +94,7 @@ func (f *natsFlags) pool(ctx context.Context, dir string, stderr io.Writer, fall
 		if f.creds != "" {
 			hint += " --nats-creds " + f.creds
 		}
-		if len(f.player) > 0 {
-			hint += " --player " + shellQuote(playerpool.CommandString(f.player))
-		}
+		hint += withPlayer
 		fmt.Fprintf(stderr, "nats      serving jobs on %s; start workers with: %s\n", url, hint)
 	}
 	nc, err := natspool.Connect(url, creds, "evotune coordinator", func(format string, args ...any) {
