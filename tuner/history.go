@@ -38,9 +38,15 @@ type Record struct {
 	StageEnd string `json:"stage_end,omitempty"`
 	// Stop is why the run stopped after this generation, if it did.
 	Stop string `json:"stop,omitempty"`
-	// Elapsed is the wall-clock time of the run so far: the one field that
-	// differs between two runs with equal configs.
+	// Elapsed is the wall-clock time of the run so far. It and CPU are the
+	// fields that differ between two runs with equal configs.
 	Elapsed float64 `json:"elapsed_s"`
+	// CPU is the CPU time of the run so far, in seconds, user and system:
+	// the evotune processes that ran it (every in-process worker, earlier
+	// processes of a resumed run included), not player processes or NATS
+	// workers. Absent where the system has no CPU clock. What a result
+	// costs, as wall time on a shared machine is not.
+	CPU float64 `json:"cpu_s,omitempty"`
 }
 
 // RecordValidation is a validation as history.jsonl shows it.
@@ -72,26 +78,27 @@ func (m WeightMap) MarshalJSON() ([]byte, error) {
 	return []byte(sb.String()), nil
 }
 
-// lastElapsed reads the elapsed time of the last complete line of a
-// history, and that of the last line of a stage before stage (1-based; the
-// time that stage began, 0 for the first).
-func lastElapsed(history io.Reader, stage int) (last, stageBegan time.Duration) {
-	var l, began float64
+// lastElapsed reads the elapsed time and the CPU time of the last complete
+// line of a history, and the elapsed time of the last line of a stage before
+// stage (1-based; the time that stage began, 0 for the first).
+func lastElapsed(history io.Reader, stage int) (last, cpu, stageBegan time.Duration) {
+	var l, c, began float64
 	sc := bufio.NewScanner(history)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		var rec struct {
 			Stage   int     `json:"stage"`
 			Elapsed float64 `json:"elapsed_s"`
+			CPU     float64 `json:"cpu_s"`
 		}
 		if json.Unmarshal(sc.Bytes(), &rec) == nil {
-			l = rec.Elapsed
+			l, c = rec.Elapsed, rec.CPU
 			if rec.Stage < stage {
 				began = rec.Elapsed
 			}
 		}
 	}
-	return elapsedOf(l), elapsedOf(began)
+	return elapsedOf(l), elapsedOf(c), elapsedOf(began)
 }
 
 // elapsedOf converts a record's elapsed seconds back to a duration.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/cputime"
 )
 
 // Files of a run directory.
@@ -57,8 +58,11 @@ type Run struct {
 	cache   *journalCache
 	release func() error
 	start   time.Time
-	// elapsed0 is the wall-clock time spent before this process took over.
-	elapsed0 time.Duration
+	// elapsed0 and cpu0 are the wall-clock and CPU time spent before this
+	// process took over; cpuStart is the process's CPU time when it did
+	// (the process may have run other things before, as tunebench does).
+	elapsed0, cpu0, cpuStart time.Duration
+	cpuOK                    bool
 	// historyLines counts the lines of history.jsonl.
 	historyLines int
 	// Notices are things a resumed run should tell the user (checkpoints
@@ -75,7 +79,8 @@ func Create(cfg *Config, dir string, opts Options) (_ *Run, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRunDir, err)
 	}
-	r := &Run{dir: dir, start: time.Now(), cache: newJournalCache(nil, 0), onGen: opts.Events.Generation, fsys: fsOf(opts)}
+	r := &Run{dir: dir, cache: newJournalCache(nil, 0), onGen: opts.Events.Generation, fsys: fsOf(opts)}
+	r.startClocks()
 	if opts, err = opts.forPlayer(cfg); err != nil {
 		return nil, err
 	}
@@ -127,7 +132,8 @@ func Resume(dir string, o ResumeOverrides, opts Options) (_ *Run, err error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Run{dir: dir, release: release, start: time.Now(), onGen: opts.Events.Generation, fsys: fsOf(opts)}
+	r := &Run{dir: dir, release: release, onGen: opts.Events.Generation, fsys: fsOf(opts)}
+	r.startClocks()
 	defer func() {
 		if err != nil {
 			r.Close()
@@ -245,7 +251,7 @@ func (r *Run) openHistory(lines, stage int) (err error) {
 		return fmt.Errorf("tuner: %s: %w", path, err)
 	}
 	var began time.Duration
-	r.elapsed0, began = lastElapsed(bytes.NewReader(data[:end]), stage)
+	r.elapsed0, r.cpu0, began = lastElapsed(bytes.NewReader(data[:end]), stage)
 	r.t.SetStageBegan(began)
 	r.historyLines = lines
 	return nil
@@ -290,6 +296,27 @@ func (r *Run) Dir() string { return r.dir }
 // Elapsed returns the run's wall-clock time, earlier processes included.
 func (r *Run) Elapsed() time.Duration { return r.elapsed0 + time.Since(r.start) }
 
+// CPU returns the run's CPU time, earlier processes included, and false
+// where the system has no CPU clock.
+func (r *Run) CPU() (time.Duration, bool) {
+	if !r.cpuOK {
+		return 0, false
+	}
+	now, err := cputime.Process()
+	if err != nil {
+		return 0, false
+	}
+	return r.cpu0 + now - r.cpuStart, true
+}
+
+// startClocks notes the time and CPU time at which this process took the
+// run over.
+func (r *Run) startClocks() {
+	r.start = time.Now()
+	c, err := cputime.Process()
+	r.cpuStart, r.cpuOK = c, err == nil
+}
+
 // Close flushes the journal and releases the run's files and lock; the
 // directory is then consistent for a resume.
 func (r *Run) Close() error {
@@ -331,6 +358,9 @@ func (r *Run) Run(ctx context.Context) (*Outcome, error) {
 		rec, err := t.Step(ctx, r.Elapsed)
 		if err != nil {
 			return r.outcome(), err
+		}
+		if cpu, ok := r.CPU(); ok {
+			rec.CPU = max(cpu.Seconds(), 1e-9) // never 0, which would leave the field out
 		}
 		if err := r.appendHistory(rec); err != nil {
 			return r.outcome(), err

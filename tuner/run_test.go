@@ -3,6 +3,7 @@ package tuner
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/cputime"
 )
 
 func smallConfig(t *testing.T) *Config {
@@ -34,7 +36,8 @@ checkpoints: {keep: 2}
 }
 
 // runFiles are the files a finished run is compared by: weights.yaml, the
-// history without its wall-clock field, and the newest checkpoint.
+// history without its clock fields (elapsed_s and cpu_s, last on each
+// line), and the newest checkpoint.
 type runFiles struct {
 	weights, history, checkpoint []byte
 }
@@ -356,5 +359,57 @@ func TestTuneParameters(t *testing.T) {
 	}
 	if len(wf.Weights) != len(set.Features) {
 		t.Errorf("weights file has %d weights, want %d", len(wf.Weights), len(set.Features))
+	}
+}
+
+// TestHistoryCPU checks the run's CPU time in the history: on every line,
+// growing, and carried over by a resumed run, whose first line counts the
+// earlier process's CPU time as well as its own. The resumed process's
+// clock starts anew, so a run that forgot the earlier time would write
+// less than the last line before the resume.
+func TestHistoryCPU(t *testing.T) {
+	if _, err := cputime.Process(); errors.Is(err, errors.ErrUnsupported) {
+		t.Skipf("no CPU clock here: %v", err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	cfg := smallConfig(t)
+	cfg.Generations = 2
+	r, err := Create(cfg, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runToEnd(t, r)
+	four := 4
+	if r, err = Resume(dir, ResumeOverrides{Generations: &four}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	// The first process's CPU time as the resumed run found it: the
+	// resumed lines must include it.
+	before, _ := r.CPU()
+	runToEnd(t, r)
+	data, err := os.ReadFile(filepath.Join(dir, HistoryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prev float64
+	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var rec struct {
+			CPU *float64 `json:"cpu_s"`
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case rec.CPU == nil || *rec.CPU <= 0:
+			t.Fatalf("line %d: no positive cpu_s: %s", i+1, line)
+		case *rec.CPU < prev:
+			t.Errorf("line %d: cpu_s %v below the line before's %v", i+1, *rec.CPU, prev)
+		case i == 2 && *rec.CPU < before.Seconds():
+			t.Errorf("the resumed run's first line: cpu_s %v, below the %v the resumed run started from", *rec.CPU, before.Seconds())
+		}
+		prev = *rec.CPU
+	}
+	if prev < before.Seconds() {
+		t.Errorf("last cpu_s %v below the resumed run's start %v", prev, before.Seconds())
 	}
 }

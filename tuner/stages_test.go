@@ -378,7 +378,7 @@ func TestStagesResume(t *testing.T) {
 		t.Fatalf("resumed at the boundary: %d records, generation 3 stop %q, generation 4 in stage %d", len(recs), recs[2].Stop, recs[3].Stage)
 	}
 	for i := 3; i < 9; i++ {
-		recs[i].Elapsed, wantRecs[i].Elapsed = 0, 0
+		recs[i].Elapsed, wantRecs[i].Elapsed, recs[i].CPU, wantRecs[i].CPU = 0, 0, 0, 0
 		a, _ := json.Marshal(recs[i])
 		b, _ := json.Marshal(wantRecs[i])
 		if !bytes.Equal(a, b) {
@@ -424,19 +424,20 @@ func TestStageDuration(t *testing.T) {
 }
 
 // TestLastElapsedStage checks the recovery of a stage's start from the
-// history: the elapsed time of the previous stage's last line.
+// history (the elapsed time of the previous stage's last line) and of the
+// run's CPU time (its last line's).
 func TestLastElapsedStage(t *testing.T) {
-	h := `{"generation":1,"stage":1,"elapsed_s":1.5}
-{"generation":2,"stage":1,"stage_end":"generations: 2 done","elapsed_s":3.25}
-{"generation":3,"stage":2,"elapsed_s":7}
+	h := `{"generation":1,"stage":1,"elapsed_s":1.5,"cpu_s":2.5}
+{"generation":2,"stage":1,"stage_end":"generations: 2 done","elapsed_s":3.25,"cpu_s":6}
+{"generation":3,"stage":2,"elapsed_s":7,"cpu_s":13.5}
 `
 	for _, tt := range []struct {
 		stage         int
 		last, started time.Duration
 	}{{1, 7 * time.Second, 0}, {2, 7 * time.Second, 3250 * time.Millisecond}, {3, 7 * time.Second, 7 * time.Second}} {
-		last, began := lastElapsed(strings.NewReader(h), tt.stage)
-		if last != tt.last || began != tt.started {
-			t.Errorf("stage %d: last %v, began %v; want %v, %v", tt.stage, last, began, tt.last, tt.started)
+		last, cpu, began := lastElapsed(strings.NewReader(h), tt.stage)
+		if last != tt.last || began != tt.started || cpu != 13500*time.Millisecond {
+			t.Errorf("stage %d: last %v, CPU %v, began %v; want %v, 13.5s, %v", tt.stage, last, cpu, began, tt.last, tt.started)
 		}
 	}
 }

@@ -108,7 +108,8 @@ func historyLines(t *testing.T, dir string) []string {
 	return lines
 }
 
-// stripElapsed removes the one wall-clock field of history lines.
+// stripElapsed removes the clock fields of history lines: elapsed_s and
+// cpu_s, the last on each line.
 func stripElapsed(t *testing.T, lines []string) string {
 	t.Helper()
 	var sb strings.Builder

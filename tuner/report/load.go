@@ -56,6 +56,9 @@ type Generation struct {
 	Validation  *tuner.RecordValidation `json:"validation"`
 	Stop        string                  `json:"stop"`
 	Elapsed     float64                 `json:"elapsed_s"`
+	// CPU is the run's CPU seconds so far; 0 in a history from before
+	// cpu_s or from a system without a CPU clock.
+	CPU float64 `json:"cpu_s"`
 	// AxisRatio is the square root of the condition number of CMA-ES's
 	// covariance; nil when the optimizer has none.
 	AxisRatio *float64 `json:"axis_ratio"`
@@ -74,7 +77,7 @@ type Generation struct {
 var known = map[string]bool{
 	"generation": true, "evaluations": true, "games": true, "lambda": true,
 	"best": true, "median": true, "mean": true, "sigma": true, "restarts": true,
-	"weights": true, "validation": true, "stop": true, "elapsed_s": true, "axis_ratio": true,
+	"weights": true, "validation": true, "stop": true, "elapsed_s": true, "cpu_s": true, "axis_ratio": true,
 	"stage": true, "stage_end": true, "noise": true,
 }
 

@@ -119,7 +119,11 @@ func (r *Run) page() (*page, error) {
 	}
 	if last != nil {
 		p.Facts = append(p.Facts,
-			[2]string{"wall time", (time.Duration(last.Elapsed * float64(time.Second))).Round(time.Second).String()},
+			[2]string{"wall time", (time.Duration(last.Elapsed * float64(time.Second))).Round(time.Second).String()})
+		if last.CPU > 0 {
+			p.Facts = append(p.Facts, [2]string{"CPU time", cpuFact(last.CPU, last.Elapsed)})
+		}
+		p.Facts = append(p.Facts,
 			[2]string{"candidates per generation (λ)", strconv.Itoa(last.Lambda)},
 			[2]string{"evaluations", strconv.Itoa(last.Evaluations)})
 		if last.Restarts > 0 {
@@ -345,4 +349,15 @@ func pairedText(runSeed uint64, start, tuned *tuner.Validation) string {
 			100*tr.B.Value(), 100*tr.B.CI95.Lo, 100*tr.B.CI95.Hi, 100*tr.A.Value(), 100*tr.A.CI95.Lo, 100*tr.A.CI95.Hi)
 	}
 	return t
+}
+
+// cpuFact writes a run's CPU time with the cores it kept busy on average:
+// the evotune processes' CPU, which is what a result costs on a shared
+// machine.
+func cpuFact(cpu, elapsed float64) string {
+	d := time.Duration(cpu * float64(time.Second)).Round(time.Second).String()
+	if elapsed <= 0 {
+		return d
+	}
+	return fmt.Sprintf("%s (%.2f cores on average)", d, cpu/elapsed)
 }

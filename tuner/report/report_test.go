@@ -363,7 +363,7 @@ func reduceSVG(svg string) string {
 	return sb.String()
 }
 
-// TestGolden renders a real run, its wall-clock field made fixed, and
+// TestGolden renders a real run, its clock fields made fixed, and
 // compares the page with the SVGs reduced to element counts.
 func TestGolden(t *testing.T) {
 	dir := realRun(t, smallYAML, 0)
@@ -373,10 +373,13 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	h = regexp.MustCompile(`"elapsed_s":[0-9.e+-]+`).ReplaceAllFunc(h, func([]byte) []byte {
+	h = regexp.MustCompile(`"elapsed_s":[0-9.e+-]+,"cpu_s":[0-9.e+-]+`).ReplaceAllFunc(h, func([]byte) []byte {
 		n++
-		return fmt.Appendf(nil, `"elapsed_s":%d`, 3*n)
+		return fmt.Appendf(nil, `"elapsed_s":%d,"cpu_s":%d`, 3*n, 5*n)
 	})
+	if lines := bytes.Count(h, []byte("\n")); n != lines {
+		t.Fatalf("%d of %d history lines have elapsed_s and cpu_s", n, lines)
+	}
 	if err := os.WriteFile(hpath, h, 0o644); err != nil {
 		t.Fatal(err)
 	}
