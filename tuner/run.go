@@ -16,7 +16,6 @@ import (
 
 	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/internal/cputime"
 )
 
 // Files of a run directory.
@@ -292,30 +291,6 @@ func (r *Run) Tuner() *Tuner { return r.t }
 
 // Dir returns the run directory.
 func (r *Run) Dir() string { return r.dir }
-
-// Elapsed returns the run's wall-clock time, earlier processes included.
-func (r *Run) Elapsed() time.Duration { return r.elapsed0 + time.Since(r.start) }
-
-// CPU returns the run's CPU time, earlier processes included, and false
-// where the system has no CPU clock.
-func (r *Run) CPU() (time.Duration, bool) {
-	if !r.cpuOK {
-		return 0, false
-	}
-	now, err := cputime.Process()
-	if err != nil {
-		return 0, false
-	}
-	return r.cpu0 + now - r.cpuStart, true
-}
-
-// startClocks notes the time and CPU time at which this process took the
-// run over.
-func (r *Run) startClocks() {
-	r.start = time.Now()
-	c, err := cputime.Process()
-	r.cpuStart, r.cpuOK = c, err == nil
-}
 
 // Close flushes the journal and releases the run's files and lock; the
 // directory is then consistent for a resume.
