@@ -78,10 +78,10 @@ func (m WeightMap) MarshalJSON() ([]byte, error) {
 	return []byte(sb.String()), nil
 }
 
-// lastElapsed reads the elapsed time and the CPU time of the last complete
+// lastClocks reads the elapsed time and the CPU time of the last complete
 // line of a history, and the elapsed time of the last line of a stage before
 // stage (1-based; the time that stage began, 0 for the first).
-func lastElapsed(history io.Reader, stage int) (last, cpu, stageBegan time.Duration) {
+func lastClocks(history io.Reader, stage int) (last, cpu, stageBegan time.Duration) {
 	var l, c, began float64
 	sc := bufio.NewScanner(history)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)

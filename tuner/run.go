@@ -250,7 +250,7 @@ func (r *Run) openHistory(lines, stage int) (err error) {
 		return fmt.Errorf("tuner: %s: %w", path, err)
 	}
 	var began time.Duration
-	r.elapsed0, r.cpu0, began = lastElapsed(bytes.NewReader(data[:end]), stage)
+	r.elapsed0, r.cpu0, began = lastClocks(bytes.NewReader(data[:end]), stage)
 	r.t.SetStageBegan(began)
 	r.historyLines = lines
 	return nil

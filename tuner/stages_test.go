@@ -423,10 +423,10 @@ func TestStageDuration(t *testing.T) {
 	}
 }
 
-// TestLastElapsedStage checks the recovery of a stage's start from the
+// TestLastClocksStage checks the recovery of a stage's start from the
 // history (the elapsed time of the previous stage's last line) and of the
 // run's CPU time (its last line's).
-func TestLastElapsedStage(t *testing.T) {
+func TestLastClocksStage(t *testing.T) {
 	h := `{"generation":1,"stage":1,"elapsed_s":1.5,"cpu_s":2.5}
 {"generation":2,"stage":1,"stage_end":"generations: 2 done","elapsed_s":3.25,"cpu_s":6}
 {"generation":3,"stage":2,"elapsed_s":7,"cpu_s":13.5}
@@ -435,7 +435,7 @@ func TestLastElapsedStage(t *testing.T) {
 		stage         int
 		last, started time.Duration
 	}{{1, 7 * time.Second, 0}, {2, 7 * time.Second, 3250 * time.Millisecond}, {3, 7 * time.Second, 7 * time.Second}} {
-		last, cpu, began := lastElapsed(strings.NewReader(h), tt.stage)
+		last, cpu, began := lastClocks(strings.NewReader(h), tt.stage)
 		if last != tt.last || began != tt.started || cpu != 13500*time.Millisecond {
 			t.Errorf("stage %d: last %v, CPU %v, began %v; want %v, 13.5s, %v", tt.stage, last, cpu, began, tt.last, tt.started)
 		}
