@@ -59,7 +59,8 @@ type Run struct {
 	start   time.Time
 	// elapsed0 and cpu0 are the wall-clock and CPU time spent before this
 	// process took over; cpuStart is the process's CPU time when it did
-	// (the process may have run other things before, as tunebench does).
+	// (a process may have done other work before, as a test binary that
+	// holds several runs has).
 	elapsed0, cpu0, cpuStart time.Duration
 	cpuOK                    bool
 	// historyLines counts the lines of history.jsonl.

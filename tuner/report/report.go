@@ -119,7 +119,7 @@ func (r *Run) page() (*page, error) {
 	}
 	if last != nil {
 		p.Facts = append(p.Facts,
-			[2]string{"wall time", (time.Duration(last.Elapsed * float64(time.Second))).Round(time.Second).String()})
+			[2]string{"wall time", roundSeconds(last.Elapsed)})
 		if last.CPU > 0 {
 			p.Facts = append(p.Facts, [2]string{"CPU time", cpuFact(last.CPU, last.Elapsed)})
 		}
@@ -355,9 +355,14 @@ func pairedText(runSeed uint64, start, tuned *tuner.Validation) string {
 // the evotune processes' CPU, which is what a result costs on a shared
 // machine.
 func cpuFact(cpu, elapsed float64) string {
-	d := time.Duration(cpu * float64(time.Second)).Round(time.Second).String()
+	d := roundSeconds(cpu)
 	if elapsed <= 0 {
 		return d
 	}
 	return fmt.Sprintf("%s (%.2f cores on average)", d, cpu/elapsed)
+}
+
+// roundSeconds writes a history's seconds as a duration to the second.
+func roundSeconds(s float64) string {
+	return time.Duration(s * float64(time.Second)).Round(time.Second).String()
 }
