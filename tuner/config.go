@@ -201,11 +201,12 @@ func (s StageConfig) MarshalYAML() (any, error) {
 // explicit adaptive: false under a top-level adaptive: true reads back.
 func (v ValidationConfig) MarshalYAML() (any, error) {
 	type validation struct {
-		Every  int            `yaml:"every"`
-		Games  int            `yaml:"games"`
-		Search *writtenSearch `yaml:"search,omitempty"`
+		Every     int            `yaml:"every"`
+		Games     int            `yaml:"games"`
+		Search    *writtenSearch `yaml:"search,omitempty"`
+		Recommend string         `yaml:"recommend,omitempty"`
 	}
-	return validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search)}, nil
+	return validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search), Recommend: v.Recommend}, nil
 }
 
 // StageList returns the run's stages, resolved: the config's, or one stage
@@ -275,7 +276,19 @@ type ValidationConfig struct {
 	// recommended for; absent: the tuning search. Keys it leaves out take
 	// the tuning search's values (validation: {search: {depth: 5}}).
 	Search *engine.SearchConfig `yaml:"search,omitempty"`
+	// Recommend is which validated mean the run recommends (exports,
+	// summarises, starts its next stage from): "last", the latest; or
+	// "best", the one with the best validated fitness, all of them
+	// measured on the same games (a stage that validates with another
+	// search starts the comparison again). Absent: last.
+	Recommend string `yaml:"recommend,omitempty"`
 }
+
+// Recommend rules of ValidationConfig.Recommend.
+const (
+	RecommendLast = "last"
+	RecommendBest = "best"
+)
 
 // CheckpointConfig configures checkpoints.
 type CheckpointConfig struct {

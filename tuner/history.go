@@ -56,6 +56,10 @@ type RecordValidation struct {
 	CI95    float64 `json:"ci95"`
 	Median  float64 `json:"median"`
 	Games   int     `json:"games"`
+	// Recommended is, under validation.recommend: best, the generation
+	// whose mean the run recommends after this validation; 0 (omitted)
+	// otherwise.
+	Recommended int `json:"recommended,omitempty"`
 }
 
 // WeightMap is a weight vector written as a JSON object in feature order.

@@ -72,6 +72,13 @@ func (t *Tuner) validate(ctx context.Context, w []float64, generation int, start
 		t.state.Start = v
 	} else {
 		t.state.Validated = v
+		// Later wins a tie: the same figure on the same games, further
+		// tuned. A figure of another validation search does not compare.
+		b := t.state.Best
+		if t.cfg.Validation.Recommend == RecommendBest &&
+			(b == nil || t.cfg.StageValidationSearch(b.Stage) != t.valSearch || v.Fitness >= b.Fitness) {
+			t.state.Best = v
+		}
 	}
 	if t.events.Validation != nil {
 		t.events.Validation(v, start)
@@ -133,14 +140,18 @@ func (t *Tuner) stageEndAt(generations int, elapsed time.Duration) string {
 }
 
 // nextStage begins the stage after the current one once generation done
-// is complete, from the mean just validated (v): a fresh optimizer at v's
-// weights with the stage's sigma, population and search. When the
-// validation search changes with the stage, the starting weights are
-// measured again with the new one, so that tuned and start always compare
-// on the same search and games.
+// is complete, from the stage's result: the mean just validated (v), or
+// under validation.recommend: best the best validated one. A fresh
+// optimizer starts at its weights with the stage's sigma, population and
+// search. When the validation search changes with the stage, the starting
+// weights are measured again with the new one, so that tuned and start
+// always compare on the same search and games.
 // The stage's tuning seeds go on from the run's counter, where the
 // previous stage's ended.
 func (t *Tuner) nextStage(ctx context.Context, done int, v *Validation) error {
+	if t.state.Best != nil {
+		v = t.state.Best // the stage's result
+	}
 	i := t.state.Stage + 1
 	before := t.valSearch
 	evaluations := t.Evaluations()
@@ -280,6 +291,9 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 			return Record{}, err
 		}
 		rec.Validation = &RecordValidation{Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games}
+		if b := t.state.Best; b != nil {
+			rec.Validation.Recommended = b.Generation
+		}
 	}
 	if rec.StageEnd != "" {
 		// A stage always ends with its mean validated; the next starts
@@ -303,12 +317,20 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 }
 
 // Recommended returns the recommended weights: the latest validated
-// distribution mean, or the starting weights before any validation.
-func (t *Tuner) Recommended() *Validation {
-	if t.state.Validated != nil {
-		return t.state.Validated
+// distribution mean (under validation.recommend: best, the best validated
+// one), or the starting weights before any validation.
+func (t *Tuner) Recommended() *Validation { return t.state.Recommended() }
+
+// Recommended returns the recommended weights of a run in state s (see
+// Tuner.Recommended).
+func (s State) Recommended() *Validation {
+	switch {
+	case s.Best != nil:
+		return s.Best
+	case s.Validated != nil:
+		return s.Validated
 	}
-	return t.state.Start
+	return s.Start
 }
 
 // Evaluations returns the candidate evaluations so far, over all stages.

@@ -28,6 +28,11 @@ type State struct {
 	// validated distribution mean (the recommended weights).
 	Start     *Validation `json:"start,omitempty"`
 	Validated *Validation `json:"validated,omitempty"`
+	// Best is, under validation.recommend: best, the validated mean with
+	// the best fitness (nil otherwise): the recommended weights. The first
+	// validation with another validation search (a later stage's)
+	// replaces it whatever its figure.
+	Best *Validation `json:"best,omitempty"`
 	// Finished is why the run finished; empty while it goes on. Its JSON
 	// name stays "done", so that older checkpoints load.
 	Finished string `json:"done,omitempty"`

@@ -129,6 +129,9 @@ func (c *Config) validateRest() error {
 	if c.Validation.Games < 2 {
 		return c.errorf("validation.games", "%d: want at least 2 games (a confidence interval needs two)", c.Validation.Games)
 	}
+	if r := c.Validation.Recommend; r != "" && r != RecommendLast && r != RecommendBest {
+		return c.errorf("validation.recommend", "%q: want last (the latest validated mean) or best (the best validated one)", r)
+	}
 	if c.Checkpoints.Keep < 1 {
 		return c.errorf("checkpoints.keep", "%d: want at least 1", c.Checkpoints.Keep)
 	}

@@ -181,7 +181,7 @@ func describeStage(t *tuner.Tuner) string {
 		from = fmt.Sprintf("from the validated mean of stage %d", i)
 		// Its figure, unless a validation in this stage (a resumed run)
 		// has replaced it.
-		if v := t.State().Validated; v != nil && v.Stage == i-1 {
+		if v := t.Recommended(); v != nil && v.Generation > 0 && v.Stage == i-1 {
 			from += fmt.Sprintf(" (%s)", fmtFitness(v.Fitness))
 		}
 	}

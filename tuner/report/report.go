@@ -200,11 +200,12 @@ func (r *Run) comparison() *comparison {
 		c.End = validationRow{Label: "tuned (distribution mean)", Generation: "not validated yet"}
 		return c
 	}
-	c.End = validationRow{Label: "tuned (distribution mean)"}.fill(s.Validated)
-	if p := pairedText(r.Config.Seed, s.Start, s.Validated); p != "" {
+	end := s.Recommended()
+	c.End = validationRow{Label: "tuned (distribution mean)"}.fill(end)
+	if p := pairedText(r.Config.Seed, s.Start, end); p != "" {
 		c.Reach = p
 	}
-	d := s.Validated.Fitness - s.Start.Fitness
+	d := end.Fitness - s.Start.Fitness
 	c.Diff = signed(d)
 	if s.Start.Fitness != 0 {
 		c.Diff += " (" + strings.Replace(fmt.Sprintf("%+.1f%%", 100*d/math.Abs(s.Start.Fitness)), "-", "−", 1) + ")"
@@ -256,6 +257,10 @@ func (r *Run) recommended() (recommended, []float64) {
 	var rec recommended
 	var weights []float64
 	switch v, start := r.State.Validated, r.State.Start; {
+	case r.State.Best != nil:
+		v = r.State.Best
+		rec.What = fmt.Sprintf("The distribution mean of generation %d, the best of the validated means on the same %d held-out games (validation.recommend: best): what evotune export writes.", v.Generation, v.Games)
+		weights = v.Weights
 	case v != nil:
 		rec.What = fmt.Sprintf("The distribution mean of generation %d, validated on %d held-out games: what evotune export writes.", v.Generation, v.Games)
 		weights = v.Weights

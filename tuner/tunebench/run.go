@@ -47,6 +47,10 @@ type Options struct {
 type Point struct {
 	// Generation counts the generations completed.
 	Generation int `json:"generation"`
+	// Recommended is the generation whose mean the recommended weights
+	// are, when that is an earlier one (validation.recommend: best); 0
+	// (omitted) when it is this one.
+	Recommended int `json:"recommended,omitempty"`
 	// Games counts the run's games so far, tuning and validation (not the
 	// held-out games): the same for the same run seed, every time.
 	Games int64 `json:"games"`
@@ -298,10 +302,15 @@ func (b *bench) run(ctx context.Context, seed uint64) (Run, error) {
 			}
 		}
 		st := t.State()
-		if n := len(run.Points); n > 0 && run.Points[n-1].Generation == st.Validated.Generation {
+		n := len(run.Points)
+		if n > 0 && run.Points[n-1].Generation == st.Validated.Generation {
 			break // the budget's end came right after a validation
 		}
-		pt, err := b.point(ctx, t, clock.used)
+		var prev *Point
+		if n > 0 {
+			prev = &run.Points[n-1]
+		}
+		pt, err := b.point(ctx, t, clock.used, prev)
 		if err != nil {
 			return Run{}, err
 		}
@@ -327,10 +336,20 @@ func (b *bench) run(ctx context.Context, seed uint64) (Run, error) {
 	return run, nil
 }
 
-// point measures the tuner's recommended weights on the held-out games.
-func (b *bench) point(ctx context.Context, t *tuner.Tuner, used time.Duration) (Point, error) {
+// point measures the tuner's recommended weights on the held-out games,
+// or takes the figures of prev, the run's previous point, when it
+// recommended the same weights: the same weights play the same games.
+func (b *bench) point(ctx context.Context, t *tuner.Tuner, used time.Duration, prev *Point) (Point, error) {
 	st := t.State()
-	v := st.Validated
+	v := st.Recommended()
+	pt := Point{Generation: st.Validated.Generation, Games: st.Games, CPU: used.Seconds()}
+	if v.Generation != pt.Generation {
+		pt.Recommended = v.Generation
+	}
+	if prev != nil && pt.Recommended != 0 && (prev.Recommended == pt.Recommended || prev.Recommended == 0 && prev.Generation == pt.Recommended) {
+		pt.Mean, pt.Ratio, pt.RatioCI95 = prev.Mean, prev.Ratio, prev.RatioCI95
+		return pt, nil
+	}
 	rs, err := b.measure(ctx, t, v.Weights)
 	if err != nil {
 		return Point{}, err
@@ -339,14 +358,8 @@ func (b *bench) point(ctx context.Context, t *tuner.Tuner, used time.Duration) (
 	if err != nil {
 		return Point{}, err
 	}
-	return Point{
-		Generation: v.Generation,
-		Games:      st.Games,
-		CPU:        used.Seconds(),
-		Mean:       c.A.Mean,
-		Ratio:      c.Ratio,
-		RatioCI95:  [2]float64{c.RatioCI95.Lo, c.RatioCI95.Hi},
-	}, nil
+	pt.Mean, pt.Ratio, pt.RatioCI95 = c.A.Mean, c.Ratio, [2]float64{c.RatioCI95.Lo, c.RatioCI95.Hi}
+	return pt, nil
 }
 
 // heldOutSearch is the search the held-out games are played with: the

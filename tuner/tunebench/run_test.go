@@ -200,3 +200,51 @@ func TestProblemConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRecommendBestPoints checks the points of a run under
+// validation.recommend: best against the same run under last, whose
+// tuning is the same game for game: each point is the last rule's point
+// of the generation it recommends, measured or taken from the point
+// before.
+func TestRecommendBestPoints(t *testing.T) {
+	ctx := context.Background()
+	p, _ := Lookup("standard-3")
+	p.Target = math.Inf(1)
+	text, err := problemFiles.ReadFile(p.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeds := []uint64{1, 2, 3, 4, 5, 6}
+	runs := map[string][]Run{}
+	for _, rule := range []string{"last", "best"} {
+		q := p
+		q.Text = []byte(strings.Replace(string(text), "validation: {every: 5, games: 200}", "validation: {every: 5, games: 200, recommend: "+rule+"}", 1))
+		r, err := RunProblem(ctx, q, Options{Short: true, Seeds: seeds, Full: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs[rule] = r.Runs
+	}
+	earlier := 0
+	for i, best := range runs["best"] {
+		last := withoutCPU(runs["last"][i])
+		byGen := map[int]Point{}
+		for _, pt := range last {
+			byGen[pt.Generation] = pt
+		}
+		for k, pt := range withoutCPU(best) {
+			want := last[k]
+			if pt.Recommended != 0 {
+				earlier++
+				want = byGen[pt.Recommended]
+				want.Generation, want.Games, want.Recommended = pt.Generation, pt.Games, pt.Recommended
+			}
+			if pt != want {
+				t.Errorf("seed %d point %d: %+v, want %+v", best.Seed, k, pt, want)
+			}
+		}
+	}
+	if earlier == 0 {
+		t.Fatalf("no run recommended an earlier generation's mean: the seeds no longer test the rule")
+	}
+}
