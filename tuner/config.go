@@ -205,8 +205,9 @@ func (v ValidationConfig) MarshalYAML() (any, error) {
 		Games     int            `yaml:"games"`
 		Search    *writtenSearch `yaml:"search,omitempty"`
 		Recommend string         `yaml:"recommend,omitempty"`
+		Patience  int            `yaml:"patience,omitempty"`
 	}
-	return validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search), Recommend: v.Recommend}, nil
+	return validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search), Recommend: v.Recommend, Patience: v.Patience}, nil
 }
 
 // StageList returns the run's stages, resolved: the config's, or one stage
@@ -282,6 +283,11 @@ type ValidationConfig struct {
 	// measured on the same games (a stage that validates with another
 	// search starts the comparison again). Absent: last.
 	Recommend string `yaml:"recommend,omitempty"`
+	// Patience, under recommend: best, ends the stage (in the last stage,
+	// the run) once this many validations in a row have not beaten the
+	// best one: a run that has converged says so and stops. 0 (absent):
+	// never.
+	Patience int `yaml:"patience,omitempty"`
 }
 
 // Recommend rules of ValidationConfig.Recommend.

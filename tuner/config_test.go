@@ -50,6 +50,8 @@ func TestConfigErrors(t *testing.T) {
 		{"reach tile", "fitness: {metric: \"reach:3000\"}\n", 1, "fitness.metric", "power of two"},
 		{"validation games", "validation: {games: 1}\n", 1, "validation.games", "at least 2"},
 		{"recommend", "validation: {recommend: top}\n", 1, "validation.recommend", "want last (the latest validated mean) or best"},
+		{"patience", "validation: {patience: -1}\n", 1, "validation.patience", "want 0"},
+		{"patience without best", "validation:\n  patience: 3\n", 2, "validation.patience", "needs recommend: best"},
 		{"keep", "checkpoints: {keep: -1}\n", 1, "checkpoints.keep", "at least 1"},
 		{"name", "name: ../evil\n", 1, "name", "letters"},
 		{"unknown parameter", "features: nneonneo\ninit: {sum_pow: 3}\n", 2, "init.sum_pow", "parameters: monotonicity_power, sum_power"},

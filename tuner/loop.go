@@ -77,7 +77,9 @@ func (t *Tuner) validate(ctx context.Context, w []float64, generation int, start
 		b := t.state.Best
 		if t.cfg.Validation.Recommend == RecommendBest &&
 			(b == nil || t.cfg.StageValidationSearch(b.Stage) != t.valSearch || v.Fitness >= b.Fitness) {
-			t.state.Best = v
+			t.state.Best, t.state.Stale = v, 0
+		} else if b != nil {
+			t.state.Stale++
 		}
 	}
 	if t.events.Validation != nil {
@@ -136,6 +138,15 @@ func (t *Tuner) stageEndAt(generations int, elapsed time.Duration) string {
 	if r, ok := t.opt.Stop(); ok {
 		return "optimizer: " + string(r)
 	}
+	return t.patienceEnd()
+}
+
+// patienceEnd says that the stage's patience is spent (see
+// ValidationConfig.Patience), or "".
+func (t *Tuner) patienceEnd() string {
+	if p := t.cfg.Validation.Patience; p > 0 && t.state.Stale >= p {
+		return fmt.Sprintf("patience: %d validations without a better one", p)
+	}
 	return ""
 }
 
@@ -158,8 +169,9 @@ func (t *Tuner) nextStage(ctx context.Context, done int, v *Validation) error {
 	if err := t.enterStage(i, v.Weights); err != nil {
 		return fmt.Errorf("tuner: stage %d: %w", i+1, err)
 	}
-	// Noise handling's games per candidate start again from the stage's.
-	t.state.Noise = nil
+	// Noise handling's games per candidate start again from the stage's,
+	// and the stage has all its patience.
+	t.state.Noise, t.state.Stale = nil, 0
 	t.state.Stage, t.state.StageGeneration, t.state.StageStart = i, done, slices.Clone(v.Weights)
 	t.state.StageEvaluations = evaluations
 	if t.valSearch != before {
@@ -293,6 +305,18 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		rec.Validation = &RecordValidation{Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games}
 		if b := t.state.Best; b != nil {
 			rec.Validation.Recommended = b.Generation
+		}
+		// The validation may have spent the stage's patience: it ends
+		// here, not a generation later.
+		if end := t.patienceEnd(); end != "" && rec.Stop == "" && rec.StageEnd == "" {
+			switch {
+			case t.state.Stage < len(t.stages)-1:
+				rec.StageEnd = end
+			case len(t.cfg.Stages) > 0:
+				rec.Stop = fmt.Sprintf("last stage %s: %s", t.stages[t.state.Stage].Name, end)
+			default:
+				rec.Stop = end
+			}
 		}
 	}
 	if rec.StageEnd != "" {

@@ -187,3 +187,124 @@ func TestRecommendBestStages(t *testing.T) {
 		}
 	}
 }
+
+// patienceStop returns the generation where a run with patience p stops,
+// computed from the history of the same run without it: the first
+// validation that leaves p validations in a row without a better one (the
+// later of equals is better), or 0.
+func patienceStop(recs []Record, p int) int {
+	best, stale := 0.0, -1
+	for _, r := range recs {
+		switch v := r.Validation; {
+		case v == nil:
+		case stale < 0 || v.Fitness >= best:
+			best, stale = v.Fitness, 0
+		default:
+			stale++
+			if stale == p {
+				return r.Generation
+			}
+		}
+	}
+	return 0
+}
+
+// TestPatience checks that a run with validation.patience stops at the
+// validation that spends it, with the games of the run without it up to
+// there, and stays stopped when resumed with a higher limit.
+func TestPatience(t *testing.T) {
+	long := bestConfig(t, RecommendBest)
+	long.Generations = 30
+	_, full, _ := runBest(t, long)
+	stops := 0
+	for _, p := range []int{1, 2, 3} {
+		want := patienceStop(full, p)
+		cfg := bestConfig(t, RecommendBest)
+		cfg.Generations, cfg.Validation.Patience = 30, p
+		dir, recs, st := runBest(t, cfg)
+		if want == 0 {
+			if len(recs) != 30 {
+				t.Errorf("patience %d: stopped after %d generations, want 30 (never spent)", p, len(recs))
+			}
+			continue
+		}
+		stops++
+		last := recs[len(recs)-1]
+		if last.Generation != want || !strings.HasPrefix(last.Stop, "patience: ") || st.Finished != last.Stop {
+			t.Errorf("patience %d: stopped after generation %d (%q), want %d on patience", p, last.Generation, last.Stop, want)
+		}
+		for i, r := range recs {
+			if r.Games != full[i].Games || !slices.Equal(r.Weights.Values, full[i].Weights.Values) {
+				t.Errorf("patience %d: generation %d differs from the run without patience", p, r.Generation)
+			}
+		}
+		if st.Best.Generation != full[want-1].Validation.Recommended {
+			t.Errorf("patience %d: recommends generation %d, want %d", p, st.Best.Generation, full[want-1].Validation.Recommended)
+		}
+		tu, _, _, err := LoadCheckpoint(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tu.cfg.Generations = 60
+		if tu.Reopen() {
+			t.Errorf("patience %d: a run that stopped on its patience reopens with a higher limit", p)
+		}
+	}
+	if stops == 0 {
+		t.Fatal("no patience was spent in 30 generations: the config no longer tests it")
+	}
+
+	// Killed anywhere and resumed, it ends with the same bytes.
+	cfg := bestConfig(t, RecommendBest)
+	cfg.Generations, cfg.Validation.Patience = 30, 2
+	ref := filepath.Join(t.TempDir(), "ref")
+	r, err := Create(cfg, ref, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runToEnd(t, r)
+	want := readRun(t, ref)
+	for _, cuts := range [][]int64{{13}, {41, 7}} {
+		c := *cfg
+		if diff := resumeAfterCuts(t, &c, cuts, nil).equal(want); diff != "" {
+			t.Errorf("cuts %v: resumed run differs from the uninterrupted one in %s", cuts, diff)
+		}
+	}
+}
+
+// TestPatienceEndsAStage checks that patience spent in a stage that is
+// not the last begins the next one, with its patience whole.
+func TestPatienceEndsAStage(t *testing.T) {
+	yml := strings.Replace(ladderYAML, "validation: {every: 2, games: 4}", "validation: {every: 1, games: 4, recommend: best, patience: 1}", 1)
+	yml = strings.Replace(yml, "generations: 3\n", "generations: 8\n", 1)
+	yml = strings.Replace(yml, "generations: 9\n", "generations: 20\n", 1)
+	ended := 0
+	for _, seed := range []string{"seed: 3", "seed: 4", "seed: 9"} {
+		cfg := parseResolved(t, strings.Replace(yml, "seed: 3", seed, 1))
+		_, recs, _ := runBest(t, cfg)
+		want := patienceStop(recs, 1)
+		for _, r := range recs {
+			if r.Stage != 1 {
+				break
+			}
+			if r.StageEnd != "" {
+				if strings.HasPrefix(r.StageEnd, "patience: ") {
+					ended++
+				}
+				if r.Generation != want {
+					t.Errorf("%s: stage 1 ended after generation %d (%q), want %d", seed, r.Generation, r.StageEnd, want)
+				}
+			}
+		}
+		// Stage 2's first validation is recommended whatever its figure
+		// (another search), so its patience starts whole.
+		for i, r := range recs {
+			if i > 0 && recs[i-1].Stage == 1 && r.Stage == 2 && r.Stop != "" {
+				t.Errorf("%s: stage 2 stopped at its first generation: %q", seed, r.Stop)
+			}
+		}
+	}
+	if ended == 0 {
+		t.Fatal("no stage ended on its patience: the config no longer tests it")
+	}
+}

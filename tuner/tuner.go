@@ -33,6 +33,9 @@ type State struct {
 	// validation with another validation search (a later stage's)
 	// replaces it whatever its figure.
 	Best *Validation `json:"best,omitempty"`
+	// Stale counts the stage's validations since Best was set, for
+	// validation.patience.
+	Stale int `json:"stale,omitempty"`
 	// Finished is why the run finished; empty while it goes on. Its JSON
 	// name stays "done", so that older checkpoints load.
 	Finished string `json:"done,omitempty"`

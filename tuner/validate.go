@@ -132,6 +132,12 @@ func (c *Config) validateRest() error {
 	if r := c.Validation.Recommend; r != "" && r != RecommendLast && r != RecommendBest {
 		return c.errorf("validation.recommend", "%q: want last (the latest validated mean) or best (the best validated one)", r)
 	}
+	switch p := c.Validation.Patience; {
+	case p < 0:
+		return c.errorf("validation.patience", "%d: want 0 (never stop on it) or a number of validations", p)
+	case p > 0 && c.Validation.Recommend != RecommendBest:
+		return c.errorf("validation.patience", "%d: needs recommend: best (patience counts the validations since the best one)", p)
+	}
 	if c.Checkpoints.Keep < 1 {
 		return c.errorf("checkpoints.keep", "%d: want at least 1", c.Checkpoints.Keep)
 	}
