@@ -99,7 +99,11 @@ func (p *tuneProgress) generation(rec tuner.Record) {
 		line += "  " + describeNoise(n)
 	}
 	if v := rec.Validation; v != nil {
-		line += fmt.Sprintf("  validated %s (mean score %.0f ± %.0f)  report updated", fmtFitness(v.Fitness), v.Mean, v.CI95)
+		line += fmt.Sprintf("  validated %s (mean score %.0f ± %.0f)", fmtFitness(v.Fitness), v.Mean, v.CI95)
+		if v.Recommended != 0 && v.Recommended != rec.Generation {
+			line += fmt.Sprintf(", the best is still generation %d's", v.Recommended)
+		}
+		line += "  report updated"
 	}
 	fmt.Fprintln(p.w, line)
 	if next != "" {

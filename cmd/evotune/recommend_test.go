@@ -1,0 +1,55 @@
+package main
+
+import (
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/evotune/evotune/eval"
+)
+
+// TestTuneRecommendBest runs a tune under validation.recommend: best and
+// patience from the command line: the progress lines say which
+// generation's mean is still the best, the run stops on its patience, and
+// the summary and the weights file are that generation's.
+func TestTuneRecommendBest(t *testing.T) {
+	const cfg = `name: best
+seed: 5
+generations: 30
+features: standard
+optimizer: {method: cmaes, population: 4}
+search: {algorithm: expectimax, depth: 1}
+fitness: {games: 4}
+validation: {every: 1, games: 4, recommend: best, patience: 2}
+`
+	dir := filepath.Join(t.TempDir(), "run")
+	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, cfg), "--out", dir)
+	if code != 0 {
+		t.Fatalf("tune: exit %d\n%s\n%s", code, out, errs)
+	}
+	still := regexp.MustCompile(`, the best is still generation (\d+)'s`).FindAllStringSubmatch(errs, -1)
+	if len(still) == 0 {
+		t.Fatalf("no progress line says which generation is still the best:\n%s", errs)
+	}
+	best := still[len(still)-1][1]
+	if !strings.Contains(out, "stopped   patience: 2 validations without a better one") {
+		t.Errorf("the summary does not say the run stopped on its patience:\n%s", out)
+	}
+	if !strings.Contains(out, ", generation "+best+"\n") {
+		t.Errorf("the summary's tuned line is not generation %s's:\n%s", best, out)
+	}
+	wf, err := eval.ReadWeightsFile(filepath.Join(dir, "weights.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := strconv.Atoi(best); wf.Provenance == nil || wf.Provenance.Generation != g {
+		t.Errorf("weights.yaml is from generation %v, want %s", wf.Provenance, best)
+	}
+	// Resumed with a higher limit, it stays stopped and says why.
+	code, out, errs = runCLI(t, "resume", dir, "--generations", "60")
+	if code != 0 || !strings.Contains(out, "it converged, so no higher limit continues it") {
+		t.Errorf("resume of a run stopped on its patience: exit %d, does not say it converged:\n%s\n%s", code, out, errs)
+	}
+}
