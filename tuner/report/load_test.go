@@ -190,3 +190,36 @@ func TestWriteReplaces(t *testing.T) {
 		t.Errorf("%d files next to the report, want it alone (no temp file left)", len(entries))
 	}
 }
+
+// TestRecommendBestRun checks that under validation.recommend: best the
+// page's tuned row and recommended weights are the best validation's,
+// not the latest.
+func TestRecommendBestRun(t *testing.T) {
+	yml := strings.Replace(smallYAML, "validation: {every: 2, games: 4}", "validation: {every: 1, games: 4, recommend: best}", 1)
+	yml = strings.Replace(yml, "generations: 5", "generations: 8", 1)
+	r, err := Load(realRun(t, yml, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, v := r.State.Best, r.State.Validated
+	if b == nil || b.Generation == v.Generation {
+		t.Fatalf("best %+v, latest generation %d: the run no longer tests a best that is not the latest", b, v.Generation)
+	}
+	var buf bytes.Buffer
+	if err := r.WriteHTML(&buf); err != nil {
+		t.Fatal(err)
+	}
+	c, err := stats.Compare(b.Results(r.Config.Seed), r.State.Start.Results(r.Config.Seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	for _, want := range []string{
+		fmt.Sprintf("The distribution mean of generation %d, the best of the validated means", b.Generation),
+		fmt.Sprintf("tuned/start mean score %.3f", c.Ratio),
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
