@@ -140,16 +140,24 @@ func TestRecommendBestExport(t *testing.T) {
 // TestRecommendBestResume checks that a run under the best rule, killed
 // anywhere and resumed, ends with the bytes of the uninterrupted run.
 func TestRecommendBestResume(t *testing.T) {
+	checkResumeExact(t, func() *Config { return bestConfig(t, RecommendBest) }, [][]int64{{3}, {17}, {30, 11}})
+}
+
+// checkResumeExact runs the config cfg returns to its end, then again
+// killed after each list of game counts in cuts and resumed, and checks
+// that every resumed run ends with the uninterrupted run's bytes.
+func checkResumeExact(t *testing.T, cfg func() *Config, cuts [][]int64) {
+	t.Helper()
 	ref := filepath.Join(t.TempDir(), "ref")
-	r, err := Create(bestConfig(t, RecommendBest), ref, Options{})
+	r, err := Create(cfg(), ref, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	runToEnd(t, r)
 	want := readRun(t, ref)
-	for _, cuts := range [][]int64{{3}, {17}, {30, 11}} {
-		if diff := resumeAfterCuts(t, bestConfig(t, RecommendBest), cuts, nil).equal(want); diff != "" {
-			t.Errorf("cuts %v: resumed run differs from the uninterrupted one in %s", cuts, diff)
+	for _, c := range cuts {
+		if diff := resumeAfterCuts(t, cfg(), c, nil).equal(want); diff != "" {
+			t.Errorf("cuts %v: resumed run differs from the uninterrupted one in %s", c, diff)
 		}
 	}
 }
@@ -255,21 +263,11 @@ func TestPatience(t *testing.T) {
 	}
 
 	// Killed anywhere and resumed, it ends with the same bytes.
-	cfg := bestConfig(t, RecommendBest)
-	cfg.Generations, cfg.Validation.Patience = 30, 2
-	ref := filepath.Join(t.TempDir(), "ref")
-	r, err := Create(cfg, ref, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	runToEnd(t, r)
-	want := readRun(t, ref)
-	for _, cuts := range [][]int64{{13}, {41, 7}} {
-		c := *cfg
-		if diff := resumeAfterCuts(t, &c, cuts, nil).equal(want); diff != "" {
-			t.Errorf("cuts %v: resumed run differs from the uninterrupted one in %s", cuts, diff)
-		}
-	}
+	checkResumeExact(t, func() *Config {
+		cfg := bestConfig(t, RecommendBest)
+		cfg.Generations, cfg.Validation.Patience = 30, 2
+		return cfg
+	}, [][]int64{{13}, {41, 7}})
 }
 
 // TestPatienceEndsAStage checks that patience spent in a stage that is
