@@ -117,7 +117,12 @@ func (t *Tuner) stopReasonAt(generations int, elapsed time.Duration) string {
 	if t.state.Stage < len(t.stages)-1 {
 		return "" // the stage's end begins the next one (see step)
 	}
-	end := t.stageEndAt(generations, elapsed)
+	return t.lastStageEnd(t.stageEndAt(generations, elapsed))
+}
+
+// lastStageEnd is the run's stop reason when its last stage ends for end
+// (or ""): end, named with the stage in a run with stages.
+func (t *Tuner) lastStageEnd(end string) string {
 	if end != "" && len(t.cfg.Stages) > 0 {
 		end = fmt.Sprintf("last stage %s: %s", t.stages[t.state.Stage].Name, end)
 	}
@@ -145,6 +150,9 @@ func (t *Tuner) stageEndAt(generations int, elapsed time.Duration) string {
 // ValidationConfig.Patience), or "".
 func (t *Tuner) patienceEnd() string {
 	if p := t.cfg.Validation.Patience; p > 0 && t.state.Stale >= p {
+		if p == 1 {
+			return "patience: 1 validation without a better one"
+		}
 		return fmt.Sprintf("patience: %d validations without a better one", p)
 	}
 	return ""
@@ -309,13 +317,10 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		// The validation may have spent the stage's patience: it ends
 		// here, not a generation later.
 		if end := t.patienceEnd(); end != "" && rec.Stop == "" && rec.StageEnd == "" {
-			switch {
-			case t.state.Stage < len(t.stages)-1:
+			if t.state.Stage < len(t.stages)-1 {
 				rec.StageEnd = end
-			case len(t.cfg.Stages) > 0:
-				rec.Stop = fmt.Sprintf("last stage %s: %s", t.stages[t.state.Stage].Name, end)
-			default:
-				rec.Stop = end
+			} else {
+				rec.Stop = t.lastStageEnd(end)
 			}
 		}
 	}

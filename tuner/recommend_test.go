@@ -294,6 +294,9 @@ func TestPatienceEndsAStage(t *testing.T) {
 				}
 			}
 		}
+		if stop := recs[len(recs)-1].Stop; stop != "generations: 20 done" && !strings.HasPrefix(stop, "last stage 2: patience: ") {
+			t.Errorf("%s: the run stopped for %q, want its limit or the last stage's patience", seed, stop)
+		}
 		// Stage 2's first validation is recommended whatever its figure
 		// (another search), so its patience starts whole.
 		for i, r := range recs {
