@@ -346,7 +346,7 @@ func (b *bench) point(ctx context.Context, t *tuner.Tuner, used time.Duration, p
 	if v.Generation != pt.Generation {
 		pt.Recommended = v.Generation
 	}
-	if prev != nil && pt.Recommended != 0 && (prev.Recommended == pt.Recommended || prev.Recommended == 0 && prev.Generation == pt.Recommended) {
+	if prev != nil && prev.measured() == v.Generation {
 		pt.Mean, pt.Ratio, pt.RatioCI95 = prev.Mean, prev.Ratio, prev.RatioCI95
 		return pt, nil
 	}
@@ -360,6 +360,14 @@ func (b *bench) point(ctx context.Context, t *tuner.Tuner, used time.Duration, p
 	}
 	pt.Mean, pt.Ratio, pt.RatioCI95 = c.A.Mean, c.Ratio, [2]float64{c.RatioCI95.Lo, c.RatioCI95.Hi}
 	return pt, nil
+}
+
+// measured is the generation whose mean the point measured.
+func (p Point) measured() int {
+	if p.Recommended != 0 {
+		return p.Recommended
+	}
+	return p.Generation
 }
 
 // heldOutSearch is the search the held-out games are played with: the
