@@ -193,6 +193,20 @@ func (t *Tuner) nextStage(ctx context.Context, done int, v *Validation) error {
 // Finished says why the run finished, or "" while it goes on.
 func (t *Tuner) Finished() string { return t.state.Finished }
 
+// Converged says the run finished because it converged: its optimizer
+// stopped, or validation.patience was spent in its last stage. No higher
+// limit reopens such a run (see Reopen); a new run can start from its
+// weights.
+func (t *Tuner) Converged() bool {
+	if t.state.Finished == "" {
+		return false
+	}
+	if _, ok := t.opt.Stop(); ok {
+		return true
+	}
+	return t.patienceEnd() != ""
+}
+
 // Reopen lets a finished run go on when its (changed) limits allow another
 // generation; it reports whether the run is now open.
 func (t *Tuner) Reopen() bool {

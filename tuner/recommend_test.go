@@ -253,6 +253,9 @@ func TestPatience(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if !tu.Converged() {
+			t.Errorf("patience %d: a run that stopped on its patience does not say it converged", p)
+		}
 		tu.cfg.Generations = 60
 		if tu.Reopen() {
 			t.Errorf("patience %d: a run that stopped on its patience reopens with a higher limit", p)
@@ -307,5 +310,47 @@ func TestPatienceEndsAStage(t *testing.T) {
 	}
 	if ended == 0 {
 		t.Fatal("no stage ended on its patience: the config no longer tests it")
+	}
+}
+
+// TestConverged checks which finished runs say they converged: one whose
+// optimizer stopped (a step size below CMA-ES's TolX from the start) does,
+// and stays closed under a higher limit; one that spent its generations
+// does not, and reopens.
+func TestConverged(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		sigma     float64
+		converged bool
+	}{
+		{"optimizer stop", 1e-12, true},
+		{"generations spent", 0, false},
+	} {
+		cfg := smallConfig(t)
+		cfg.Generations = 3
+		if tc.sigma != 0 {
+			cfg.Sigma = tc.sigma
+		}
+		dir, recs, st := runBest(t, cfg)
+		if st.Finished == "" {
+			t.Fatalf("%s: the run did not finish", tc.name)
+		}
+		if got := strings.HasPrefix(recs[len(recs)-1].Stop, "optimizer: "); got != tc.converged {
+			t.Fatalf("%s: stopped with %q: the config no longer tests this case", tc.name, recs[len(recs)-1].Stop)
+		}
+		tu, _, _, err := LoadCheckpoint(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tu.Converged() != tc.converged {
+			t.Errorf("%s: Converged() = %v after %q, want %v", tc.name, tu.Converged(), st.Finished, tc.converged)
+		}
+		tu.cfg.Generations = 10
+		if open := tu.Reopen(); open == tc.converged {
+			t.Errorf("%s: Reopen() = %v under a higher limit, want %v", tc.name, open, !tc.converged)
+		}
+		if !tc.converged && tu.Converged() {
+			t.Errorf("%s: a reopened run says it converged", tc.name)
+		}
 	}
 }

@@ -31,8 +31,7 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, open func(tuner.Ev
 	if done := t.State().Finished; done != "" {
 		fmt.Fprintf(stdout, "run       %s is complete (%s after %d generations); nothing to do\n", r.Dir(), done, t.State().Generation)
 		fmt.Fprintf(stdout, "weights   %s (evotune export %s writes them again)\n", filepath.Join(r.Dir(), tuner.WeightsFile), r.Dir())
-		if strings.Contains(done, "optimizer: ") || strings.Contains(done, "patience: ") {
-			// Converged: no higher limit reopens it (see Tuner.Reopen).
+		if t.Converged() {
 			fmt.Fprintf(stdout, "more      it converged, so no higher limit continues it; a new run can start from its weights (init: %s in a config)\n", filepath.Join(r.Dir(), tuner.WeightsFile))
 			return nil
 		}
