@@ -336,7 +336,7 @@ func (o *CEM) MarshalBinary() ([]byte, error) {
 		return nil, fmt.Errorf("%w: zero CEM", ErrState)
 	}
 	var e encoder
-	e.header(kindCEM)
+	e.header(kindCEM, 1)
 	e.config(&o.cfg)
 	e.bool(o.ccfg.Full)
 	e.f64(o.ccfg.Elite)

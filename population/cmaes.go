@@ -13,6 +13,11 @@ type CMAESConfig struct {
 	// the worst λ−μ candidates, Hansen's tutorial, section "Active CMA").
 	// Off by default.
 	Active bool
+	// LRA turns on learning rate adaptation (LRA-CMA-ES, Nomura, Akimoto
+	// & Ono 2023): the mean's and the covariance's updates are scaled to
+	// keep their signal-to-noise ratio near 1.4, for noisy functions at
+	// the default population size. Off by default.
+	LRA bool
 }
 
 // Validate reports the first invalid field, naming it.
@@ -27,6 +32,8 @@ func DefaultCMAESLambda(n int) int { return 4 + int(math.Floor(3*math.Log(float6
 type CMAES struct {
 	core
 	active bool
+	lraOn  bool
+	lra    *lra // learning rate adaptation's state, nil unless lraOn
 
 	// Strategy parameters for the current λ (derived, never stored).
 	mu                           int
@@ -60,7 +67,7 @@ func NewCMAES(cfg CMAESConfig) (*CMAES, error) {
 	if lambda == 0 {
 		lambda = DefaultCMAESLambda(len(cfg.X0))
 	}
-	o := &CMAES{active: cfg.Active}
+	o := &CMAES{active: cfg.Active, lraOn: cfg.LRA}
 	o.core.init(r, lambda)
 	o.reset()
 	return o, nil
@@ -138,6 +145,10 @@ func (o *CMAES) reset() {
 	o.yw = make([]float64, n)
 	o.zw = make([]float64, n)
 	o.tmp = make([]float64, n)
+	o.lra = nil
+	if o.lraOn {
+		o.lra = newLRA(n) // learning rates 1 again on a restart
+	}
 }
 
 // sample sets y_k = B D z_k and x_k = m + σ y_k.
@@ -161,6 +172,10 @@ func (o *CMAES) sample(k int) {
 
 func (o *CMAES) update() {
 	n := o.n
+	if o.lra != nil {
+		// B and D are C's: with LRA C is decomposed every generation.
+		o.lra.save(n, o.m, o.sigma, o.c, o.b, o.d)
+	}
 	clear(o.yw)
 	clear(o.zw)
 	for i := range o.mu {
@@ -237,7 +252,13 @@ func (o *CMAES) update() {
 
 	o.sigma *= math.Exp(o.cs / o.ds * (psn/o.chiN - 1))
 
-	if float64(o.g+1-o.eigenG) > o.eigenEvery {
+	// LRA scales the whole step; where the scaled covariance cannot be
+	// split (never in exact arithmetic) the step stays unscaled.
+	if o.lra != nil {
+		o.lra.adapt(n, o.m, &o.sigma, o.c)
+	}
+
+	if o.lra != nil || float64(o.g+1-o.eigenG) > o.eigenEvery {
 		o.eigen()
 		o.eigenG = o.g + 1
 	}
@@ -326,9 +347,16 @@ func (o *CMAES) MarshalBinary() ([]byte, error) {
 		return nil, fmt.Errorf("%w: zero CMAES", ErrState)
 	}
 	var e encoder
-	e.header(kindCMAES)
+	version := uint16(1)
+	if o.lraOn {
+		version = 2
+	}
+	e.header(kindCMAES, version)
 	e.config(&o.cfg)
 	e.bool(o.active)
+	if o.lraOn {
+		e.bool(true)
+	}
 	o.core.encode(&e)
 	n := o.n
 	e.f64s(o.m)
@@ -344,6 +372,14 @@ func (o *CMAES) MarshalBinary() ([]byte, error) {
 	e.f64(o.sigma)
 	e.int(o.eigenG)
 	e.bool(o.notPD)
+	if l := o.lra; l != nil {
+		e.f64s(l.eMean)
+		e.f64s(l.eSigma)
+		e.f64(l.vMean)
+		e.f64(l.vSigma)
+		e.f64(l.etaMean)
+		e.f64(l.etaSigma)
+	}
 	return e.finish(), nil
 }
 
@@ -357,6 +393,13 @@ func (o *CMAES) UnmarshalBinary(data []byte) error {
 	t := new(CMAES)
 	cfg := d.config()
 	t.active = d.bool()
+	if d.version >= 2 {
+		// Written only with LRA on (see the state format), so that every
+		// accepted state marshals back to its own bytes.
+		if t.lraOn = d.bool(); !t.lraOn {
+			d.fail("a version 2 state without learning rate adaptation")
+		}
+	}
 	if d.err != nil {
 		return d.err
 	}
@@ -375,6 +418,15 @@ func (o *CMAES) UnmarshalBinary(data []byte) error {
 	t.sigma = d.f64()
 	t.eigenG = d.int("eigen generation", 0, t.g)
 	t.notPD = d.bool()
+	if l := t.lra; l != nil {
+		l.eMean = d.finiteF64s("lra E_mean", n)
+		l.eSigma = d.finiteF64s("lra E_Sigma", n*n)
+		l.vMean, l.vSigma = d.f64(), d.f64()
+		l.etaMean, l.etaSigma = d.f64(), d.f64()
+		if d.err == nil && !(finite(l.vMean) && finite(l.vSigma) && l.etaMean > 0 && l.etaMean <= 1 && l.etaSigma > 0 && l.etaSigma <= 1) {
+			d.fail("lra: V %v, %v or learning rates %v, %v out of range", l.vMean, l.vSigma, l.etaMean, l.etaSigma)
+		}
+	}
 	if d.err == nil && len(d.b) != 0 {
 		d.fail("%d trailing bytes", len(d.b))
 	}

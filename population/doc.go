@@ -103,6 +103,26 @@
 // 1 + 2μ⁻_eff/(μ_eff+2), (1−c_1−c_μ)/(n c_μ)) in total, each multiplied by
 // n/‖C^(−1/2) y‖².
 //
+// With LRA, learning rate adaptation (LRA-CMA-ES, Nomura, Akimoto & Ono
+// 2023, arXiv:2304.03473) follows each update: the mean's step and σ²C's
+// step, in the local coordinates of the old distribution (Σ^(−1/2)Δm and
+// Σ^(−1/2)ΔΣΣ^(−1/2)/√2), feed moving averages E and V of the step and its
+// squared norm (rates β_m = 0.1, β_Σ = 0.03), whose signal-to-noise
+// estimate (‖E‖² − β/(2−β)V)/(V − ‖E‖²) moves each learning rate η ≤ 1
+// toward the one at which it would be α = 1.4, by at most a factor
+// exp(min(γη, β)), γ = 0.1. The step is then taken η-scaled,
+// m = m_old + η_m Δm and σ²C = Σ_old + η_Σ ΔΣ, split into σ and C with
+// det C = 1, and σ is multiplied by the old η_m over the new (σ ∝ 1/η_m).
+// Under noise the mean then moves by an average of many generations'
+// selections instead of random walking on one, with a step size large
+// enough for the candidates to differ by more than the noise. The
+// evolution paths are not scaled. C is decomposed every generation, so
+// that C^(−1/2) is the old C's exactly. The constants and the step are
+// the cmaes library's (0.13.1), checked against it on 720 steps
+// (testdata/lra.py); on a 5-D sphere with noise of deviation 1 it ends
+// 15 times nearer the optimum than plain CMA-ES (TestLRANoisySphere), and
+// without noise it converges more slowly.
+//
 // # Stop conditions
 //
 // Checked after every generation, with pycma's defaults (Config documents
@@ -160,8 +180,9 @@
 // MarshalBinary saves everything needed to continue bit for bit: the
 // resolved config, the PCG state, counters, restart bookkeeping, histories,
 // best point, the distribution (mean, C, its eigenvectors and eigenvalue
-// roots, paths, σ) and a generation in progress (its normal samples and the
-// values told so far). The format is versioned binary: "EVPOP", version,
+// roots, paths, σ), LRA's moving averages and learning rates, and a
+// generation in progress (its normal samples and the values told so far).
+// The format is versioned binary: "EVPOP", version (2 with LRA, else 1),
 // kind (CMA-ES or CEM), fields with floats as IEEE-754 bits, CRC-32.
 // UnmarshalBinary (or Unmarshal, for either kind) rejects garbage with an
 // error wrapping ErrState and never panics (FuzzUnmarshal); an accepted

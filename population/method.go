@@ -46,6 +46,8 @@ type Options struct {
 	Elite float64
 	// Active turns on CMA-ES's active update, CMAESConfig.Active.
 	Active bool
+	// LRA turns on CMA-ES's learning rate adaptation, CMAESConfig.LRA.
+	LRA bool
 }
 
 // New validates cfg and returns the optimizer of method m at generation 0:
@@ -54,7 +56,7 @@ type Options struct {
 func New(m Method, cfg Config, opts Options) (Optimizer, error) {
 	switch m {
 	case MethodCMAES:
-		o, err := NewCMAES(CMAESConfig{Config: cfg, Active: opts.Active})
+		o, err := NewCMAES(CMAESConfig{Config: cfg, Active: opts.Active, LRA: opts.LRA})
 		if err != nil {
 			return nil, err
 		}

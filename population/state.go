@@ -7,15 +7,19 @@ import (
 	"math"
 )
 
-// State format (version 1), little endian:
+// State format (version 1 or 2), little endian:
 //
 //	"EVPOP" | version u16 | kind u8 | config | core state | method state | CRC-32 (IEEE) u32
 //
+// Version 2 adds CMA-ES's learning rate adaptation: a bool after active,
+// and when it is true the adaptation's state after the method's. A state
+// without it is written as version 1, so that the bytes of every state
+// that could be written before stay the same; both versions are read.
 // Floats are stored as their IEEE-754 bits, so a state round-trips bit for
 // bit; slices carry a u32 length. The CRC covers everything before it.
 const (
 	stateMagic   = "EVPOP"
-	stateVersion = 1
+	stateVersion = 2 // the newest this build reads and writes
 
 	kindCMAES byte = 1
 	kindCEM   byte = 2
@@ -49,9 +53,9 @@ func (e *encoder) bools(v []bool) {
 	}
 }
 
-func (e *encoder) header(kind byte) {
+func (e *encoder) header(kind byte, version uint16) {
 	e.b = append(e.b, stateMagic...)
-	e.b = binary.LittleEndian.AppendUint16(e.b, stateVersion)
+	e.b = binary.LittleEndian.AppendUint16(e.b, version)
 	e.u8(kind)
 }
 
@@ -63,8 +67,9 @@ func (e *encoder) finish() []byte {
 // return zero values, so decoding code checks err once at the end (or
 // before it relies on a value, such as a length).
 type decoder struct {
-	b   []byte
-	err error
+	b       []byte
+	err     error
+	version uint16 // the state's format version
 }
 
 func (d *decoder) fail(format string, args ...any) {
@@ -212,15 +217,15 @@ func openState(data []byte, kind byte) (*decoder, error) {
 	if crc32.ChecksumIEEE(data[:len(data)-4]) != binary.LittleEndian.Uint32(body) {
 		return nil, fmt.Errorf("%w: checksum mismatch", ErrState)
 	}
-	return &decoder{b: data[len(stateMagic)+3 : len(data)-4]}, nil
+	return &decoder{b: data[len(stateMagic)+3 : len(data)-4], version: binary.LittleEndian.Uint16(data[len(stateMagic):])}, nil
 }
 
 func peekKind(data []byte) (byte, error) {
 	if len(data) < len(stateMagic)+3+4 || string(data[:len(stateMagic)]) != stateMagic {
 		return 0, fmt.Errorf("%w: not an optimizer state", ErrState)
 	}
-	if v := binary.LittleEndian.Uint16(data[len(stateMagic):]); v != stateVersion {
-		return 0, fmt.Errorf("%w: format version %d, this build reads %d", ErrState, v, stateVersion)
+	if v := binary.LittleEndian.Uint16(data[len(stateMagic):]); v < 1 || v > stateVersion {
+		return 0, fmt.Errorf("%w: format version %d, this build reads 1 to %d", ErrState, v, stateVersion)
 	}
 	k := data[len(stateMagic)+2]
 	if k != kindCMAES && k != kindCEM {

@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -31,6 +32,9 @@ func stateCases() []stateCase {
 			return NewCMAES(CMAESConfig{Config: bounds, Active: true})
 		}, sphere},
 		{"cmaes-ipop", func() (fullOptimizer, error) { return NewCMAES(CMAESConfig{Config: ipop}) }, plateau},
+		{"cmaes-lra-ipop", func() (fullOptimizer, error) {
+			return NewCMAES(CMAESConfig{Config: ipop, LRA: true})
+		}, plateau},
 		{"cem", func() (fullOptimizer, error) {
 			return NewCEM(CEMConfig{Config: Config{X0: []float64{1, 2, 3, 4, 5}, Seed: 2}})
 		}, rosenbrock},
@@ -88,7 +92,7 @@ func TestSaveRestore(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			const total, cut = 30, 10
 			gens := total
-			if c.name == "cmaes-ipop" || c.name == "cem-ipop-nonoise" {
+			if strings.Contains(c.name, "ipop") {
 				gens = 90 // long enough for restarts
 			}
 			straight, err := c.new()
@@ -108,6 +112,9 @@ func TestSaveRestore(t *testing.T) {
 					t.Fatalf("generation %d differs before any restore", g)
 				}
 			}
+			if o, ok := a.(*CMAES); ok && o.lraOn && !(o.lra.etaMean < 1 && o.lra.etaSigma < 1) {
+				t.Fatalf("learning rates %v, %v at the cut: the state saved is the initial one", o.lra.etaMean, o.lra.etaSigma)
+			}
 			saved := marshal(t, a)
 			b, err := Unmarshal(saved)
 			if err != nil {
@@ -124,7 +131,7 @@ func TestSaveRestore(t *testing.T) {
 			if !bytes.Equal(marshal(t, b), marshal(t, straight)) {
 				t.Fatal("final states differ")
 			}
-			if (c.name == "cmaes-ipop" || c.name == "cem-ipop-nonoise") && straight.Restarts() == 0 {
+			if strings.Contains(c.name, "ipop") && straight.Restarts() == 0 {
 				t.Error("no restart happened: the test does not cover restart bookkeeping")
 			}
 		})
@@ -212,7 +219,7 @@ func TestUnmarshalRejects(t *testing.T) {
 	o, _ := stateCases()[0].new()
 	step(t, o, sphere)
 	good := marshal(t, o)
-	cem, _ := stateCases()[3].new()
+	cem, _ := stateCases()[4].new()
 	bad := map[string][]byte{
 		"empty":     nil,
 		"garbage":   []byte("hello, world, this is not a state"),
@@ -227,7 +234,23 @@ func TestUnmarshalRejects(t *testing.T) {
 			t.Errorf("%s: %v, want ErrState", name, err)
 		}
 	}
+	// A version 2 state says LRA is on; one that says off is not canonical
+	// (it would marshal back as version 1) and is refused.
+	lra, _ := NewCMAES(CMAESConfig{Config: Config{X0: []float64{1, 2}, Seed: 4}, LRA: true})
+	step(t, lra, sphere)
+	on := marshal(t, lra)
+	var cfg encoder
+	cfg.config(&lra.cfg)
+	at := len(stateMagic) + 3 + len(cfg.b) + 1 // after the header, config and active
+	if on[5] != 2 || on[at] != 1 {
+		t.Fatalf("LRA state: version %d, flag byte %d: the layout assumed here changed", on[5], on[at])
+	}
+	off := append([]byte(nil), on...)
+	off[at] = 0
 	var c CMAES
+	if err := c.UnmarshalBinary(fixCRC(off)); !errorsIs(err, ErrState) {
+		t.Errorf("version 2 state with LRA off: %v, want ErrState", err)
+	}
 	if err := c.UnmarshalBinary(marshal(t, cem)); !errorsIs(err, ErrState) {
 		t.Errorf("CEM state into CMAES: %v", err)
 	}

@@ -248,6 +248,10 @@ type OptimizerConfig struct {
 	// Restarts is "none" or "ipop" (restart with a doubled population when
 	// the optimizer converges); absent: "none".
 	Restarts string `yaml:"restarts"`
+	// LRAdapt turns on CMA-ES's learning rate adaptation (LRA-CMA-ES:
+	// population.CMAESConfig.LRA), which scales the updates down when
+	// they are mostly noise; absent: off. CEM has none.
+	LRAdapt bool `yaml:"lr_adapt,omitempty"`
 }
 
 // FitnessConfig says how a candidate's games become one number.

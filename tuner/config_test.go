@@ -42,6 +42,8 @@ func TestConfigErrors(t *testing.T) {
 		{"population one", "optimizer: {population: 1}\n", 1, "optimizer.population", "at least 2"},
 		{"elite", "optimizer: {elite: 1.5}\n", 1, "optimizer.elite", "(0, 1)"},
 		{"restarts", "optimizer: {restarts: bipop}\n", 1, "optimizer.restarts", "none or ipop"},
+		{"lr_adapt with cem", "optimizer: {method: cem, lr_adapt: true}\n", 1, "optimizer.lr_adapt", "method: cmaes"},
+		{"lr_adapt not a bool", "optimizer: {lr_adapt: 2}\n", 1, "optimizer.lr_adapt", ""},
 		{"algorithm", "search: {algorithm: mcts}\n", 1, "search.algorithm", "expectimax, beam or nneonneo"},
 		{"depth", "\nsearch: {depth: -2}\n", 2, "search.depth", "1 to 20"},
 		{"width", "search: {width: -1}\n", 1, "search.width", "at least 1"},

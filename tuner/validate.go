@@ -104,6 +104,8 @@ func (c *Config) validateRest() error {
 		return c.errorf("optimizer.elite", "%v: want a fraction in (0, 1)", o.Elite)
 	case o.Restarts != string(population.NoRestarts) && o.Restarts != string(population.IPOP):
 		return c.errorf("optimizer.restarts", "%q: want none or ipop", o.Restarts)
+	case o.LRAdapt && o.Method != string(population.MethodCMAES):
+		return c.errorf("optimizer.lr_adapt", "true with method %s: learning rate adaptation is CMA-ES's (method: cmaes)", o.Method)
 	}
 	if err := checkSearch(c.Search, "search", c); err != nil {
 		return err

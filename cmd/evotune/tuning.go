@@ -147,8 +147,12 @@ func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
 	if pc := cfg.Player; pc != nil {
 		tuned, search = "player "+pc.Declared.ID+" "+pc.Declared.Version, "its own search"
 	}
+	method := cfg.Optimizer.Method
+	if cfg.Optimizer.LRAdapt {
+		method += " (learning rate adaptation)"
+	}
 	return fmt.Sprintf("%s on %s, %d candidates × %s, %s, %s, fitness %s, seed %d, %d workers",
-		cfg.Optimizer.Method, tuned, t.Lambda(), games, gens,
+		method, tuned, t.Lambda(), games, gens,
 		search, cfg.Fitness.Metric, cfg.Seed, engine.Workers(cfg.Workers))
 }
 

@@ -1,0 +1,54 @@
+package tuner
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// lraConfig is smallConfig with learning rate adaptation, long enough for
+// the learning rates to move.
+func lraConfig(t *testing.T) *Config {
+	t.Helper()
+	cfg := smallConfig(t)
+	cfg.Generations = 12
+	cfg.Optimizer.LRAdapt = true
+	return cfg
+}
+
+// TestLRARun checks optimizer.lr_adapt end to end: it changes the run
+// (from the first update on), survives the checkpoint's config, and the
+// run is the same bytes on 1 and 3 workers and resumed after kills.
+func TestLRARun(t *testing.T) {
+	dir, recs, _ := runBest(t, lraConfig(t))
+	plain := lraConfig(t)
+	plain.Optimizer.LRAdapt = false
+	_, base, _ := runBest(t, plain)
+	if slices.Equal(recs[0].Weights.Values, base[0].Weights.Values) {
+		t.Error("generation 1's mean is plain CMA-ES's: lr_adapt did not reach the optimizer")
+	}
+	tu, _, _, err := LoadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tu.Config().Optimizer.LRAdapt {
+		t.Error("lr_adapt lost in the checkpoint's config")
+	}
+
+	ref := filepath.Join(t.TempDir(), "ref")
+	r, err := Create(lraConfig(t), ref, Options{Pool: NewLocalPool(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runToEnd(t, r)
+	want := readRun(t, ref)
+	three := filepath.Join(t.TempDir(), "three")
+	if r, err = Create(lraConfig(t), three, Options{Pool: NewLocalPool(3)}); err != nil {
+		t.Fatal(err)
+	}
+	runToEnd(t, r)
+	if diff := readRun(t, three).equal(want); diff != "" {
+		t.Errorf("3 workers differ from 1 in %s", diff)
+	}
+	checkResumeExact(t, func() *Config { return lraConfig(t) }, [][]int64{{9}, {41}, {60, 23}})
+}
