@@ -6,18 +6,20 @@
 //
 // # Files
 //
-//	optimizer.go  the Optimizer interface and the errors
-//	method.go     Method names, ParseMethod, and New: one constructor by name
-//	config.go     Config, shared by both methods: defaults and Validate
-//	core.go       ask/tell bookkeeping both methods embed: the generation in
-//	              progress, ranking, counters, the best point
-//	stop.go       stop conditions (Reason) and IPOP restarts (Restarts)
-//	cmaes.go      CMA-ES: its parameters, sampling and update
-//	cem.go        CEM: its parameters, sampling and update
-//	bounds.go     normalised coordinates and the bound transform
-//	linalg.go     eigendecompositions of the covariance matrices
-//	state.go      the binary state format, MarshalBinary's encoding
-//	bench.go      the benchmark functions and runner behind optbench
+//	optimizer.go    the Optimizer interface and the errors
+//	method.go       Method names, ParseMethod, and New: one constructor by name
+//	config.go       Config, shared by both methods: defaults and Validate
+//	core.go         ask/tell bookkeeping both methods embed: the generation in
+//	                progress, ranking, counters, the best point
+//	stop.go         stop conditions (Reason) and IPOP restarts (Restarts)
+//	cmaes.go        CMA-ES: its parameters, sampling and update
+//	cmaes_state.go  CMA-ES's state: MarshalBinary and UnmarshalBinary
+//	lra.go          CMA-ES's learning rate adaptation (LRA)
+//	cem.go          CEM: its parameters, sampling and update
+//	bounds.go       normalised coordinates and the bound transform
+//	linalg.go       eigendecompositions of the covariance matrices
+//	state.go        the binary state format, MarshalBinary's encoding
+//	bench.go        the benchmark functions and runner behind optbench
 //
 // # Constructing by name
 //
