@@ -321,6 +321,15 @@ func (o *CMAES) Mean() []float64 { return o.mean(o.m) }
 // Method implements Optimizer.
 func (o *CMAES) Method() Method { return MethodCMAES }
 
+// LearningRates returns LRA's learning rates of the mean and the
+// covariance, η_m and η_Σ in (0, 1], and whether LRA is on.
+func (o *CMAES) LearningRates() (mean, cov float64, ok bool) {
+	if o.lra == nil {
+		return 0, 0, false
+	}
+	return o.lra.etaMean, o.lra.etaSigma, true
+}
+
 // Sigma implements Optimizer: the step size σ.
 func (o *CMAES) Sigma() float64 { return o.sigma }
 

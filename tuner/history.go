@@ -27,6 +27,9 @@ type Record struct {
 	// covariance's condition number); 0 (omitted) when not finite.
 	AxisRatio float64 `json:"axis_ratio,omitempty"`
 	Restarts  int     `json:"restarts"` // IPOP restarts so far
+	// LearningRates are CMA-ES's learning rates after the update under
+	// optimizer.lr_adapt; absent without it.
+	LearningRates *LearningRates `json:"learning_rates,omitempty"`
 	// Weights is the distribution mean after the update, by feature.
 	Weights WeightMap `json:"weights"`
 	// Noise is the generation's noise handling, when the run has it.
@@ -47,6 +50,14 @@ type Record struct {
 	// workers. Absent where the system has no CPU clock. What a result
 	// costs, as wall time on a shared machine is not.
 	CPU float64 `json:"cpu_s,omitempty"`
+}
+
+// LearningRates are the learning rates of learning rate adaptation, each
+// in (0, 1]: 1 is plain CMA-ES's update; the lower, the more of the
+// updates the optimizer judged noise.
+type LearningRates struct {
+	Mean       float64 `json:"mean"`
+	Covariance float64 `json:"covariance"`
 }
 
 // RecordValidation is a validation as history.jsonl shows it.

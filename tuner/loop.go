@@ -312,6 +312,11 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		Noise:       noise,
 	}
 	rec.Mean, _ = stats.MeanCI95(fit)
+	if lr, ok := t.opt.(learningRater); ok {
+		if m, c, on := lr.LearningRates(); on {
+			rec.LearningRates = &LearningRates{Mean: m, Covariance: c}
+		}
+	}
 	if len(t.cfg.Stages) > 0 {
 		rec.Stage = t.state.Stage + 1
 	}
@@ -386,4 +391,10 @@ func finiteOr0(x float64) float64 {
 		return 0
 	}
 	return x
+}
+
+// learningRater is an optimizer with learning rate adaptation
+// (population.CMAES), whose rates the history shows.
+type learningRater interface {
+	LearningRates() (mean, cov float64, ok bool)
 }

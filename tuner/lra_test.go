@@ -27,6 +27,14 @@ func TestLRARun(t *testing.T) {
 	if slices.Equal(recs[0].Weights.Values, base[0].Weights.Values) {
 		t.Error("generation 1's mean is plain CMA-ES's: lr_adapt did not reach the optimizer")
 	}
+	for i, r := range recs {
+		if lr := r.LearningRates; lr == nil || !(lr.Mean > 0 && lr.Mean < 1 && lr.Covariance > 0 && lr.Covariance < 1) {
+			t.Errorf("generation %d: learning rates %+v in the history, want both in (0, 1)", r.Generation, lr)
+		}
+		if base[i].LearningRates != nil {
+			t.Errorf("generation %d: learning rates in the history of a run without lr_adapt", r.Generation)
+		}
+	}
 	tu, _, _, err := LoadCheckpoint(dir)
 	if err != nil {
 		t.Fatal(err)

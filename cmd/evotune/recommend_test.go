@@ -53,3 +53,30 @@ validation: {every: 1, games: 4, recommend: best, patience: 2}
 		t.Errorf("resume of a run stopped on its patience: exit %d, does not say it converged:\n%s\n%s", code, out, errs)
 	}
 }
+
+// TestTuneLRAdapt runs a tune under optimizer.lr_adapt from the command
+// line: the config line names it, and every progress line shows the
+// learning rates, below 1 from the first update (whose estimate starts
+// from nothing).
+func TestTuneLRAdapt(t *testing.T) {
+	const cfg = `name: lra
+seed: 5
+generations: 4
+features: standard
+optimizer: {method: cmaes, population: 4, lr_adapt: true}
+search: {algorithm: expectimax, depth: 1}
+fitness: {games: 4}
+validation: {every: 2, games: 4}
+`
+	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, cfg), "--out", filepath.Join(t.TempDir(), "run"))
+	if code != 0 {
+		t.Fatalf("tune: exit %d\n%s\n%s", code, out, errs)
+	}
+	if !strings.Contains(out, "cmaes (learning rate adaptation) on standard") {
+		t.Errorf("the config line does not name learning rate adaptation:\n%s", out)
+	}
+	rates := regexp.MustCompile(`(?m)^gen \d+/4 .*  learning rates (0\.\d\d), (0\.\d\d)`).FindAllStringSubmatch(errs, -1)
+	if len(rates) != 4 {
+		t.Fatalf("%d progress lines show learning rates below 1, want 4:\n%s", len(rates), errs)
+	}
+}

@@ -95,6 +95,9 @@ func (p *tuneProgress) generation(rec tuner.Record) {
 	line := fmt.Sprintf("gen %d%s  best %s  median %s  sigma %.3g  games %d  %.1f games/s  %s",
 		rec.Generation, of, fmtFitness(rec.Best), fmtFitness(rec.Median), rec.Sigma, rec.Games,
 		float64(p.played.Load())/max(time.Since(p.start).Seconds(), 1e-9), p.run.Elapsed().Round(time.Second))
+	if lr := rec.LearningRates; lr != nil {
+		line += fmt.Sprintf("  learning rates %.2f, %.2f", lr.Mean, lr.Covariance)
+	}
 	if n := rec.Noise; n != nil {
 		line += "  " + describeNoise(n)
 	}
