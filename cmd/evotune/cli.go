@@ -51,6 +51,11 @@ type options struct {
 	// instead of the local pool, unless a NATS flag hands the games to
 	// workers: how the tests count, watch or interrupt a run's games.
 	newPool func(workers int) tuner.Pool
+	// signalsReady, if not nil, is called once Ctrl-C and SIGTERM cancel
+	// the command instead of killing the process: the crash tests wait
+	// for it before they interrupt a child, which a loaded machine may
+	// start slowly.
+	signalsReady func()
 }
 
 // pool returns the pool a run of workers workers plays on without NATS:

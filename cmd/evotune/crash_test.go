@@ -26,6 +26,9 @@ import (
 func TestMain(m *testing.M) {
 	if os.Getenv("EVOTUNE_CHILD") == "1" {
 		var o options
+		if path := os.Getenv("EVOTUNE_READY"); path != "" {
+			o.signalsReady = func() { os.WriteFile(path, nil, 0o644) }
+		}
 		if path := os.Getenv("EVOTUNE_TRACE"); path != "" {
 			o.newPool = func(workers int) tuner.Pool {
 				return &tracingPool{p: tuner.NewLocalPool(workers), path: path}
@@ -101,12 +104,16 @@ type child struct {
 	stdout bytes.Buffer
 	stderr bytes.Buffer
 	done   chan struct{} // closed once the child has exited and been waited for
+	ready  string        // the file the child creates once signals cancel it
 }
 
 func startChild(t *testing.T, trace string, args ...string) *child {
 	t.Helper()
-	c := &child{cmd: exec.Command(os.Args[0], args...)}
-	c.cmd.Env = append(os.Environ(), "EVOTUNE_CHILD=1", "EVOTUNE_TRACE="+trace)
+	c := &child{cmd: exec.Command(os.Args[0], args...), ready: trace + ".ready"}
+	if err := os.Remove(c.ready); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	c.cmd.Env = append(os.Environ(), "EVOTUNE_CHILD=1", "EVOTUNE_TRACE="+trace, "EVOTUNE_READY="+c.ready)
 	c.cmd.Stdout, c.cmd.Stderr = &c.stdout, &c.stderr
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -126,6 +133,21 @@ func (c *child) wait() { <-c.done }
 func (c *child) exitCode() int {
 	c.wait()
 	return c.cmd.ProcessState.ExitCode()
+}
+
+// waitReady waits until the child handles Ctrl-C (before, the signal's
+// default action would kill it, as SIGKILL does) or exits.
+func (c *child) waitReady() {
+	for {
+		if _, err := os.Stat(c.ready); err == nil {
+			return
+		}
+		select {
+		case <-c.done:
+			return
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
 }
 
 // waitHistory waits until the run's history contains marker or the child
@@ -225,6 +247,7 @@ func crashAndResumeConfig(t *testing.T, config string, sig syscall.Signal, kills
 			args = []string{"tune", "--config", cfg, "--out", dir}
 		}
 		c := startChild(t, trace, args...)
+		c.waitReady()
 		if i == 0 && after != "" {
 			c.waitHistory(dir, after)
 		}

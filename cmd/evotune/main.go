@@ -16,6 +16,9 @@ func main() { os.Exit(runWithSignals(context.Background(), options{}, os.Args[1:
 func runWithSignals(parent context.Context, o options, args []string) int {
 	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if o.signalsReady != nil {
+		o.signalsReady()
+	}
 	go func() {
 		// The first signal cancels ctx: commands stop handing out work and
 		// leave consistent files. Restoring the default handlers makes a
