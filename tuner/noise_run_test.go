@@ -87,20 +87,8 @@ func TestNoiseHandlingActs(t *testing.T) {
 // runs cut anywhere (mid-race, in a re-evaluation, in a validation) and
 // resumed, end with the same bytes.
 func TestNoiseWorkersAndResume(t *testing.T) {
-	ref := filepath.Join(t.TempDir(), "ref")
-	r, err := Create(noisyConfig(t), ref, Options{Pool: NewLocalPool(1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	runToEnd(t, r)
-	want := readRun(t, ref)
-
-	four := filepath.Join(t.TempDir(), "four")
-	if r, err = Create(noisyConfig(t), four, Options{Pool: NewLocalPool(4)}); err != nil {
-		t.Fatal(err)
-	}
-	runToEnd(t, r)
-	if diff := readRun(t, four).equal(want); diff != "" {
+	want := runOn(t, noisyConfig(t), 1)
+	if diff := runOn(t, noisyConfig(t), 4).equal(want); diff != "" {
 		t.Errorf("4 workers differ from 1 in %s", diff)
 	}
 

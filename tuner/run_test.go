@@ -35,6 +35,19 @@ checkpoints: {keep: 2}
 	return cfg
 }
 
+// runOn runs cfg to its end on a local pool of the given workers in a
+// fresh directory and returns its files.
+func runOn(t *testing.T, cfg *Config, workers int) runFiles {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := Create(cfg, dir, Options{Pool: NewLocalPool(workers)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runToEnd(t, r)
+	return readRun(t, dir)
+}
+
 // runFiles are the files a finished run is compared by: weights.yaml, the
 // history without its clock fields (elapsed_s and cpu_s, last on each
 // line), and the newest checkpoint.
