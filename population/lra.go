@@ -68,9 +68,10 @@ func (l *lra) save(n int, m []float64, sigma float64, c, b, d []float64) {
 // distribution to (m, σ, C), then replaces that step by its η-scaled
 // version: m = m0 + η_m Δm, σ²C = Σ0 + η_Σ ΔΣ, split into σ and C with
 // det C = 1, and σ multiplied by η_m's old value over its new one. It
-// reports false, changing nothing, when the scaled covariance is not
-// positive definite (it is, in exact arithmetic: a convex combination of
-// two positive definite matrices).
+// reports false, leaving m, σ and C as the plain update made them (the
+// moving averages and rates are updated all the same), when the scaled
+// covariance is not positive definite; in exact arithmetic it always is,
+// a convex combination of two positive definite matrices.
 func (l *lra) adapt(n int, m []float64, sigma *float64, c []float64) bool {
 	s0, s1 := l.sigma0, *sigma
 	for i := range n {
