@@ -32,23 +32,25 @@ type lra struct {
 	vMean, vSigma     float64   // E of their squared norms
 	etaMean, etaSigma float64   // the learning rates, in (0, 1]
 
-	// Scratch: the old distribution, saved before the update, and work.
-	m0, c0, isc0 []float64
-	sigma0       float64
-	dm, dS, a, t []float64
+	// The old distribution, saved before the update: m, C, σ and
+	// Σ^(-1/2) = C^(-1/2)/σ; and work space.
+	m0, c0, a []float64
+	sigma0    float64
+	dm, dS, t []float64
 }
 
 func newLRA(n int) *lra {
 	return &lra{
 		eMean: make([]float64, n), eSigma: make([]float64, n*n),
 		etaMean: 1, etaSigma: 1,
-		m0: make([]float64, n), c0: make([]float64, n*n), isc0: make([]float64, n*n),
-		dm: make([]float64, n), dS: make([]float64, n*n), a: make([]float64, n*n), t: make([]float64, n*n),
+		m0: make([]float64, n), c0: make([]float64, n*n), a: make([]float64, n*n),
+		dm: make([]float64, n), dS: make([]float64, n*n), t: make([]float64, n*n),
 	}
 }
 
 // save keeps the distribution before an update: its mean, σ, C and
-// C^(-1/2) = B D⁻¹ Bᵀ from the decomposition the generation sampled with.
+// Σ^(-1/2) = B D⁻¹ Bᵀ / σ from the decomposition the generation sampled
+// with.
 func (l *lra) save(n int, m []float64, sigma float64, c, b, d []float64) {
 	copy(l.m0, m)
 	copy(l.c0, c)
@@ -59,7 +61,7 @@ func (l *lra) save(n int, m []float64, sigma float64, c, b, d []float64) {
 			for k := range n {
 				s += b[i*n+k] * b[j*n+k] / d[k]
 			}
-			l.isc0[i*n+j] = s
+			l.a[i*n+j] = s / sigma
 		}
 	}
 }
@@ -79,7 +81,6 @@ func (l *lra) adapt(n int, m []float64, sigma *float64, c []float64) bool {
 	}
 	for i := range n * n {
 		l.dS[i] = s1*s1*c[i] - s0*s0*l.c0[i]
-		l.a[i] = l.isc0[i] / s0 // Σ0^(-1/2)
 	}
 	// The steps in the old distribution's local coordinates:
 	// Σ0^(-1/2) Δm, and Σ0^(-1/2) ΔΣ Σ0^(-1/2) / √2.
