@@ -369,6 +369,9 @@ func (o *CEM) UnmarshalBinary(data []byte) error {
 	if err != nil {
 		return err
 	}
+	if d.version != 1 {
+		d.fail("a CEM state of version %d: CEM's are version 1", d.version)
+	}
 	cfg := CEMConfig{Config: d.config()}
 	cfg.Full = d.bool()
 	cfg.Elite = d.f64()

@@ -15,6 +15,10 @@ type CMAESConfig struct {
 	// keep their signal-to-noise ratio near 1.4, for noisy functions at
 	// the default population size. Off by default.
 	LRA bool
+	// Mirrored turns on mirrored sampling with pairwise selection (Auger,
+	// Brockhoff & Hansen 2011): candidates come in pairs m ± σy, and only
+	// the better of each pair can be selected. Off by default.
+	Mirrored bool
 }
 
 // Validate reports the first invalid field, naming it.
@@ -30,7 +34,9 @@ type CMAES struct {
 	core
 	active bool
 	lraOn  bool
-	lra    *lra // learning rate adaptation's state, nil unless lraOn
+	lra    *lra  // learning rate adaptation's state, nil unless lraOn
+	sel    []int // the ranking update reads: core.order, or pairwise selection's
+	seen   []bool
 
 	// Strategy parameters for the current λ (derived, never stored).
 	mu                           int
@@ -66,6 +72,7 @@ func NewCMAES(cfg CMAESConfig) (*CMAES, error) {
 	}
 	o := &CMAES{active: cfg.Active, lraOn: cfg.LRA}
 	o.core.init(r, lambda)
+	o.mirror = cfg.Mirrored
 	o.reset()
 	return o, nil
 }
@@ -142,6 +149,8 @@ func (o *CMAES) reset() {
 	o.yw = make([]float64, n)
 	o.zw = make([]float64, n)
 	o.tmp = make([]float64, n)
+	o.sel = make([]int, o.lambda)
+	o.seen = make([]bool, o.lambda)
 	o.lra = nil
 	if o.lraOn {
 		o.lra = newLRA(n) // learning rates 1 again on a restart
@@ -173,10 +182,11 @@ func (o *CMAES) update() {
 		// B and D are C's: with LRA C is decomposed every generation.
 		o.lra.save(n, o.m, o.sigma, o.c, o.b, o.d)
 	}
+	order := o.selection()
 	clear(o.yw)
 	clear(o.zw)
 	for i := range o.mu {
-		k, w := o.order[i], o.weights[i]
+		k, w := order[i], o.weights[i]
 		y, z := o.row(o.y, k), o.row(o.z, k)
 		for j := range n {
 			o.yw[j] += w * y[j]
@@ -223,11 +233,11 @@ func (o *CMAES) update() {
 		if w == 0 {
 			continue
 		}
-		y := o.row(o.y, o.order[r])
+		y := o.row(o.y, order[r])
 		if w < 0 {
 			// w° = w·n/‖C^(-1/2) y‖² = w·n/‖z‖².
 			var z2 float64
-			for _, v := range o.row(o.z, o.order[r]) {
+			for _, v := range o.row(o.z, order[r]) {
 				z2 += v * v
 			}
 			w *= float64(n) / z2
@@ -259,6 +269,31 @@ func (o *CMAES) update() {
 		o.eigen()
 		o.eigenG = o.g + 1
 	}
+}
+
+// selection returns the ranking the update weighs: core.order, or with
+// mirrored sampling pairwise selection's, the better of each pair (and an
+// unpaired last candidate) in their order, then the worse of each pair in
+// theirs. Were both of a pair selected, their steps ±y would cancel in the
+// mean and shrink the step size's path (Auger, Brockhoff & Hansen 2011).
+func (o *CMAES) selection() []int {
+	if !o.mirror {
+		return o.order
+	}
+	clear(o.seen)
+	w, l := 0, (o.lambda+1)/2 // the winners fill the front, the losers the back
+	for _, k := range o.order {
+		// k's partner is k^1; an odd λ's last candidate has none.
+		if p := k ^ 1; p < o.lambda && o.seen[p] {
+			o.sel[l] = k
+			l++
+		} else {
+			o.sel[w] = k
+			w++
+		}
+		o.seen[k] = true
+	}
+	return o.sel
 }
 
 // eigen refreshes B and D from C with gonum's mat.EigenSym. A matrix that

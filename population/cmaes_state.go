@@ -10,14 +10,22 @@ func (o *CMAES) MarshalBinary() ([]byte, error) {
 		return nil, fmt.Errorf("%w: zero CMAES", ErrState)
 	}
 	var e encoder
+	// The oldest version that can hold the state, so that a state without
+	// the later options keeps its bytes.
 	version := uint16(1)
-	if o.lraOn {
+	switch {
+	case o.mirror:
+		version = 3
+	case o.lraOn:
 		version = 2
 	}
 	e.header(kindCMAES, version)
 	e.config(&o.cfg)
 	e.bool(o.active)
-	if o.lraOn {
+	if version >= 2 {
+		e.bool(o.lraOn)
+	}
+	if version >= 3 {
 		e.bool(true)
 	}
 	o.core.encode(&e)
@@ -56,17 +64,32 @@ func (o *CMAES) UnmarshalBinary(data []byte) error {
 	t := new(CMAES)
 	cfg := d.config()
 	t.active = d.bool()
+	// A version is written only for the option it added (see the state
+	// format), so that every accepted state marshals back to its own bytes.
 	if d.version >= 2 {
-		// Written only with LRA on (see the state format), so that every
-		// accepted state marshals back to its own bytes.
-		if t.lraOn = d.bool(); !t.lraOn {
+		if t.lraOn = d.bool(); !t.lraOn && d.version == 2 {
 			d.fail("a version 2 state without learning rate adaptation")
+		}
+	}
+	if d.version >= 3 {
+		if t.mirror = d.bool(); !t.mirror {
+			d.fail("a version 3 state without mirrored sampling")
 		}
 	}
 	if d.err != nil {
 		return d.err
 	}
 	t.core.decode(d, cfg)
+	if d.err == nil && t.mirror && t.pending {
+		for k := 1; k < t.lambda; k += 2 {
+			for j, v := range t.row(t.z, k-1) {
+				if t.z[k*t.n+j] != -v {
+					d.fail("mirrored sampling: candidate %d is not candidate %d mirrored", k, k-1)
+					break
+				}
+			}
+		}
+	}
 	if d.err != nil {
 		return d.err
 	}

@@ -42,6 +42,7 @@ type core struct {
 	bestF    float64
 	bestX    []float64 // caller coordinates; nil until a finite best
 	stop     Reason
+	mirror   bool // candidates 2i and 2i+1 share one normal sample, negated
 
 	// The generation in progress. z is the only sampled state; y and xin
 	// follow from it and the distribution, so a restored state recomputes
@@ -106,8 +107,17 @@ func (c *core) ask(m method) [][]float64 {
 }
 
 func (c *core) draw(m method) {
-	for i := range c.z {
-		c.z[i] = c.rng.NormFloat64()
+	for k := range c.lambda {
+		z := c.row(c.z, k)
+		if c.mirror && k%2 == 1 {
+			for j, v := range c.row(c.z, k-1) {
+				z[j] = -v
+			}
+			continue
+		}
+		for j := range z {
+			z[j] = c.rng.NormFloat64()
+		}
 	}
 	for k := range c.lambda {
 		m.sample(k)

@@ -125,6 +125,19 @@
 // 15 times nearer the optimum than plain CMA-ES (TestLRANoisySphere), and
 // without noise it converges more slowly.
 //
+// With Mirrored, mirrored sampling with pairwise selection (Brockhoff,
+// Auger, Hansen, Arnold & Hohm 2010; Auger, Brockhoff & Hansen 2011):
+// candidates 2i and 2i+1 are m + σy and m − σy for one normal sample (an
+// odd λ's last candidate has its own), and the update weighs the better of
+// each pair, in their order, ahead of every worse one, so that the worse
+// of a pair is never selected: were both selected their steps would
+// cancel in the mean and bias the step size down. Each selected step is
+// still N(0, C)-distributed under random selection, so the parameters are
+// unchanged. Its check is its slow twin, plain CMA-ES told each pair's
+// worse value pushed behind all the better ones (TestPairwiseSelection,
+// bit for bit). Under common random numbers, as the tuner's games are,
+// the two of a pair differ by their direction alone.
+//
 // # Stop conditions
 //
 // Checked after every generation, with pycma's defaults (Config documents
@@ -184,7 +197,8 @@
 // best point, the distribution (mean, C, its eigenvectors and eigenvalue
 // roots, paths, σ), LRA's moving averages and learning rates, and a
 // generation in progress (its normal samples and the values told so far).
-// The format is versioned binary: "EVPOP", version (2 with LRA, else 1),
+// The format is versioned binary: "EVPOP", version (3 when mirrored, 2 with
+// LRA, else 1),
 // kind (CMA-ES or CEM), fields with floats as IEEE-754 bits, CRC-32.
 // UnmarshalBinary (or Unmarshal, for either kind) rejects garbage with an
 // error wrapping ErrState and never panics (FuzzUnmarshal); an accepted

@@ -48,6 +48,8 @@ type Options struct {
 	Active bool
 	// LRA turns on CMA-ES's learning rate adaptation, CMAESConfig.LRA.
 	LRA bool
+	// Mirrored turns on CMA-ES's mirrored sampling, CMAESConfig.Mirrored.
+	Mirrored bool
 }
 
 // New validates cfg and returns the optimizer of method m at generation 0:
@@ -56,7 +58,7 @@ type Options struct {
 func New(m Method, cfg Config, opts Options) (Optimizer, error) {
 	switch m {
 	case MethodCMAES:
-		o, err := NewCMAES(CMAESConfig{Config: cfg, Active: opts.Active, LRA: opts.LRA})
+		o, err := NewCMAES(CMAESConfig{Config: cfg, Active: opts.Active, LRA: opts.LRA, Mirrored: opts.Mirrored})
 		if err != nil {
 			return nil, err
 		}

@@ -35,6 +35,14 @@ func stateCases() []stateCase {
 		{"cmaes-lra-ipop", func() (fullOptimizer, error) {
 			return NewCMAES(CMAESConfig{Config: ipop, LRA: true})
 		}, plateau},
+		{"cmaes-mirrored-active-bounds", func() (fullOptimizer, error) {
+			return NewCMAES(CMAESConfig{Config: bounds, Active: true, Mirrored: true})
+		}, sphere},
+		{"cmaes-mirrored-lra-ipop", func() (fullOptimizer, error) {
+			c := ipop
+			c.Lambda = 7 // odd: the last candidate has no partner
+			return NewCMAES(CMAESConfig{Config: c, LRA: true, Mirrored: true})
+		}, plateau},
 		{"cem", func() (fullOptimizer, error) {
 			return NewCEM(CEMConfig{Config: Config{X0: []float64{1, 2, 3, 4, 5}, Seed: 2}})
 		}, rosenbrock},
@@ -66,6 +74,15 @@ func marshal(t *testing.T, o Optimizer) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// f64bytes encodes v as the state does, without a length.
+func f64bytes(v []float64) []byte {
+	var e encoder
+	for _, x := range v {
+		e.f64(x)
+	}
+	return e.b
 }
 
 func sameBits(a, b [][]float64) bool {
@@ -219,7 +236,7 @@ func TestUnmarshalRejects(t *testing.T) {
 	o, _ := stateCases()[0].new()
 	step(t, o, sphere)
 	good := marshal(t, o)
-	cem, _ := stateCases()[4].new()
+	cem, _ := NewCEM(CEMConfig{Config: Config{X0: []float64{1, 2, 3, 4, 5}, Seed: 2}})
 	bad := map[string][]byte{
 		"empty":     nil,
 		"garbage":   []byte("hello, world, this is not a state"),
@@ -251,8 +268,38 @@ func TestUnmarshalRejects(t *testing.T) {
 	if err := c.UnmarshalBinary(fixCRC(off)); !errorsIs(err, ErrState) {
 		t.Errorf("version 2 state with LRA off: %v, want ErrState", err)
 	}
+	// A version 3 state says mirrored sampling is on, and its pending
+	// candidates come in mirrored pairs.
+	mir, _ := NewCMAES(CMAESConfig{Config: Config{X0: []float64{1, 2}, Seed: 4}, Mirrored: true})
+	step(t, mir, sphere)
+	mir.Ask()
+	on = marshal(t, mir)
+	if on[5] != 3 || on[at] != 0 || on[at+1] != 1 {
+		t.Fatalf("mirrored state: version %d, flag bytes %d %d: the layout assumed here changed", on[5], on[at], on[at+1])
+	}
+	off = append([]byte(nil), on...)
+	off[at+1] = 0
+	if err := c.UnmarshalBinary(fixCRC(off)); !errorsIs(err, ErrState) {
+		t.Errorf("version 3 state with mirrored sampling off: %v, want ErrState", err)
+	}
+	z := bytes.Index(on, f64bytes(mir.z[:2]))
+	if z < 0 || bytes.Index(on, f64bytes(mir.z[2:4])) != z+16 {
+		t.Fatal("mirrored state: its pending samples not found where expected")
+	}
+	broken := append([]byte(nil), on...)
+	binary.LittleEndian.PutUint64(broken[z+16:], math.Float64bits(mir.z[2]+1)) // row 1 no longer -row 0
+	if err := c.UnmarshalBinary(fixCRC(broken)); !errorsIs(err, ErrState) || !strings.Contains(err.Error(), "mirrored") {
+		t.Errorf("mirrored state whose pair is not mirrored: %v, want ErrState naming it", err)
+	}
 	if err := c.UnmarshalBinary(marshal(t, cem)); !errorsIs(err, ErrState) {
 		t.Errorf("CEM state into CMAES: %v", err)
+	}
+	// CEM has none of the later options: a CEM state is version 1.
+	cemState := marshal(t, cem)
+	cemState[5] = 2
+	var ce CEM
+	if err := ce.UnmarshalBinary(fixCRC(cemState)); !errorsIs(err, ErrState) {
+		t.Errorf("version 2 CEM state: %v, want ErrState", err)
 	}
 	if err := c.UnmarshalBinary(good); err != nil {
 		t.Fatal(err)

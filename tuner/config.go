@@ -252,6 +252,11 @@ type OptimizerConfig struct {
 	// population.CMAESConfig.LRA), which scales the updates down when
 	// they are mostly noise; absent: off. CEM has none.
 	LRAdapt bool `yaml:"lr_adapt,omitempty"`
+	// Mirrored turns on CMA-ES's mirrored sampling with pairwise selection
+	// (population.CMAESConfig.Mirrored): candidates in pairs m ± σy on the
+	// same games, of which only the better can be selected; absent: off.
+	// CEM has none.
+	Mirrored bool `yaml:"mirrored,omitempty"`
 }
 
 // FitnessConfig says how a candidate's games become one number.

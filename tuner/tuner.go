@@ -303,7 +303,7 @@ func newOptimizer(cfg *Config, st StageConfig, i int, set *eval.FeatureSet, name
 	if err != nil {
 		return nil, fmt.Errorf("tuner: optimizer: %w", err)
 	}
-	opt, err := population.New(method, pc, population.Options{Elite: cfg.Optimizer.Elite, LRA: cfg.Optimizer.LRAdapt})
+	opt, err := population.New(method, pc, population.Options{Elite: cfg.Optimizer.Elite, LRA: cfg.Optimizer.LRAdapt, Mirrored: cfg.Optimizer.Mirrored})
 	if err != nil {
 		return nil, fmt.Errorf("tuner: optimizer: %w", err)
 	}

@@ -106,6 +106,8 @@ func (c *Config) validateRest() error {
 		return c.errorf("optimizer.restarts", "%q: want none or ipop", o.Restarts)
 	case o.LRAdapt && o.Method != string(population.MethodCMAES):
 		return c.errorf("optimizer.lr_adapt", "true with method %s: learning rate adaptation is CMA-ES's (method: cmaes)", o.Method)
+	case o.Mirrored && o.Method != string(population.MethodCMAES):
+		return c.errorf("optimizer.mirrored", "true with method %s: mirrored sampling is CMA-ES's (method: cmaes)", o.Method)
 	}
 	if err := checkSearch(c.Search, "search", c); err != nil {
 		return err

@@ -80,3 +80,31 @@ validation: {every: 2, games: 4}
 		t.Fatalf("%d progress lines show learning rates below 1, want 4:\n%s", len(rates), errs)
 	}
 }
+
+// TestTuneMirrored runs a tune under optimizer.mirrored, with learning
+// rate adaptation too, from the command line: the config line names both,
+// and a config that asks CEM for it is refused in one line naming the key.
+func TestTuneMirrored(t *testing.T) {
+	const cfg = `name: mirrored
+seed: 5
+generations: 2
+features: standard
+optimizer: {method: cmaes, population: 4, mirrored: true, lr_adapt: true}
+search: {algorithm: expectimax, depth: 1}
+fitness: {games: 4}
+validation: {every: 2, games: 4}
+`
+	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, cfg), "--out", filepath.Join(t.TempDir(), "run"))
+	if code != 0 {
+		t.Fatalf("tune: exit %d\n%s\n%s", code, out, errs)
+	}
+	if !strings.Contains(out, "cmaes (learning rate adaptation, mirrored sampling) on standard") {
+		t.Errorf("the config line does not name mirrored sampling:\n%s", out)
+	}
+	bad := writeConfig(t, strings.Replace(cfg, "method: cmaes, population: 4, mirrored: true, lr_adapt: true", "method: cem, mirrored: true", 1))
+	code, out, errs = runCLI(t, "tune", "--config", bad, "--out", filepath.Join(t.TempDir(), "run"))
+	if lines := strings.Split(strings.TrimSpace(errs), "\n"); code != 2 || len(lines) != 1 ||
+		!strings.Contains(errs, "optimizer.mirrored") || !strings.Contains(errs, "method: cmaes") {
+		t.Errorf("mirrored with cem: exit %d, want 2 and one line naming the key:\n%s\n%s", code, out, errs)
+	}
+}

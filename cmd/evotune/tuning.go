@@ -148,8 +148,15 @@ func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
 		tuned, search = "player "+pc.Declared.ID+" "+pc.Declared.Version, "its own search"
 	}
 	method := cfg.Optimizer.Method
+	var opts []string
 	if cfg.Optimizer.LRAdapt {
-		method += " (learning rate adaptation)"
+		opts = append(opts, "learning rate adaptation")
+	}
+	if cfg.Optimizer.Mirrored {
+		opts = append(opts, "mirrored sampling")
+	}
+	if len(opts) > 0 {
+		method += " (" + strings.Join(opts, ", ") + ")"
 	}
 	return fmt.Sprintf("%s on %s, %d candidates × %s, %s, %s, fitness %s, seed %d, %d workers",
 		method, tuned, t.Lambda(), games, gens,
