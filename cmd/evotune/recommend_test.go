@@ -54,57 +54,47 @@ validation: {every: 1, games: 4, recommend: best, patience: 2}
 	}
 }
 
-// TestTuneLRAdapt runs a tune under optimizer.lr_adapt from the command
-// line: the config line names it, and every progress line shows the
-// learning rates, below 1 from the first update (whose estimate starts
-// from nothing).
-func TestTuneLRAdapt(t *testing.T) {
-	const cfg = `name: lra
+// TestTuneOptimizerOptions runs a tune under CMA-ES's opt-in options from
+// the command line: the config line names them; under lr_adapt every
+// progress line shows the learning rates, below 1 from the first update
+// (whose estimate starts from nothing); and an option CEM lacks is refused
+// in one line that names its key.
+func TestTuneOptimizerOptions(t *testing.T) {
+	const cfg = `name: options
 seed: 5
 generations: 4
 features: standard
-optimizer: {method: cmaes, population: 4, lr_adapt: true}
+optimizer: {OPTIMIZER}
 search: {algorithm: expectimax, depth: 1}
 fitness: {games: 4}
 validation: {every: 2, games: 4}
 `
-	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, cfg), "--out", filepath.Join(t.TempDir(), "run"))
-	if code != 0 {
-		t.Fatalf("tune: exit %d\n%s\n%s", code, out, errs)
+	tune := func(optimizer string) (int, string, string) {
+		return runCLI(t, "tune", "--config", writeConfig(t, strings.Replace(cfg, "OPTIMIZER", optimizer, 1)),
+			"--out", filepath.Join(t.TempDir(), "run"))
 	}
-	if !strings.Contains(out, "cmaes (learning rate adaptation) on standard") {
-		t.Errorf("the config line does not name learning rate adaptation:\n%s", out)
+	for _, c := range []struct{ options, config string }{
+		{"lr_adapt: true", "cmaes (learning rate adaptation) on standard"},
+		{"mirrored: true", "cmaes (mirrored sampling) on standard"},
+		{"lr_adapt: true, mirrored: true", "cmaes (learning rate adaptation, mirrored sampling) on standard"},
+	} {
+		code, out, errs := tune("method: cmaes, population: 4, " + c.options)
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s\n%s", c.options, code, out, errs)
+		}
+		if !strings.Contains(out, c.config) {
+			t.Errorf("%s: the config line does not say %q:\n%s", c.options, c.config, out)
+		}
+		rates := regexp.MustCompile(`(?m)^gen \d+/4 .*  learning rates (0\.\d\d), (0\.\d\d)`).FindAllStringSubmatch(errs, -1)
+		if want := map[bool]int{true: 4, false: 0}[strings.Contains(c.options, "lr_adapt")]; len(rates) != want {
+			t.Errorf("%s: %d progress lines show learning rates below 1, want %d:\n%s", c.options, len(rates), want, errs)
+		}
 	}
-	rates := regexp.MustCompile(`(?m)^gen \d+/4 .*  learning rates (0\.\d\d), (0\.\d\d)`).FindAllStringSubmatch(errs, -1)
-	if len(rates) != 4 {
-		t.Fatalf("%d progress lines show learning rates below 1, want 4:\n%s", len(rates), errs)
-	}
-}
-
-// TestTuneMirrored runs a tune under optimizer.mirrored, with learning
-// rate adaptation too, from the command line: the config line names both,
-// and a config that asks CEM for it is refused in one line naming the key.
-func TestTuneMirrored(t *testing.T) {
-	const cfg = `name: mirrored
-seed: 5
-generations: 2
-features: standard
-optimizer: {method: cmaes, population: 4, mirrored: true, lr_adapt: true}
-search: {algorithm: expectimax, depth: 1}
-fitness: {games: 4}
-validation: {every: 2, games: 4}
-`
-	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, cfg), "--out", filepath.Join(t.TempDir(), "run"))
-	if code != 0 {
-		t.Fatalf("tune: exit %d\n%s\n%s", code, out, errs)
-	}
-	if !strings.Contains(out, "cmaes (learning rate adaptation, mirrored sampling) on standard") {
-		t.Errorf("the config line does not name mirrored sampling:\n%s", out)
-	}
-	bad := writeConfig(t, strings.Replace(cfg, "method: cmaes, population: 4, mirrored: true, lr_adapt: true", "method: cem, mirrored: true", 1))
-	code, out, errs = runCLI(t, "tune", "--config", bad, "--out", filepath.Join(t.TempDir(), "run"))
-	if lines := strings.Split(strings.TrimSpace(errs), "\n"); code != 2 || len(lines) != 1 ||
-		!strings.Contains(errs, "optimizer.mirrored") || !strings.Contains(errs, "method: cmaes") {
-		t.Errorf("mirrored with cem: exit %d, want 2 and one line naming the key:\n%s\n%s", code, out, errs)
+	for _, key := range []string{"lr_adapt", "mirrored"} {
+		code, out, errs := tune("method: cem, " + key + ": true")
+		if lines := strings.Split(strings.TrimSpace(errs), "\n"); code != 2 || len(lines) != 1 ||
+			!strings.Contains(errs, "optimizer."+key) || !strings.Contains(errs, "method: cmaes") {
+			t.Errorf("%s with cem: exit %d, want 2 and one line naming optimizer.%s:\n%s\n%s", key, code, key, out, errs)
+		}
 	}
 }
