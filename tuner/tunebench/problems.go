@@ -59,7 +59,7 @@ var problems = []Problem{
 		File: "problems/nneonneo-cap2.yaml", Target: 1.35, HeldOut: 1200, Budget: 9600 * time.Second,
 	},
 	{
-		Name: "standard-5", Summary: "standard, 5 plies, from the quick preset's weights (the plateau)",
+		Name: "standard-5", Summary: "standard, 5 plies, from the quick preset's former weights (the plateau)",
 		File: "problems/standard-5.yaml", Target: 1.08, HeldOut: 1000, Budget: 9000 * time.Second,
 	},
 }
