@@ -109,10 +109,9 @@ type child struct {
 
 func startChild(t *testing.T, trace string, args ...string) *child {
 	t.Helper()
-	c := &child{cmd: exec.Command(os.Args[0], args...), ready: trace + ".ready"}
-	if err := os.Remove(c.ready); err != nil && !os.IsNotExist(err) {
-		t.Fatal(err)
-	}
+	// Its own directory: children without a trace file (NATS workers) run
+	// side by side, and a test must not write into the package's source.
+	c := &child{cmd: exec.Command(os.Args[0], args...), ready: filepath.Join(t.TempDir(), "ready")}
 	c.cmd.Env = append(os.Environ(), "EVOTUNE_CHILD=1", "EVOTUNE_TRACE="+trace, "EVOTUNE_READY="+c.ready)
 	c.cmd.Stdout, c.cmd.Stderr = &c.stdout, &c.stderr
 	if err := c.cmd.Start(); err != nil {
