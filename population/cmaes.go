@@ -34,9 +34,9 @@ type CMAES struct {
 	core
 	active bool
 	lraOn  bool
-	lra    *lra  // learning rate adaptation's state, nil unless lraOn
-	sel    []int // the ranking update reads: core.order, or pairwise selection's
-	seen   []bool
+	lra    *lra   // learning rate adaptation's state, nil unless lraOn
+	sel    []int  // pairwise selection's ranking (mirrored only)
+	seen   []bool // selection's scratch: candidates already ranked
 
 	// Strategy parameters for the current λ (derived, never stored).
 	mu                           int
@@ -149,8 +149,10 @@ func (o *CMAES) reset() {
 	o.yw = make([]float64, n)
 	o.zw = make([]float64, n)
 	o.tmp = make([]float64, n)
-	o.sel = make([]int, o.lambda)
-	o.seen = make([]bool, o.lambda)
+	if o.mirror {
+		o.sel = make([]int, o.lambda)
+		o.seen = make([]bool, o.lambda)
+	}
 	o.lra = nil
 	if o.lraOn {
 		o.lra = newLRA(n) // learning rates 1 again on a restart

@@ -81,9 +81,10 @@ func (o *CMAES) UnmarshalBinary(data []byte) error {
 	}
 	t.core.decode(d, cfg)
 	if d.err == nil && t.mirror && t.pending {
-		for k := 1; k < t.lambda; k += 2 {
-			for j, v := range t.row(t.z, k-1) {
-				if t.z[k*t.n+j] != -v {
+		for k := 1; k < t.lambda && d.err == nil; k += 2 {
+			a, b := t.row(t.z, k-1), t.row(t.z, k)
+			for j := range a {
+				if b[j] != -a[j] {
 					d.fail("mirrored sampling: candidate %d is not candidate %d mirrored", k, k-1)
 					break
 				}
