@@ -18,12 +18,16 @@ var checkCommand = &command{
 	setup: func(fs *flag.FlagSet) func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		format := fs.String("format", "text", "text: what the file holds and its checks; cpp: the constants of 2048.cpp (nneonneo/2048-ai) for a nneonneo file")
 		player := fs.String("player", "", "run the compliance check of the external player this `COMMAND` runs (words split as a shell splits a simple command): its handshake, legal and deterministic moves, speed, errors, quit; one line per point")
+		timeouts := addPlayerFlags(fs, false)
 		return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+			if err := timeouts.check(); err != nil {
+				return err
+			}
 			if *player != "" {
 				if len(args) != 0 {
 					return usagef("check --player takes no file, got %d arguments", len(args))
 				}
-				return complianceCommand(ctx, *player, stdout)
+				return complianceCommand(ctx, *player, stdout, timeouts.options(""))
 			}
 			if len(args) != 1 {
 				return usagef("want one weights file, got %d arguments (usage: evotune check FILE [--format text|cpp])", len(args))
@@ -38,7 +42,7 @@ var checkCommand = &command{
 				if *format != "text" {
 					return usagef("flag --format %s: %s is a params file of a player, not a nneonneo weights file", *format, args[0])
 				}
-				return checkParams(ctx, stdout, args[0], pf)
+				return checkParams(ctx, stdout, args[0], pf, timeouts.options(""))
 			}
 			// Every failure to read or verify the file is bad input: a
 			// missing file, a malformed one, or a check not reproduced.

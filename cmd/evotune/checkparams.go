@@ -14,7 +14,7 @@ import (
 // command, sets the file's parameters, asks the pinned boards and reports
 // each check. A move the player no longer makes is a failure (exit 1):
 // the file is well formed, the player is not the one that was tuned.
-func checkParams(ctx context.Context, w io.Writer, path string, pf *eval.PlayerFile) error {
+func checkParams(ctx context.Context, w io.Writer, path string, pf *eval.PlayerFile, opts playerpool.Options) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "file:        %s\n", path)
 	fmt.Fprintf(&b, "format:      %s\n", eval.FormatV2)
@@ -25,7 +25,7 @@ func checkParams(ctx context.Context, w io.Writer, path string, pf *eval.PlayerF
 	}
 	fmt.Fprintf(&b, "params:      %s\n", strings.Join(params, ", "))
 	writeProvenance(&b, pf.Provenance, "starting parameters")
-	got, err := playerpool.Verify(ctx, pf, playerpool.Options{})
+	got, err := playerpool.Verify(ctx, pf, opts)
 	if err != nil {
 		io.WriteString(w, b.String())
 		return err

@@ -9,15 +9,16 @@ import (
 )
 
 // complianceCommand runs check --player: one line per point of the
-// compliance check, exit 1 if any fails.
-func complianceCommand(ctx context.Context, command string, w io.Writer) error {
+// compliance check, exit 1 if any fails; opts carries the limits of
+// --player-timeouts.
+func complianceCommand(ctx context.Context, command string, w io.Writer, opts playerpool.Options) error {
 	words, err := playerpool.SplitCommand(command)
 	if err != nil {
 		return usagef("flag --player: %v", err)
 	}
 	fmt.Fprintf(w, "player    %s\n", command)
 	failed := 0
-	for _, pt := range playerpool.Compliance(ctx, words, playerpool.Options{}) {
+	for _, pt := range playerpool.Compliance(ctx, words, opts) {
 		verdict := "ok  "
 		if !pt.OK {
 			verdict = "FAIL"

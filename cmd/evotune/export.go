@@ -10,6 +10,7 @@ import (
 
 	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/tuner"
+	"github.com/evotune/evotune/tuner/playerpool"
 )
 
 var exportCommand = &command{
@@ -22,7 +23,11 @@ var exportCommand = &command{
 func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
 	out := fs.String("o", "", "output file, - for standard output (default: weights.yaml in the run directory; standard output for --format cpp)")
 	format := fs.String("format", "yaml", "yaml: a weights file (a params file for a run of a player); cpp: the constants of 2048.cpp (nneonneo/2048-ai), for a run of the nneonneo feature set; set: the set line of a player's parameters, for a run of a player or a params file")
+	pf := addPlayerFlags(fs, false)
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		if err := pf.check(); err != nil {
+			return err
+		}
 		if len(args) != 1 {
 			return usagef("want one run directory or checkpoint file, got %d arguments (usage: evotune export DIR|CHECKPOINT [-o FILE] [--format yaml|cpp])", len(args))
 		}
@@ -51,7 +56,7 @@ func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 			fmt.Fprintf(stderr, "notice    %s\n", n)
 		}
 		if t.Config().Player != nil {
-			return exportPlayer(ctx, t, src, st.IsDir(), *format, *out, ckpt, stdout)
+			return exportPlayer(ctx, t, src, st.IsDir(), *format, *out, ckpt, stdout, pf.options(""))
 		}
 		if *format == "set" {
 			return usagef("flag --format set: the run tunes feature set %s, not a player (want yaml or cpp)", t.Config().SetName)
@@ -112,8 +117,9 @@ func writeOut(out string, w io.Writer, data []byte) error {
 }
 
 // exportPlayer exports a run of an external player: its params file
-// (which starts the player to pin its moves), or its set line.
-func exportPlayer(ctx context.Context, t *tuner.Tuner, src string, isDir bool, format, out, ckpt string, stdout io.Writer) error {
+// (which starts the player, under opts's limits, to pin its moves), or its
+// set line.
+func exportPlayer(ctx context.Context, t *tuner.Tuner, src string, isDir bool, format, out, ckpt string, stdout io.Writer, opts playerpool.Options) error {
 	switch format {
 	case "cpp":
 		return usagef("flag --format cpp: the run tunes player %s, not the nneonneo feature set (want yaml or set)", t.Config().Player.Declared.ID)
@@ -125,7 +131,7 @@ func exportPlayer(ctx context.Context, t *tuner.Tuner, src string, isDir bool, f
 		return writeOut(out, stdout, []byte(setLine(pf)+"\n"))
 	}
 	dst := defaultDst(out, src, isDir)
-	if err := writePlayerParams(ctx, t, dst, stdout); err != nil {
+	if err := writePlayerParams(ctx, t, dst, stdout, opts); err != nil {
 		return err
 	}
 	if dst == "-" {

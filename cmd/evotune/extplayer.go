@@ -34,7 +34,6 @@ func startExtPlayer(ctx context.Context, command, params, cmdWhat, paramsWhat st
 	// Logs go to temporary files, removed when the pool closes: play and
 	// compare keep no run directory. A failure still quotes their tail.
 	opts := pf.options("")
-	opts.LogDir = ""
 	fam, err := playerpool.Probe(ctx, words, "", opts)
 	if err != nil {
 		return nil, err

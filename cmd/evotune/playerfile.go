@@ -16,8 +16,10 @@ import (
 
 // playerParams returns the params file of a run of an external player:
 // the tuner's parameters and provenance, with checks pinned by starting
-// the player and playing the run's first validation games with them.
-func playerParams(ctx context.Context, t *tuner.Tuner) (*eval.PlayerFile, error) {
+// the player and playing the run's first validation games with them, under
+// opts's limits (those of --player-timeouts: a player slow enough to need
+// them in the run needs them here too).
+func playerParams(ctx context.Context, t *tuner.Tuner, opts playerpool.Options) (*eval.PlayerFile, error) {
 	pf, err := t.PlayerFile()
 	if err != nil {
 		return nil, err
@@ -26,15 +28,15 @@ func playerParams(ctx context.Context, t *tuner.Tuner) (*eval.PlayerFile, error)
 	if err != nil {
 		return nil, err
 	}
-	if pf.Checks, err = playerpool.Pin(ctx, fam, pf.Values(), t.PinSeeds(), t.MaxMoves(), playerpool.Options{}); err != nil {
+	if pf.Checks, err = playerpool.Pin(ctx, fam, pf.Values(), t.PinSeeds(), t.MaxMoves(), opts); err != nil {
 		return nil, fmt.Errorf("pinning the moves of the params file: %w", err)
 	}
 	return pf, nil
 }
 
 // writePlayerParams writes a run's params file to dst ("-": w).
-func writePlayerParams(ctx context.Context, t *tuner.Tuner, dst string, w io.Writer) error {
-	pf, err := playerParams(ctx, t)
+func writePlayerParams(ctx context.Context, t *tuner.Tuner, dst string, w io.Writer, opts playerpool.Options) error {
+	pf, err := playerParams(ctx, t, opts)
 	if err != nil {
 		return err
 	}

@@ -40,15 +40,25 @@ func (f *playerFlags) check() error {
 	return nil
 }
 
-// options returns the player pool's options for a run in dir.
+// options returns the player pool's options for a run in dir; "" for a
+// player outside a run (check, export, play), whose logs are temporary
+// files.
 func (f *playerFlags) options(dir string) playerpool.Options {
 	scale := func(d time.Duration) time.Duration { return time.Duration(float64(d) * f.scale) }
-	return playerpool.Options{
-		HandshakeTimeout: scale(playerpool.DefaultHandshakeTimeout),
-		MoveTimeout:      scale(playerpool.DefaultMoveTimeout),
-		LogDir:           filepath.Join(dir, playersDir),
+	o := playerpool.Options{
+		HandshakeTimeout: scale(playerLimits.handshake),
+		MoveTimeout:      scale(playerLimits.move),
 	}
+	if dir != "" {
+		o.LogDir = filepath.Join(dir, playersDir)
+	}
+	return o
 }
+
+// playerLimits are the limits --player-timeouts multiplies: the player
+// pool's defaults, lowered by tests so that a slow player is slow in
+// milliseconds.
+var playerLimits = struct{ handshake, move time.Duration }{playerpool.DefaultHandshakeTimeout, playerpool.DefaultMoveTimeout}
 
 // apply makes cfg tune the player --player names, if given: the config's
 // feature set, weights and bounds give way to it.

@@ -17,8 +17,9 @@ import (
 )
 
 // runTuning runs a tuning run with progress on stderr and the summary on
-// stdout; open creates or reopens the run with the given events.
-func runTuning(ctx context.Context, stdout, stderr io.Writer, open func(tuner.Events) (*tuner.Run, error)) error {
+// stdout; open creates or reopens the run with the given events. pf's
+// limits apply to the player that pins a params file's moves at the end.
+func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, open func(tuner.Events) (*tuner.Run, error)) error {
 	p := &tuneProgress{w: stderr, terminal: isTerminal(stderr), start: time.Now()}
 	r, err := open(p.events())
 	if err != nil {
@@ -90,7 +91,7 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, open func(tuner.Ev
 			}
 		}
 		path := filepath.Join(r.Dir(), tuner.WeightsFile)
-		if err := writePlayerParams(ctx, t, path, stdout); err != nil {
+		if err := writePlayerParams(ctx, t, path, stdout, pf.options("")); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "written   %s\n", path)
