@@ -206,8 +206,9 @@ func (v ValidationConfig) MarshalYAML() (any, error) {
 		Search    *writtenSearch `yaml:"search,omitempty"`
 		Recommend string         `yaml:"recommend,omitempty"`
 		Patience  int            `yaml:"patience,omitempty"`
+		Fallback  float64        `yaml:"fallback,omitempty"`
 	}
-	return validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search), Recommend: v.Recommend, Patience: v.Patience}, nil
+	return validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search), Recommend: v.Recommend, Patience: v.Patience, Fallback: v.Fallback}, nil
 }
 
 // StageList returns the run's stages, resolved: the config's, or one stage
@@ -297,6 +298,14 @@ type ValidationConfig struct {
 	// best one: a run that has converged says so and stops. 0 (absent):
 	// never.
 	Patience int `yaml:"patience,omitempty"`
+	// Fallback is the level of the guard against a run whose mean drifts
+	// into a worse region (a one-sided paired t test on the validation
+	// games, in (0, 0.5]): when a validated mean is worse than the stage's
+	// best validated one at this level, the optimizer starts again from
+	// the best one with half its step size, and the run recommends the
+	// best one until a later validated mean is not significantly worse.
+	// 0 (absent): off.
+	Fallback float64 `yaml:"fallback,omitempty"`
 }
 
 // Recommend rules of ValidationConfig.Recommend.

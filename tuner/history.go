@@ -67,10 +67,14 @@ type RecordValidation struct {
 	CI95    float64 `json:"ci95"`
 	Median  float64 `json:"median"`
 	Games   int     `json:"games"`
-	// Recommended is, under validation.recommend: best, the generation
-	// whose mean the run recommends after this validation; 0 (omitted)
-	// otherwise.
+	// Recommended is the generation whose mean the run recommends after
+	// this validation when it is not this one (under validation.recommend:
+	// best, or after a fallback); 0 (omitted) otherwise.
 	Recommended int `json:"recommended,omitempty"`
+	// Fallback is, under validation.fallback, the generation whose
+	// validated mean the run went back to because this one was
+	// significantly worse; 0 (omitted) otherwise.
+	Fallback int `json:"fallback,omitempty"`
 }
 
 // WeightMap is a weight vector written as a JSON object in feature order.

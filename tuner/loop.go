@@ -81,11 +81,64 @@ func (t *Tuner) validate(ctx context.Context, w []float64, generation int, start
 		} else if b != nil {
 			t.state.Stale++
 		}
+		if t.cfg.Validation.Fallback > 0 {
+			if err := t.guard(v); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if t.events.Validation != nil {
 		t.events.Validation(v, start)
 	}
 	return v, nil
+}
+
+// guard is validation.fallback's decision after validated mean v: v
+// becomes the anchor when it is the stage's best, and when it is worse than
+// the anchor by a one-sided paired t test at the configured level, on the
+// same validation games, the run falls back: a fresh optimizer starts at
+// the anchor's weights with half the step size (the steps that led here
+// were too large for what the noise lets the ranks say), and the anchor is
+// recommended. It depends on the validations alone, so it is resume-exact.
+func (t *Tuner) guard(v *Validation) error {
+	t.state.Fallen = nil
+	a := t.state.Anchor
+	if a == nil || a.Stage != t.state.Stage || v.Fitness >= a.Fitness {
+		t.state.Anchor = v
+		return nil
+	}
+	if !worseThan(t.metric, t.cfg.Seed, v, a, t.cfg.Validation.Fallback) {
+		return nil
+	}
+	st := t.stages[t.state.Stage]
+	st.Sigma = t.opt.Sigma() / 2
+	t.state.Fallbacks++
+	opt, err := newOptimizer(t.cfg, st, fallbackSeed(t.cfg.Seed, t.state.Fallbacks), t.set, t.names, t.free, a.Weights, t.init)
+	if err != nil {
+		return fmt.Errorf("tuner: fallback to generation %d: %w", a.Generation, err)
+	}
+	data, err := opt.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	t.state.StageEvaluations = t.Evaluations()
+	t.opt, t.state.Optimizer, t.state.Fallen = opt, data, a
+	return nil
+}
+
+// worseThan says whether v is worse than a at the one-sided level alpha:
+// a paired t test on the utilities of their validation games, which play
+// the same seeds. Without recorded games it says no.
+func worseThan(m Metric, runSeed uint64, v, a *Validation, alpha float64) bool {
+	rv, ra := v.Results(runSeed), a.Results(runSeed)
+	if rv == nil || len(rv) != len(ra) || len(rv) < 2 {
+		return false
+	}
+	uv, ua := make([]float64, len(rv)), make([]float64, len(ra))
+	for j := range rv {
+		uv[j], ua[j] = m.utility(rv[j]), m.utility(ra[j])
+	}
+	return stats.PairedT(ua, uv) > stats.PairedTCritical(len(uv), alpha)
 }
 
 // ValidateStart measures the starting weights once per run, before the first
@@ -160,7 +213,8 @@ func (t *Tuner) patienceEnd() string {
 
 // nextStage begins the stage after the current one once generation done
 // is complete, from the stage's result: the mean just validated (v), or
-// under validation.recommend: best the best validated one. A fresh
+// under validation.recommend: best the best validated one, or the mean a
+// fallback just went back to. A fresh
 // optimizer starts at its weights with the stage's sigma, population and
 // search. When the validation search changes with the stage, the starting
 // weights are measured again with the new one, so that tuned and start
@@ -168,8 +222,8 @@ func (t *Tuner) patienceEnd() string {
 // The stage's tuning seeds go on from the run's counter, where the
 // previous stage's ended.
 func (t *Tuner) nextStage(ctx context.Context, done int, v *Validation) error {
-	if t.state.Best != nil {
-		v = t.state.Best // the stage's result
+	if r := t.state.Recommended(); r != nil {
+		v = r // the stage's result
 	}
 	i := t.state.Stage + 1
 	before := t.valSearch
@@ -178,8 +232,10 @@ func (t *Tuner) nextStage(ctx context.Context, done int, v *Validation) error {
 		return fmt.Errorf("tuner: stage %d: %w", i+1, err)
 	}
 	// Noise handling's games per candidate start again from the stage's,
-	// and the stage has all its patience.
+	// the stage has all its patience, and the fallback guard compares
+	// with the stage's own validations.
 	t.state.Noise, t.state.Stale = nil, 0
+	t.state.Anchor, t.state.Fallen = nil, nil
 	t.state.Stage, t.state.StageGeneration, t.state.StageStart = i, done, slices.Clone(v.Weights)
 	t.state.StageEvaluations = evaluations
 	if t.valSearch != before {
@@ -332,6 +388,11 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		rec.Validation = &RecordValidation{Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games}
 		if b := t.state.Best; b != nil {
 			rec.Validation.Recommended = b.Generation
+		} else if f := t.state.Fallen; f != nil {
+			rec.Validation.Recommended = f.Generation
+		}
+		if f := t.state.Fallen; f != nil {
+			rec.Validation.Fallback = f.Generation
 		}
 		// The validation may have spent the stage's patience: it ends
 		// here, not a generation later.
@@ -366,7 +427,8 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 
 // Recommended returns the recommended weights: the latest validated
 // distribution mean (under validation.recommend: best, the best validated
-// one), or the starting weights before any validation.
+// one; after a fallback, the mean fallen back to), or the starting
+// weights before any validation.
 func (t *Tuner) Recommended() *Validation { return t.state.Recommended() }
 
 // Recommended returns the recommended weights of a run in state s (see
@@ -375,6 +437,8 @@ func (s State) Recommended() *Validation {
 	switch {
 	case s.Best != nil:
 		return s.Best
+	case s.Fallen != nil:
+		return s.Fallen
 	case s.Validated != nil:
 		return s.Validated
 	}

@@ -36,6 +36,15 @@ type State struct {
 	// Stale counts the stage's validations since Best was set, for
 	// validation.patience.
 	Stale int `json:"stale,omitempty"`
+	// Anchor is, under validation.fallback, the stage's validated mean
+	// with the best fitness: what the guard compares each validation with.
+	// Fallen is the anchor the run went back to at its latest validation
+	// (nil when that validation was not significantly worse): the
+	// recommended weights, and the optimizer's new mean. Fallbacks counts
+	// the run's fallbacks; each restarted optimizer has its own stream.
+	Anchor    *Validation `json:"anchor,omitempty"`
+	Fallen    *Validation `json:"fallen,omitempty"`
+	Fallbacks int         `json:"fallbacks,omitempty"`
 	// Finished is why the run finished; empty while it goes on. Its JSON
 	// name stays "done", so that older checkpoints load.
 	Finished string `json:"done,omitempty"`
@@ -54,8 +63,9 @@ type State struct {
 	// it had before stages existed.
 	Stage           int `json:"stage,omitempty"`
 	StageGeneration int `json:"stage_generation,omitempty"`
-	// StageEvaluations counts the candidate evaluations of the stages
-	// before the current one, whose optimizers are gone.
+	// StageEvaluations counts the candidate evaluations of the
+	// optimizers before the current one (earlier stages', and those a
+	// fallback replaced), which are gone.
 	StageEvaluations int       `json:"stage_evaluations,omitempty"`
 	StageStart       []float64 `json:"stage_start,omitempty"`
 }
@@ -254,7 +264,7 @@ func (t *Tuner) enterStage(i int, from []float64) error {
 		}
 		t.free = append(t.free, k)
 	}
-	opt, err := newOptimizer(t.cfg, st, i, t.set, t.names, t.free, t.base, t.init)
+	opt, err := newOptimizer(t.cfg, st, optimizerSeed(t.cfg.Seed, i), t.set, t.names, t.free, t.base, t.init)
 	if err != nil {
 		return err
 	}
@@ -262,16 +272,16 @@ func (t *Tuner) enterStage(i int, from []float64) error {
 	return nil
 }
 
-// newOptimizer returns the optimizer of stage i (settings st) starting at
-// base. Coordinates are scaled by the run's starting vector init in every
+// newOptimizer returns an optimizer of stage settings st, with the random
+// stream seed, starting at base. Coordinates are scaled by the run's starting vector init in every
 // stage, so that a stage's sigma means what the top-level sigma means; a
 // player's by each parameter's range, which is all a declaration says of
 // its scale.
-func newOptimizer(cfg *Config, st StageConfig, i int, set *eval.FeatureSet, names []string, free []int, base, init []float64) (population.Optimizer, error) {
+func newOptimizer(cfg *Config, st StageConfig, seed uint64, set *eval.FeatureSet, names []string, free []int, base, init []float64) (population.Optimizer, error) {
 	pc := population.Config{
 		Sigma0: st.Sigma,
 		Lambda: st.Population,
-		Seed:   optimizerSeed(cfg.Seed, i), // its own stream
+		Seed:   seed,
 		// Every generation plays new games: the stop conditions that judge
 		// fitness values over generations would fire on noise alone.
 		Noisy: true,

@@ -142,6 +142,9 @@ func (c *Config) validateRest() error {
 	case p > 0 && c.Validation.Recommend != RecommendBest:
 		return c.errorf("validation.patience", "%d: needs recommend: best (patience counts the validations since the best one)", p)
 	}
+	if f := c.Validation.Fallback; !(f >= 0 && f <= 0.5) {
+		return c.errorf("validation.fallback", "%v: want a one-sided level in (0, 0.5], such as 0.05, or 0 (off)", f)
+	}
 	if c.Checkpoints.Keep < 1 {
 		return c.errorf("checkpoints.keep", "%d: want at least 1", c.Checkpoints.Keep)
 	}
