@@ -43,11 +43,17 @@
 //     identical bytes for a deterministic player.
 //   - Failures: a crash, a hang, a malformed line or an illegal move kills
 //     the process; the slot starts another and the games in flight start
-//     again from their seeds. A game failing MaxFailures times, a player
-//     answering error, one that cannot start or that declares other
-//     parameters than the family it is run for (ErrMismatch) stops the
-//     batch with that error; the tuner then stops the run, its last
-//     checkpoint untouched.
+//     again from their seeds. A failure counts against a game only when it
+//     is the game's own: its board was alone in the failing request, or the
+//     failure names it (an illegal move). The games of a request of
+//     several boards that fails otherwise are each played again alone in
+//     their requests, uncharged, so that the one at fault shows. A game
+//     failing MaxFailures times, MaxFailures restarts in a row failing
+//     their handshake or set, a player answering error, one that cannot
+//     start or that declares other parameters than the family it is run
+//     for (ErrMismatch) stops the batch with that error; the tuner then
+//     stops the run, its last checkpoint untouched. Which game is named
+//     depends on the player alone, not on slots, k or timing.
 //
 // The default k, DefaultBatch, was chosen by BenchmarkBatch: games/s of
 // the built-in player (standard set, 3 plies, one slot) for k = 1, 2, 4, 8

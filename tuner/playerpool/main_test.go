@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -162,6 +163,10 @@ func testPlayer(mode string, args []string) int {
 	case "decl-dup":
 		return raw([]string{"id bad 1", "param x float 1 0 2", "param x int 1 0 2", "ready"})
 	default:
+		if q, ok := failureModes(mode, args, sp); ok {
+			p = q
+			break
+		}
 		fmt.Fprintf(os.Stderr, "unknown test player mode %q\n", mode)
 		return 2
 	}
@@ -177,4 +182,53 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// failureModes are the players of the failure-accounting tests (pool_test.go):
+//
+//   - crash-on-board HEX crashes whenever a request holds that board;
+//   - crash-some DIR N: the i-th process started (counted by files in DIR)
+//     crashes at its request 3+4i if i < N, so N crashes in all;
+//   - restart-fails DIR N: the first process crashes at its 5th request,
+//     the next N exit before their handshake, the others play.
+func failureModes(mode string, args []string, sp *SearchPlayer) (Player, bool) {
+	nth := func(dir string) int { // this process's number, from 0
+		es, _ := os.ReadDir(dir)
+		os.WriteFile(filepath.Join(dir, fmt.Sprint(len(es))), nil, 0o644)
+		return len(es)
+	}
+	switch mode {
+	case "crash-on-board":
+		return &misbehaving{SearchPlayer: sp, fault: func(_ int, boards []engine.Board, _ []engine.Dir) {
+			for _, b := range boards {
+				if b.Hex() == args[0] {
+					fmt.Fprintln(os.Stderr, "crashing on", args[0])
+					os.Exit(3)
+				}
+			}
+		}}, true
+	case "crash-some":
+		i := nth(args[0])
+		n, _ := strconv.Atoi(args[1])
+		return &misbehaving{SearchPlayer: sp, fault: func(r int, _ []engine.Board, _ []engine.Dir) {
+			if i < n && r == 3+4*i {
+				fmt.Fprintln(os.Stderr, "crashing now and then")
+				os.Exit(3)
+			}
+		}}, true
+	case "restart-fails":
+		i := nth(args[0])
+		n, _ := strconv.Atoi(args[1])
+		if i > 0 && i <= n {
+			fmt.Fprintln(os.Stderr, "cannot start again")
+			os.Exit(4)
+		}
+		return &misbehaving{SearchPlayer: sp, fault: func(r int, _ []engine.Board, _ []engine.Dir) {
+			if i == 0 && r == 5 {
+				fmt.Fprintln(os.Stderr, "crashing first")
+				os.Exit(3)
+			}
+		}}, true
+	}
+	return nil, false
 }

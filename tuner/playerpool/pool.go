@@ -123,16 +123,27 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 }
 
 // A schedule hands a batch's games to the slots: per candidate, the games
-// not yet started, in order, and how often each game failed.
+// not yet started, in order; the games to be played alone; and how often
+// each game failed.
+//
+// A failure is charged to a game only when it is the game's own: the
+// failing request held its board alone, or the failure names its board (an
+// illegal move). When a request of several boards fails otherwise (a
+// crash, a hang, a malformed line), any of them may be the cause: none is
+// charged, and each is played again from its seed alone in its requests,
+// where a failure is its own. So MaxFailures counts the failures of one
+// game's own boards, and which game reaches it does not depend on the
+// number of slots, k or timing, only on the player.
 type schedule struct {
 	mu      sync.Mutex
 	pending [][]int // by candidate: game indices to start, in order
+	alone   [][]int // by candidate: games to start alone in their requests, first in line
 	fails   map[tuner.Job]int
 	total   int
 }
 
 func newSchedule(b *tuner.Batch) *schedule {
-	sc := &schedule{pending: make([][]int, len(b.Vectors)), fails: map[tuner.Job]int{}}
+	sc := &schedule{pending: make([][]int, len(b.Vectors)), alone: make([][]int, len(b.Vectors)), fails: map[tuner.Job]int{}}
 	if b.Jobs == nil {
 		for c := range sc.pending {
 			for j := range b.Seeds {
@@ -149,25 +160,40 @@ func newSchedule(b *tuner.Batch) *schedule {
 	return sc
 }
 
+// left is how many games of candidate c are still to start; sc.mu held.
+func (sc *schedule) left(c int) int { return len(sc.pending[c]) + len(sc.alone[c]) }
+
 // next returns the candidate a slot set to cur plays next: cur while it
 // has games left, else the one with the most left (the first of equals),
 // so that slots share the last candidates' games.
 func (sc *schedule) next(cur int) (int, bool) {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	if cur >= 0 && len(sc.pending[cur]) > 0 {
+	if cur >= 0 && sc.left(cur) > 0 {
 		return cur, true
 	}
 	best := -1
-	for c, g := range sc.pending {
-		if len(g) > 0 && (best < 0 || len(g) > len(sc.pending[best])) {
+	for c := range sc.pending {
+		if n := sc.left(c); n > 0 && (best < 0 || n > sc.left(best)) {
 			best = c
 		}
 	}
 	return best, best >= 0
 }
 
-// take returns the next game of candidate c to start.
+// takeAlone returns the next game of candidate c to be played alone.
+func (sc *schedule) takeAlone(c int) (int, bool) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if len(sc.alone[c]) == 0 {
+		return 0, false
+	}
+	g := sc.alone[c][0]
+	sc.alone[c] = sc.alone[c][1:]
+	return g, true
+}
+
+// take returns the next game of candidate c to start with others.
 func (sc *schedule) take(c int) (int, bool) {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
@@ -179,20 +205,29 @@ func (sc *schedule) take(c int) (int, bool) {
 	return g, true
 }
 
-// failed records a failure of the games in flight of candidate c and puts
-// them back first in line; it reports false if one of them has now failed
-// MaxFailures times.
-func (sc *schedule) failed(c int, games []int) bool {
+// failed records a failure of a request of candidate c that held the
+// boards of games: if it held one board, or culprit (an index into games,
+// or -1) names the one that failed, that game is charged and played alone
+// from now on, the others start again as before; otherwise every one is
+// played alone, none charged. It returns the game charged and its count of
+// failures, or -1, 0.
+func (sc *schedule) failed(c int, games []int, culprit int) (game, fails int) {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	ok := true
-	for _, g := range games {
-		j := tuner.Job{Candidate: c, Game: g}
-		sc.fails[j]++
-		ok = ok && sc.fails[j] < MaxFailures
+	if culprit < 0 && len(games) == 1 {
+		culprit = 0
 	}
-	sc.pending[c] = append(slices.Clone(games), sc.pending[c]...)
-	return ok
+	if culprit < 0 {
+		sc.alone[c] = append(slices.Clone(games), sc.alone[c]...)
+		return -1, 0
+	}
+	g := games[culprit]
+	j := tuner.Job{Candidate: c, Game: g}
+	sc.fails[j]++
+	sc.alone[c] = append([]int{g}, sc.alone[c]...)
+	others := slices.Delete(slices.Clone(games), culprit, culprit+1)
+	sc.pending[c] = append(others, sc.pending[c]...)
+	return g, sc.fails[j]
 }
 
 // A slot is one player process and what it was last told.
@@ -202,6 +237,11 @@ type slot struct {
 	proc  *Process
 	set   []float64 // the values last set
 	isSet bool      // whether set holds anything
+	// restart: the slot's last process failed, and the next one is a
+	// restart; restartFails counts the restarts in a row whose handshake
+	// or set failed.
+	restart      bool
+	restartFails int
 }
 
 // stop ends the slot's process, if any.
@@ -277,16 +317,24 @@ func (s *slot) run(ctx context.Context, p *Pool, fam Family, b *tuner.Batch, sc 
 			return nil
 		}
 		// A player that cannot start, or starts declaring something else,
-		// will not do better on the next try.
+		// will not do better on the next try; a restart that fails may be
+		// the fault that made the restart, passing.
 		if err := s.ready(ctx, p, fam); err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
-			return err
+			if err := s.restartFailed(err); err != nil {
+				return err
+			}
+			continue
 		}
 		cur = c
 		live = live[:0]
-		for len(live) < k {
+		alone := false
+		if j, ok := sc.takeAlone(c); ok {
+			live, alone = append(live, liveGame{j, engine.NewGame(b.Seeds[j])}), true
+		}
+		for !alone && len(live) < k {
 			j, ok := sc.take(c)
 			if !ok {
 				break
@@ -296,7 +344,8 @@ func (s *slot) run(ctx context.Context, p *Pool, fam Family, b *tuner.Batch, sc 
 		if len(live) == 0 {
 			continue // another slot took the last games meanwhile
 		}
-		err := s.play(ctx, b, c, &live, &boards, &dirs, sc, results, done)
+		var inMoves bool // the failure came from a move request, not set
+		culprit, err := s.play(ctx, b, c, alone, &live, &boards, &dirs, &inMoves, sc, results, done)
 		if err == nil {
 			continue
 		}
@@ -308,36 +357,84 @@ func (s *slot) run(ctx context.Context, p *Pool, fam Family, b *tuner.Batch, sc 
 			return err // a vector the player cannot take, say
 		}
 		s.kill()
+		if !pe.retryable() {
+			return err
+		}
+		s.restart = true
+		cur = -1 // a new process: set again
+		if !inMoves {
+			// set failed: no board was in flight, the games start
+			// again as they were.
+			sc.requeue(c, live, alone)
+			if err := s.restartFailed(err); err != nil {
+				return err
+			}
+			continue
+		}
 		games := make([]int, len(live))
 		for i, l := range live {
 			games[i] = l.index
 		}
-		if !pe.retryable() {
+		if g, n := sc.failed(c, games, culprit); n >= MaxFailures {
+			pe.Did += fmt.Sprintf(" (game %d of candidate %d failed %d times, its board alone in the request or named: the batch stops)", g, c, n)
 			return err
 		}
-		if !sc.failed(c, games) {
-			pe.Did += fmt.Sprintf(" (a game of candidate %d failed %d times: the batch stops)", c, MaxFailures)
-			return err
-		}
-		cur = -1 // a new process: set again
 	}
 	return nil
 }
 
+// restartFailed counts a failed handshake or set of a restarted process,
+// and returns the error that stops the batch: err itself if it is not such
+// a failure (a player that cannot start, a first start), or err after
+// MaxFailures restarts in a row failed.
+func (s *slot) restartFailed(err error) error {
+	var pe *Error
+	if !s.restart || !errors.As(err, &pe) || !pe.retryable() {
+		return err
+	}
+	s.restartFails++
+	if s.restartFails >= MaxFailures {
+		pe.Did += fmt.Sprintf(" (after a failure, %d restarts in a row failed: the batch stops)", s.restartFails)
+		return err
+	}
+	return nil
+}
+
+// requeue puts the games of a request that was never sent back first in
+// line, as they were.
+func (sc *schedule) requeue(c int, live []liveGame, alone bool) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	games := make([]int, len(live))
+	for i, l := range live {
+		games[i] = l.index
+	}
+	if alone {
+		sc.alone[c] = append(games, sc.alone[c]...)
+	} else {
+		sc.pending[c] = append(games, sc.pending[c]...)
+	}
+}
+
 // play sets candidate c's parameters, unless they are set already, and
 // plays its live games to their end, refilling the list from c's games
-// left; on failure *live holds the games in flight.
-func (s *slot) play(ctx context.Context, b *tuner.Batch, c int, live *[]liveGame, boards *[]engine.Board, dirs *[]engine.Dir, sc *schedule, results [][]engine.Result, done tuner.GameDone) error {
+// left unless its game is to be played alone. On failure *live holds the
+// games in flight, *inMoves says whether a move request failed (rather
+// than set), and culprit is the index in *live of the game the failure
+// names, or -1.
+func (s *slot) play(ctx context.Context, b *tuner.Batch, c int, alone bool, live *[]liveGame, boards *[]engine.Board, dirs *[]engine.Dir, inMoves *bool, sc *schedule, results [][]engine.Result, done tuner.GameDone) (culprit int, err error) {
 	if !s.isSet || !slices.Equal(s.set, b.Vectors[c]) {
 		s.isSet = false
 		if err := s.proc.Set(b.Vectors[c]); err != nil {
-			return err
+			return -1, err
 		}
 		s.set, s.isSet = append(s.set[:0], b.Vectors[c]...), true
+		s.restart, s.restartFails = false, 0
 	}
+	*inMoves = true
 	for len(*live) > 0 {
 		if err := ctx.Err(); err != nil {
-			return err
+			return -1, err
 		}
 		*boards = (*boards)[:0]
 		for _, l := range *live {
@@ -345,7 +442,7 @@ func (s *slot) play(ctx context.Context, b *tuner.Batch, c int, live *[]liveGame
 		}
 		d, err := s.proc.Moves(*boards, *dirs)
 		if err != nil {
-			return err
+			return -1, err
 		}
 		*dirs = d
 		kept := (*live)[:0]
@@ -353,9 +450,9 @@ func (s *slot) play(ctx context.Context, b *tuner.Batch, c int, live *[]liveGame
 			if err := l.g.Play(d[i]); err != nil {
 				// Every game of the request is in flight still (kept
 				// overwrites only entries already seen): they all start
-				// again from their seeds.
+				// again from their seeds, and the failure is this one's.
 				*live = append(kept, (*live)[i:]...)
-				return s.proc.fail(fmt.Sprintf("answered %v on board %s, an illegal move", d[i], (*boards)[i].Hex()), err)
+				return len(kept), s.proc.fail(fmt.Sprintf("answered %v on board %s, an illegal move", d[i], (*boards)[i].Hex()), err)
 			}
 			if !l.g.Over(b.MaxMoves) {
 				kept = append(kept, l)
@@ -366,11 +463,14 @@ func (s *slot) play(ctx context.Context, b *tuner.Batch, c int, live *[]liveGame
 			if done != nil {
 				done(tuner.Job{Candidate: c, Game: l.index}, r, false)
 			}
+			if alone {
+				continue
+			}
 			if j, ok := sc.take(c); ok {
 				kept = append(kept, liveGame{j, engine.NewGame(b.Seeds[j])})
 			}
 		}
 		*live = kept
 	}
-	return nil
+	return -1, nil
 }

@@ -169,6 +169,110 @@ func TestCrashOnce(t *testing.T) {
 	}
 }
 
+// TestFailureIsTheGames: a player that crashes on one board of one game
+// stops the batch naming that game, with the same failure for 1 and 4
+// slots: the other games of its requests are not charged.
+func TestFailureIsTheGames(t *testing.T) {
+	seeds := testSeeds(6)
+	set := must(eval.Set("standard"))
+	s := must(engine.NewSearcher(set.Default(), standardSearch(2)))
+	g := engine.NewGame(seeds[3])
+	for range 40 {
+		if err := g.Play(s.Move(g.Board())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fam := probe(t, playerCommand("serve", "2"))
+	fam.Command = playerCommand("crash-on-board", g.Board().Hex())
+	var did []string
+	for _, slots := range []int{1, 4} {
+		opts := testOptions(t)
+		opts.Batch = 2
+		if slots == 1 {
+			opts.Batch = 0
+		}
+		p := New(slots, opts)
+		_, err := playPool(t, p, fam, [][]float64{fam.Defaults()}, seeds)
+		p.Close()
+		var pe *Error
+		if !errors.As(err, &pe) || !errors.Is(err, ErrExited) {
+			t.Fatalf("%d slots: err %v, want the player's exit", slots, err)
+		}
+		t.Logf("%d slots: %v", slots, err)
+		for _, want := range []string{"game 3 of candidate 0 failed 3 times", "crashing on " + g.Board().Hex()} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%d slots: error %q does not say %q", slots, err, want)
+			}
+		}
+		did = append(did, pe.Did)
+	}
+	if did[0] != did[1] {
+		t.Errorf("1 slot: %q; 4 slots: %q", did[0], did[1])
+	}
+}
+
+// TestCrashesNowAndThen: a player that crashes a few times at moments of
+// its own, in requests of several boards or of one, is restarted each time
+// and its results are those of an undisturbed player.
+func TestCrashesNowAndThen(t *testing.T) {
+	seeds := testSeeds(6)
+	want := inProcess(t, 2, seeds)
+	fam := probe(t, playerCommand("serve", "2"))
+	for _, c := range []struct{ slots, k int }{{1, 0}, {2, 2}} {
+		dir := t.TempDir()
+		fam.Command = playerCommand("crash-some", dir, "3")
+		opts := testOptions(t)
+		opts.Batch = c.k
+		p := New(c.slots, opts)
+		got, err := playPool(t, p, fam, [][]float64{fam.Defaults()}, seeds)
+		p.Close()
+		if err != nil {
+			t.Fatalf("%d slots, k %d: %v", c.slots, c.k, err)
+		}
+		if started := len(must(os.ReadDir(dir))); started < 4 {
+			t.Errorf("%d slots, k %d: %d processes started, want 3 crashes and a restart", c.slots, c.k, started)
+		}
+		for i := range seeds {
+			if got[0][i] != want[i] {
+				t.Errorf("%d slots, k %d: seed %d: %+v, undisturbed %+v", c.slots, c.k, seeds[i], got[0][i], want[i])
+			}
+		}
+	}
+}
+
+// TestRestartFails: a restart whose handshake fails is a failure like the
+// others: retried, and after MaxFailures in a row, one clear error.
+func TestRestartFails(t *testing.T) {
+	seeds := testSeeds(3)
+	want := inProcess(t, 2, seeds)
+	fam := probe(t, playerCommand("serve", "2"))
+	fam.Command = playerCommand("restart-fails", t.TempDir(), "1")
+	p := New(1, testOptions(t))
+	got, err := playPool(t, p, fam, [][]float64{fam.Defaults()}, seeds)
+	p.Close()
+	if err != nil {
+		t.Fatalf("one failed restart: %v", err)
+	}
+	for i := range seeds {
+		if got[0][i] != want[i] {
+			t.Errorf("seed %d: %+v, undisturbed %+v", seeds[i], got[0][i], want[i])
+		}
+	}
+	fam.Command = playerCommand("restart-fails", t.TempDir(), "100")
+	p = New(1, testOptions(t))
+	_, err = playPool(t, p, fam, [][]float64{fam.Defaults()}, seeds)
+	p.Close()
+	if !errors.Is(err, ErrExited) {
+		t.Fatalf("restarts failing: err %v, want the player's exit", err)
+	}
+	t.Log(err)
+	for _, s := range []string{"cannot start again", "3 restarts in a row failed"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error %q does not say %q", err, s)
+		}
+	}
+}
+
 // TestComments: comments are logged and otherwise ignored.
 func TestComments(t *testing.T) {
 	seeds := testSeeds(2)
@@ -215,7 +319,7 @@ func TestFailures(t *testing.T) {
 		{"crashes at start", fam, playerCommand("crash-start"), ErrExited, []string{"exit status 4", "the handshake", "cannot load my tables"}},
 		{"hangs", fam, playerCommand("hang"), ErrTimeout, []string{"did not answer move", "thinking very hard"}},
 		{"hangs at start", fam, playerCommand("hang-start"), ErrTimeout, []string{"did not answer the handshake within"}},
-		{"garbage", Family{ID: "garbage", Version: "1"}, playerCommand("garbage"), ErrProtocol, []string{"answered move (2 boards) with a malformed line", "bestest move ever", "failed 3 times"}},
+		{"garbage", Family{ID: "garbage", Version: "1"}, playerCommand("garbage"), ErrProtocol, []string{"with a malformed line", "bestest move ever", "failed 3 times"}},
 		{"illegal move", fam, playerCommand("illegal"), engine.ErrIllegalMove, []string{"an illegal move"}},
 		{"min > max", x, playerCommand("decl-minmax"), ErrProtocol, []string{"min 2 > max 0"}},
 		{"NaN default", x, playerCommand("decl-nan"), ErrProtocol, []string{`"NaN" is not a finite decimal`}},
