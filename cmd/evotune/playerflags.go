@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/evotune/evotune/tuner"
@@ -95,8 +94,10 @@ func (f *playerFlags) declare(ctx context.Context, cfg *tuner.Config) error {
 		return err
 	}
 	d := fam.Declaration()
-	if pc.Declared != nil && (pc.Declared.ID != d.ID || pc.Declared.Version != d.Version || !slices.Equal(pc.Declared.Params, d.Params)) {
-		return badInput(fmt.Errorf("player.declared: the player now declares %s %s with %d parameters, not what the config records (%s %s); leave player.declared out", d.ID, d.Version, len(d.Params), pc.Declared.ID, pc.Declared.Version))
+	if pc.Declared != nil {
+		if why := playerpool.DeclarationDiff(pc.Declared, d, "the config's player.declared"); why != "" {
+			return badInput(fmt.Errorf("player.declared: the player %s; leave player.declared out", why))
+		}
 	}
 	pc.Declared = d
 	return nil

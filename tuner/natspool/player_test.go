@@ -300,9 +300,9 @@ func TestOtherDeclaration(t *testing.T) {
 	more := same
 	more.Params = append(slices.Clone(same.Params), tuner.DeclaredParam{Name: "b", Type: "int", Max: 1})
 	for have, says := range map[*tuner.PlayerDeclaration]string{
-		&version: "this worker runs player p 2, the job wants p 1",
-		&bound:   "declares parameter 1 as a float 1 [0, 3], the job's as a float 1 [0, 2]",
-		&more:    "declares 2 parameters, the job's 1",
+		&version: "this worker's player says id p 2, the job expects p 1",
+		&bound:   `declares parameter 1 as "param a float 1 0 3", the job expects "param a float 1 0 2"`,
+		&more:    "declares 2 parameters, the job expects 1: b is new",
 	} {
 		if why := otherDeclaration(have, job); !strings.Contains(why, says) {
 			t.Errorf("got %q, want %q", why, says)

@@ -3,7 +3,6 @@ package natspool
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/tuner"
@@ -73,24 +72,11 @@ func (w *Worker) preparePlayer(j *job, sl *workerSlot) (playFunc, string) {
 // have, differs from the one a job wants, or returns "" if they are the
 // same.
 func otherDeclaration(have, want *tuner.PlayerDeclaration) string {
-	if have.ID != want.ID || have.Version != want.Version {
-		return fmt.Sprintf("this worker runs player %s %s, the job wants %s %s", have.ID, have.Version, want.ID, want.Version)
-	}
-	if slices.Equal(have.Params, want.Params) {
+	why := playerpool.DeclarationDiff(want, have, "the job")
+	if why == "" {
 		return ""
 	}
-	what := fmt.Sprintf("%d parameters, the job's %d", len(have.Params), len(want.Params))
-	for i := range min(len(have.Params), len(want.Params)) {
-		if have.Params[i] != want.Params[i] {
-			what = fmt.Sprintf("parameter %d as %s, the job's as %s", i+1, describeParam(have.Params[i]), describeParam(want.Params[i]))
-			break
-		}
-	}
-	return fmt.Sprintf("this worker's player %s %s declares %s: run the coordinator's build of the player here", have.ID, have.Version, what)
-}
-
-func describeParam(p tuner.DeclaredParam) string {
-	return fmt.Sprintf("%s %s %g [%g, %g]", p.Name, p.Type, p.Default, p.Min, p.Max)
+	return fmt.Sprintf("this worker's player %s: run the coordinator's build of the player here", why)
 }
 
 // Player returns the worker's external player, if it runs one.

@@ -48,7 +48,7 @@ func (f Family) Index(name string) int { return paramIndex(f.Params, name) }
 
 // sameDeclaration reports whether g declares what f does.
 func (f Family) sameDeclaration(g Family) bool {
-	return f.ID == g.ID && f.Version == g.Version && slices.Equal(f.Params, g.Params)
+	return DeclarationDiff(f.Declaration(), g.Declaration(), "") == ""
 }
 
 // sameProgram reports whether f and g run the same command and declare the
@@ -77,20 +77,41 @@ func Probe(ctx context.Context, command []string, logPath string, opts Options) 
 // mismatch describes how a started player's declaration differs from the
 // family it was started for.
 func mismatch(want, got Family) string {
+	return DeclarationDiff(want.Declaration(), got.Declaration(), "the run")
+}
+
+// DeclarationDiff says how got, the declaration a player made, differs
+// from want, the one that whose ("the run", "the job", "the file")
+// expects, or returns "" when they are the same: the same id and version,
+// and the same parameters in the same order, each with its type, default
+// and bounds. A wanted parameter without a type is compared by name only:
+// a params file records the names and values, not the bounds. Every place
+// that tells two players apart asks this, so that they agree on what a
+// change is and say it in the same words.
+func DeclarationDiff(want, got *tuner.PlayerDeclaration, whose string) string {
 	if want.ID != got.ID || want.Version != got.Version {
-		return fmt.Sprintf("says id %s %s, the run expects %s %s", got.ID, got.Version, want.ID, want.Version)
+		return fmt.Sprintf("says id %s %s, %s expects %s %s", got.ID, got.Version, whose, want.ID, want.Version)
 	}
 	for i := range max(len(want.Params), len(got.Params)) {
 		switch {
 		case i >= len(got.Params):
-			return fmt.Sprintf("no longer declares parameter %s", want.Params[i].Name)
+			return fmt.Sprintf("declares %d parameters, %s expects %d: %s is missing", len(got.Params), whose, len(want.Params), want.Params[i].Name)
 		case i >= len(want.Params):
-			return fmt.Sprintf("declares a new parameter, %s", got.Params[i].Name)
+			return fmt.Sprintf("declares %d parameters, %s expects %d: %s is new", len(got.Params), whose, len(want.Params), got.Params[i].Name)
+		case want.Params[i].Type == "":
+			if want.Params[i].Name != got.Params[i].Name {
+				return fmt.Sprintf("declares parameter %d as %s, %s expects %s", i+1, got.Params[i].Name, whose, want.Params[i].Name)
+			}
 		case want.Params[i] != got.Params[i]:
-			return fmt.Sprintf("declares %q, the run expects %q", FormatParam(got.Params[i]), FormatParam(want.Params[i]))
+			return fmt.Sprintf("declares parameter %d as %q, %s expects %q", i+1, declaredText(got.Params[i]), whose, declaredText(want.Params[i]))
 		}
 	}
-	return "declares what the run expects"
+	return ""
+}
+
+// declaredText is a declared parameter as its param line says it.
+func declaredText(p tuner.DeclaredParam) string {
+	return "param " + p.Name + " " + p.Type + " " + formatNumber(p.Default) + " " + formatNumber(p.Min) + " " + formatNumber(p.Max)
 }
 
 // Declaration returns f's handshake as a run's config records it

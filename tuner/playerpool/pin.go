@@ -3,10 +3,10 @@ package playerpool
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/tuner"
 )
 
 // Open starts command and reads its handshake: a process to ask directly,
@@ -111,18 +111,13 @@ func Verify(ctx context.Context, pf *eval.PlayerFile, opts Options) ([]engine.Di
 		return nil, err
 	}
 	defer p.Close()
-	got := p.Family()
-	names := make([]string, len(pf.Params))
-	for i, q := range pf.Params {
-		names[i] = q.Name
+	want := &tuner.PlayerDeclaration{ID: pf.Player.ID, Version: pf.Player.Version}
+	for _, q := range pf.Params {
+		want.Params = append(want.Params, tuner.DeclaredParam{Name: q.Name})
 	}
-	switch {
-	case got.ID != pf.Player.ID || got.Version != pf.Player.Version:
+	if why := DeclarationDiff(want, p.Family().Declaration(), "the file"); why != "" {
 		p.Kill()
-		return nil, p.fail(fmt.Sprintf("says id %s %s, the file was tuned with %s %s", got.ID, got.Version, pf.Player.ID, pf.Player.Version), ErrMismatch)
-	case !slices.Equal(got.VectorNames(), names):
-		p.Kill()
-		return nil, p.fail(fmt.Sprintf("declares parameters %v, the file has %v", got.VectorNames(), names), ErrMismatch)
+		return nil, p.fail(why, ErrMismatch)
 	}
 	if err := p.Set(pf.Values()); err != nil {
 		return nil, err
