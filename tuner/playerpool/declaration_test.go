@@ -41,7 +41,9 @@ func TestDeclarationDiff(t *testing.T) {
 		{"type", base, with(func(d *tuner.PlayerDeclaration) { d.Params[1].Type = "float" }), `"param b float 3 1 9", the run expects "param b int 3 1 9"`},
 		{"order", base, with(func(d *tuner.PlayerDeclaration) { d.Params[0], d.Params[1] = d.Params[1], d.Params[0] }), `declares parameter 1 as "param b int 3 1 9"`},
 		{"one fewer", base, with(func(d *tuner.PlayerDeclaration) { d.Params = d.Params[:1] }), "declares 1 parameters, the run expects 2: b is missing"},
-		{"one more", base, with(func(d *tuner.PlayerDeclaration) { d.Params = append(d.Params, tuner.DeclaredParam{Name: "c", Type: "float", Max: 1}) }), "declares 3 parameters, the run expects 2: c is new"},
+		{"one more", base, with(func(d *tuner.PlayerDeclaration) {
+			d.Params = append(d.Params, tuner.DeclaredParam{Name: "c", Type: "float", Max: 1})
+		}), "declares 3 parameters, the run expects 2: c is new"},
 		{"none", base, with(func(d *tuner.PlayerDeclaration) { d.Params = nil }), "declares 0 parameters, the run expects 2: a is missing"},
 		{"names only, same", namesOnly, base, ""},
 		{"names only, other bound", namesOnly, with(func(d *tuner.PlayerDeclaration) { d.Params[0].Max = 7 }), ""},
