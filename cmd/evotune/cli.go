@@ -78,6 +78,7 @@ var commands = []*command{
 	compareCommand,
 	optbenchCommand,
 	tunebenchCommand,
+	objectiveCommand,
 	reportCommand,
 	workerCommand,
 }

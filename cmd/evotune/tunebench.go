@@ -14,12 +14,13 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/evotune/evotune/tuner/playerpool"
 	"github.com/evotune/evotune/tuner/tunebench"
 )
 
 var tunebenchCommand = &command{
 	name:     "tunebench",
-	synopsis: "[--problems LIST|all] [--config FILE] [--seeds 1,2,3] [--budget CPU-S] [--full] [--short] [--workers N] [--json]",
+	synopsis: "[--problems LIST|all] [--config FILE | --peer CMD] [--seeds 1,2,3] [--budget CPU-S] [--full] [--short] [--workers N] [--json]",
 	summary:  "time the tuner: CPU seconds and games until held-out games reach each problem's target",
 	setup:    setupTunebench,
 }
@@ -36,6 +37,7 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 	full := fs.Bool("full", false, "go on after the target to the budget, for the strength a run of that budget ends with")
 	short := fs.Bool("short", false, "shrink every problem to seconds (2 generations, 4 games of 40 moves, 4 held-out games): checks that it works, not how fast")
 	workers := fs.Int("workers", 0, "games played at once (0 = one per core); CPU seconds count every worker")
+	peer := fs.String("peer", "", "run the optimizer this `COMMAND` runs instead of evotune's tuner: it speaks the objective protocol on stdin and stdout (docs/objective.md) and is judged as the tuner is, its own CPU counted; words split as a shell splits a simple command")
 	asJSON := fs.Bool("json", false, "print one JSON object, with every run's points, instead of tables")
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(args) > 0 {
@@ -59,6 +61,15 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 				return badInput(err)
 			}
 		}
+		var peerCmd []string
+		if *peer != "" {
+			if *configFile != "" {
+				return usagef("flag --peer: runs an optimizer of its own; leave --config out")
+			}
+			if peerCmd, err = playerpool.SplitCommand(*peer); err != nil {
+				return usagef("flag --peer: %v", err)
+			}
+		}
 		seeds, err := parseSeedList(*seedList)
 		if err != nil {
 			return err
@@ -75,9 +86,14 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 			Budget:  time.Duration(*budget * float64(time.Second)),
 			Full:    *full,
 			Short:   *short,
+			Peer:    peerCmd,
 			Progress: func(problem string, seed uint64, p tunebench.Point) {
-				fmt.Fprintf(stderr, "%s  seed %d  gen %d  games %d  %.1f CPU s  held-out %.0f  ×%.3f\n",
-					problem, seed, p.Generation, p.Games, p.CPU, p.Mean, p.Ratio)
+				unit := "gen"
+				if peerCmd != nil {
+					unit = "evals"
+				}
+				fmt.Fprintf(stderr, "%s  seed %d  %s %d  games %d  %.1f CPU s  held-out %.0f  ×%.3f\n",
+					problem, seed, unit, p.Generation, p.Games, p.CPU, p.Mean, p.Ratio)
 			},
 		}
 		res, err := tunebench.Bench(ctx, ps, o)
@@ -87,9 +103,10 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 		if *asJSON {
 			return json.NewEncoder(stdout).Encode(struct {
 				Short    bool               `json:"short"`
+				Peer     string             `json:"peer,omitempty"`
 				Full     bool               `json:"full"`
 				Problems []tunebench.Result `json:"problems"`
-			}{*short, *full, res})
+			}{*short, *peer, *full, res})
 		}
 		return writeTunebenchText(stdout, ps, res)
 	}
@@ -139,12 +156,17 @@ func writeTunebenchText(w io.Writer, ps []tunebench.Problem, res []tunebench.Res
 		if r.Config != "" {
 			fmt.Fprintf(w, "tuner settings from %s instead of the problem's own\n", r.Config)
 		}
+		unit := "gen"
+		if r.Peer != "" {
+			fmt.Fprintf(w, "optimizer: %s (evals: its requests for games)\n", r.Peer)
+			unit = "evals"
+		}
 		fmt.Fprintf(w, "target ×%.2f the start's %.0f on %d held-out games; budget %.0f CPU s a run\n\n",
 			r.Target, r.Start, r.HeldOut, r.Budget)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		// Two groups: when the target was first met, and where the run ended.
 		fmt.Fprint(tw, "\tto target:\t\t\tfinal:\t\t\t\t\t\t\n")
-		fmt.Fprint(tw, "seed\tCPU s\tgames\tgen\tratio\t95% CI\tmean\tgen\tCPU s\tstop\t\n")
+		fmt.Fprintf(tw, "seed\tCPU s\tgames\t%s\tratio\t95%% CI\tmean\t%[1]s\tCPU s\tstop\t\n", unit)
 		for _, run := range r.Runs {
 			cpu, games, gen := "-", "-", "-"
 			if p := run.Reached; p != nil {

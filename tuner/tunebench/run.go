@@ -3,6 +3,7 @@ package tunebench
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"slices"
@@ -38,6 +39,12 @@ type Options struct {
 	// four held-out games. It checks that the benchmark works, not how
 	// fast the tuner is.
 	Short bool
+	// Peer, if not empty, is an optimizer of one's own to run instead of
+	// the tuner (RunPeer): the program, then its arguments.
+	Peer []string
+	// PeerStderr receives the peer's standard error; nil means this
+	// process's.
+	PeerStderr io.Writer
 	// Progress, if not nil, is told about each point as it is measured.
 	Progress func(problem string, seed uint64, p Point)
 }
@@ -84,7 +91,10 @@ type Result struct {
 	Problem string `json:"problem"`
 	// Config names the file the tuner settings came from when they are not
 	// the problem's own (Problem.Text); "" for the problem's.
-	Config  string  `json:"config,omitempty"`
+	Config string `json:"config,omitempty"`
+	// Peer is the optimizer's command when a peer, not the tuner, ran
+	// (RunPeer); a peer's points count its requests, not generations.
+	Peer    string  `json:"peer,omitempty"`
 	Target  float64 `json:"target"`
 	HeldOut int     `json:"held_out_games"`
 	// Budget is the tuning CPU budget of a run, in seconds.
@@ -107,7 +117,11 @@ type Result struct {
 func Bench(ctx context.Context, ps []Problem, o Options) ([]Result, error) {
 	var out []Result
 	for _, p := range ps {
-		r, err := RunProblem(ctx, p, o)
+		run := RunProblem
+		if len(o.Peer) > 0 {
+			run = RunPeer
+		}
+		r, err := run(ctx, p, o)
 		if err != nil {
 			return out, err
 		}

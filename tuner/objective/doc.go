@@ -1,0 +1,45 @@
+// Package objective serves a tuning problem's games to an optimizer of
+// one's own, over JSON lines: the optimizer names parameter values, a
+// number of games and their seeds, and gets back every game's score, the
+// mean and the CPU seconds spent. evotune objective serves it on stdin and
+// stdout; tunebench --peer serves it to a program it runs, to judge that
+// program as it judges evotune's own tuner.
+//
+// The protocol, with a transcript, is in docs/objective.md. In short: the
+// server's first line describes the problem ({"objective": ...} with every
+// free parameter's name, start, bounds, scale and type); then every line
+// the optimizer sends gets exactly one line back, in order:
+//
+//	{"id":1,"params":{"empty":300,...},"games":40,"first":0}
+//	{"id":1,"scores":[...],"mean":...,"games":40,"cpu_s":...}
+//
+//	{"recommend":{"empty":310,...}}
+//	{"ok":true}
+//
+// and a bad line gets {"error":"..."} naming what is wrong and what is
+// allowed, after which the exchange goes on. The end of the input ends it.
+//
+// The design, and why:
+//
+//   - Values are in the problem's own units and by name, as a weights file
+//     or a player's parameters have them, not in the tuner's scaled
+//     coordinates: an optimizer of one's own should not have to know how
+//     evotune's works. The first line gives each parameter's scale (the
+//     tuner's: the start's magnitude, or a player parameter's range) for
+//     optimizers that want a normalised space.
+//   - Games are named by seed, explicitly (seeds) or as a range of the
+//     objective's own stream (first, games): an optimizer that compares
+//     candidates on common seeds asks for the same range twice; one that
+//     wants fresh games moves on. An answer is a pure function of the
+//     request and the problem, never of the requests before it, so the
+//     same request gives the same answer, on any number of workers.
+//   - Parameters held fixed by the tuner (the reference weight of a
+//     scale-invariant set, a player's fixed parameters) are held here too,
+//     and listed as such: the problem an optimizer sees is the tuner's.
+//   - A bad request costs a line, not the exchange: an optimizer's bug
+//     should be found by reading the error, not by a lost run.
+//   - Hooks (Server.Admit, Server.Answered, Server.Recommend) let a caller
+//     such as tunebench stop an optimizer at its budget, refuse seeds it
+//     keeps for itself and judge recommendations; the plain server needs
+//     none of them.
+package objective
