@@ -15,13 +15,14 @@ import (
 
 var workerCommand = &command{
 	name:     "worker",
-	synopsis: "--nats URL [--slots N] [--name NAME] [--nats-creds FILE] [--player CMD [--player-logs DIR] [--player-timeouts F]]",
+	synopsis: "--nats URL [--wait D] [--slots N] [--name NAME] [--nats-creds FILE] [--player CMD [--player-logs DIR] [--player-timeouts F]]",
 	summary:  "play the games of tuning runs on other machines (tune --nats or --nats-listen), until stopped",
 	setup:    setupWorker,
 }
 
 func setupWorker(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
 	url := fs.String("nats", "", "the NATS server's `URL`, as in nats://[user:password@]host:4222 (required)")
+	wait := fs.Duration("wait", 0, "how long to wait for the NATS server at start, a `DURATION` as in 30s, 10m or 2h (default 0: for ever); once connected, the worker waits for ever for a server that goes away")
 	slots := fs.Int("slots", 0, "games played at once (default 0: one per core)")
 	name := fs.String("name", "", "the worker's `NAME` in results and messages (default HOST-PID)")
 	creds := fs.String("nats-creds", "", "NATS credentials `FILE`: one line user:password or a token, or a NATS .creds file")
@@ -34,6 +35,8 @@ func setupWorker(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 			return usagef("unexpected argument %q", args[0])
 		case *url == "":
 			return usagef("flag --nats is required: the URL of the server the coordinator uses, as in nats://host:4222")
+		case *wait < 0:
+			return usagef("flag --wait: %v: want 0 (wait for ever) or a positive duration, as in 30s or 10m", *wait)
 		case *slots < 0:
 			return usagef("flag --slots: %d: want 0 (one per core) or more", *slots)
 		case *logs != "" && pf.command == "":
@@ -67,11 +70,17 @@ func setupWorker(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 			}
 		}
 		logf := func(format string, args ...any) { fmt.Fprintf(stderr, "worker    "+format+"\n", args...) }
-		nc, err := natspool.Connect(*url, c, "evotune worker", logf)
-		if errors.Is(err, natspool.ErrAuth) {
+		// Service managers start workers and the coordinator in any order.
+		nc, err := natspool.Dial(ctx, *url, c, "evotune worker", *wait, logf)
+		switch {
+		case errors.Is(err, natspool.ErrAuth):
 			return badInput(fmt.Errorf("flag --nats: %w", err))
-		}
-		if err != nil {
+		case ctx.Err() != nil:
+			fmt.Fprintf(stdout, "worker    %s stopped before the NATS server came\n", *name)
+			return nil
+		case errors.Is(err, natspool.ErrNoServer):
+			return fmt.Errorf("flag --nats: %w; is the coordinator (tune --nats-listen) or nats-server running there? --wait 0 waits for ever", err)
+		case err != nil:
 			return fmt.Errorf("flag --nats: %w", err)
 		}
 		defer nc.Close()

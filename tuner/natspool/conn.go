@@ -1,8 +1,10 @@
 package natspool
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"strings"
@@ -118,6 +120,69 @@ func Connect(serverURL string, c Credentials, name string, logf func(format stri
 		return nil, fmt.Errorf("tuner/natspool: cannot connect to the NATS server at %s: %w", Redact(serverURL), err)
 	}
 	return nc, nil
+}
+
+// ErrNoServer is wrapped by the error of Dial when no server answered
+// within its wait.
+var ErrNoServer = errors.New("tuner/natspool: no NATS server")
+
+// dialRetry is how often Dial tries again while it waits for a server.
+const dialRetry = time.Second
+
+// Dial connects as Connect does, but waits for a server that is not there
+// yet (not started, restarting, its machine still booting): workers are
+// started by service managers in any order. It tells logf (if not nil) once
+// that it waits for the server at serverURL and why, tries again every
+// second, and tells logf "connected" once it is. wait bounds the wait (0
+// means no bound); at its end the error wraps ErrNoServer. Refused
+// credentials (ErrAuth) and other errors that trying again cannot mend
+// fail at once, and so does ctx ending, with ctx's error.
+func Dial(ctx context.Context, serverURL string, c Credentials, name string, wait time.Duration, logf func(format string, args ...any)) (*nats.Conn, error) {
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	var deadline time.Time
+	if wait > 0 {
+		deadline = time.Now().Add(wait)
+	}
+	waiting := false
+	for {
+		nc, err := Connect(serverURL, c, name, logf)
+		if err == nil {
+			if waiting {
+				logf("connected to the NATS server at %s", Redact(serverURL))
+			}
+			return nc, nil
+		}
+		if !unreachable(err) {
+			return nil, err
+		}
+		if !deadline.IsZero() && !time.Now().Before(deadline) {
+			return nil, fmt.Errorf("%w at %s after waiting %v (%v)", ErrNoServer, Redact(serverURL), wait, errors.Unwrap(err))
+		}
+		if !waiting {
+			waiting = true
+			logf("waiting for the NATS server at %s (%v); trying again every %v", Redact(serverURL), errors.Unwrap(err), dialRetry)
+		}
+		pause := dialRetry
+		if !deadline.IsZero() {
+			pause = min(pause, time.Until(deadline))
+		}
+		t := time.NewTimer(pause)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("tuner/natspool: waiting for the NATS server at %s: %w", Redact(serverURL), ctx.Err())
+		case <-t.C:
+		}
+	}
+}
+
+// unreachable reports whether err, from Connect, says that no server
+// answered, which a later try may mend, rather than that one refused.
+func unreachable(err error) bool {
+	var ne net.Error
+	return errors.Is(err, nats.ErrNoServers) || errors.Is(err, nats.ErrTimeout) || errors.As(err, &ne)
 }
 
 // apiTimeout bounds a JetStream API call made without a deadline of its

@@ -73,5 +73,7 @@
 // tuning process: loopback unless told otherwise, and never reachable from
 // other machines without credentials. Connect dials a server with the
 // credentials of a Credentials value (user and password, a token, or a NATS
-// credentials file) and reports bad credentials as ErrAuth.
+// credentials file) and reports bad credentials as ErrAuth; Dial does the
+// same for a worker, waiting (for a bounded time, or for ever) for a server
+// that is not there yet. Once connected, either reconnects for ever.
 package natspool
