@@ -36,5 +36,10 @@
 //   - Options.Short shrinks every problem to seconds, so a test can run
 //     the whole benchmark end to end.
 //
+// RunPeer judges an optimizer of one's own the same way (Options.Peer: a
+// program speaking package objective's protocol): the same budget, held-out
+// games and figures, its own process's CPU counted, its recommendation
+// asked for at the cadence of the tuner's validations (see RunPeer).
+//
 // The problems, their targets and today's figures are in docs/tunebench.md.
 package tunebench
