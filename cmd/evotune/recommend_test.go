@@ -98,3 +98,39 @@ validation: {every: 2, games: 4}
 		}
 	}
 }
+
+// TestTuneFallback runs a tune under validation.fallback at its loosest
+// level from the command line: a progress line says which generation the
+// run went back to, and when the last validation fell back, the summary
+// and the weights file are that generation's.
+func TestTuneFallback(t *testing.T) {
+	const cfg = `name: fallback
+seed: 5
+generations: 10
+features: standard
+optimizer: {method: cmaes, population: 4}
+search: {algorithm: expectimax, depth: 1}
+fitness: {games: 4}
+validation: {every: 1, games: 4, fallback: 0.5}
+`
+	dir := filepath.Join(t.TempDir(), "run")
+	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, cfg), "--out", dir)
+	if code != 0 {
+		t.Fatalf("tune: exit %d\n%s\n%s", code, out, errs)
+	}
+	back := regexp.MustCompile(`(?m)^gen (\d+)/10 .*, significantly below generation (\d+)'s: back there with half the step size`).FindAllStringSubmatch(errs, -1)
+	if len(back) == 0 {
+		t.Fatalf("no progress line says the run fell back:\n%s", errs)
+	}
+	wf, err := eval.ReadWeightsFile(filepath.Join(dir, "weights.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := back[len(back)-1]; last[1] == "10" {
+		if g, _ := strconv.Atoi(last[2]); wf.Provenance == nil || wf.Provenance.Generation != g {
+			t.Errorf("the last validation fell back to generation %s; weights.yaml is from %v", last[2], wf.Provenance)
+		}
+	} else if wf.Provenance == nil || wf.Provenance.Generation != 10 {
+		t.Errorf("the last validation did not fall back; weights.yaml is from %v, want generation 10", wf.Provenance)
+	}
+}

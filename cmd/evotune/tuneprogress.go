@@ -103,7 +103,10 @@ func (p *tuneProgress) generation(rec tuner.Record) {
 	}
 	if v := rec.Validation; v != nil {
 		line += fmt.Sprintf("  validated %s (mean score %.0f ± %.0f)", fmtFitness(v.Fitness), v.Mean, v.CI95)
-		if v.Recommended != 0 && v.Recommended != rec.Generation {
+		switch {
+		case v.Fallback != 0:
+			line += fmt.Sprintf(", significantly below generation %d's: back there with half the step size", v.Fallback)
+		case v.Recommended != 0 && v.Recommended != rec.Generation:
 			line += fmt.Sprintf(", the best is still generation %d's", v.Recommended)
 		}
 		line += "  report updated"
