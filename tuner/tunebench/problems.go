@@ -55,6 +55,10 @@ var problems = []Problem{
 		File: "problems/nneonneo-cap1.yaml", Target: 1.50, HeldOut: 1000, Budget: 300 * time.Second,
 	},
 	{
+		Name: "snake16-2", Summary: "snake16 (17 weights), 2 plies, from its halving table",
+		File: "problems/snake16-2.yaml", Target: 1.30, HeldOut: 1000, Budget: 120 * time.Second,
+	},
+	{
 		Name: "nneonneo-cap2", Summary: "nneonneo, cap 2 (5 plies), from the program's constants (the nneonneo preset)",
 		File: "problems/nneonneo-cap2.yaml", Target: 1.35, HeldOut: 1200, Budget: 9600 * time.Second,
 	},
