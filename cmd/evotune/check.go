@@ -17,7 +17,7 @@ var checkCommand = &command{
 	summary:  "verify a weights file: format, features and golden checks (a params file: the player's moves); --format cpp prints a nneonneo file as 2048.cpp constants; --player: the compliance check of an external player",
 	setup: func(fs *flag.FlagSet) func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		format := fs.String("format", "text", "text: what the file holds and its checks; cpp: the constants of 2048.cpp (nneonneo/2048-ai) for a nneonneo file")
-		player := fs.String("player", "", "run the compliance check of the external player this `COMMAND` runs (words split as a shell splits a simple command): its handshake, legal and deterministic moves, speed, errors, quit; one line per point")
+		player := fs.String("player", "", "run the compliance check of the external player this `COMMAND` runs (words split as for tune --player): its handshake, legal and deterministic moves, speed, errors, quit; one line per point")
 		timeouts := addPlayerFlags(fs, false)
 		return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			if err := timeouts.check(); err != nil {

@@ -138,7 +138,7 @@ var playerSearchFlags = []string{"weights", "eval", "search", "depth", "width", 
 
 func addExtPlayerFlags(fs *flag.FlagSet) *extPlayerFlags {
 	f := &extPlayerFlags{timeouts: addPlayerFlags(fs, false)}
-	fs.StringVar(&f.command, "player", "", "play the external player this `COMMAND` runs (it speaks the player protocol; see docs/players.md) instead of a built-in one: words split as a shell splits a simple command, with '...', \"...\" and \\ quoting and nothing expanded")
+	fs.StringVar(&f.command, "player", "", "play the external player this `COMMAND` runs (it speaks the player protocol; see docs/players.md) instead of a built-in one: words split as a shell splits a simple command, with '...', \"...\" and \\ quoting and nothing expanded (on Windows as Windows programs split their command line: backslashes kept, \"...\" quoting)")
 	fs.StringVar(&f.params, "params", "", "with --player: its parameters as `NAME=VALUE,...`; those left out keep their declared defaults")
 	return f
 }

@@ -217,28 +217,6 @@ func TestServe(t *testing.T) {
 	}
 }
 
-func TestSplitCommand(t *testing.T) {
-	good := map[string][]string{
-		"evotune player --eval standard":  {"evotune", "player", "--eval", "standard"},
-		`python3 "my player.py"  --cap 2`: {"python3", "my player.py", "--cap", "2"},
-		`a 'b c' d\ e "f\"g" ''`:          {"a", "b c", "d e", `f"g`, ""},
-		"  x\ty  ":                        {"x", "y"},
-		`./p --name=a#b x~y`:              {"./p", "--name=a#b", "x~y"},
-		`sh -c 'exec ./p | tee log'`:      {"sh", "-c", "exec ./p | tee log"},
-	}
-	for in, want := range good {
-		got, err := SplitCommand(in)
-		if err != nil || strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
-			t.Errorf("SplitCommand(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "  ", "a 'b", `a "b`, `a\`, "a | b", "a > log", "a $HOME", `a "$HOME"`, "a *", "a; b", "a && b", "~/p"} {
-		if _, err := SplitCommand(in); !errors.Is(err, ErrCommand) {
-			t.Errorf("SplitCommand(%q): %v, want ErrCommand", in, err)
-		}
-	}
-}
-
 func FuzzProtocol(f *testing.F) {
 	for _, s := range []string{"set a=1 n=3", "move 0x0000000000000011", "best up", "param x float 1 0 2", "id x 1", "error x"} {
 		f.Add(s)
@@ -270,7 +248,8 @@ func FuzzProtocol(f *testing.F) {
 		}
 		ParseID(line)
 		ParseError([]byte(line))
-		SplitCommand(line)
+		SplitPOSIX(line)
+		SplitWindows(line)
 	})
 }
 
