@@ -33,7 +33,11 @@ type PlayerFile struct {
 // PlayerInfo names a player: its id line and the command that ran it.
 type PlayerInfo struct {
 	ID, Version string
-	Command     []string // the program, then its arguments
+	Command     []string // the program, then its arguments, as given
+	// Dir is the absolute directory the command ran from, which a relative
+	// command (./player, python3 player.py) needs; "" in files written
+	// before it was recorded.
+	Dir string
 }
 
 // NamedValue is one parameter's value.
@@ -73,6 +77,7 @@ type playerInfoDoc struct {
 	ID      string   `yaml:"id,required"`
 	Version string   `yaml:"version,required"`
 	Command []string `yaml:"command,required"`
+	Dir     string   `yaml:"dir"`
 }
 
 type moveCheckDoc struct {
@@ -147,7 +152,7 @@ func ParsePlayerFile(data []byte, name string) (*PlayerFile, error) {
 	if doc.Format != FormatV2 {
 		return nil, l.Errorf("format", "%q: a params file is format %s", doc.Format, FormatV2)
 	}
-	pf := &PlayerFile{Player: PlayerInfo{ID: doc.Player.ID, Version: doc.Player.Version, Command: doc.Player.Command}}
+	pf := &PlayerFile{Player: PlayerInfo{ID: doc.Player.ID, Version: doc.Player.Version, Command: doc.Player.Command, Dir: doc.Player.Dir}}
 	switch {
 	case !playerID.MatchString(pf.Player.ID):
 		return nil, l.Errorf("player.id", "%q: want a name of letters, digits, '.', '_' and '-'", pf.Player.ID)
@@ -155,6 +160,8 @@ func ParsePlayerFile(data []byte, name string) (*PlayerFile, error) {
 		return nil, l.Errorf("player.version", "want the version the player's id line gives, not empty")
 	case len(pf.Player.Command) == 0 || pf.Player.Command[0] == "":
 		return nil, l.Errorf("player.command", "want the player's program and its arguments, a list such as [python3, player.py]")
+	case strings.ContainsAny(pf.Player.Dir, "\n\r\x00"):
+		return nil, l.Errorf("player.dir", "want the directory the command ran from, on one line")
 	}
 	if doc.Params.Kind != yaml.MappingNode || len(doc.Params.Content) == 0 {
 		return nil, f.Errorf(doc.Params, "params", "want a mapping of the player's parameters to numbers, at least one")
@@ -199,6 +206,9 @@ func (pf *PlayerFile) Marshal() ([]byte, error) {
 		cmd.Content = append(cmd.Content, str(w))
 	}
 	player.Content = append(player.Content, str("id"), str(pf.Player.ID), str("version"), str(pf.Player.Version), str("command"), cmd)
+	if pf.Player.Dir != "" {
+		player.Content = append(player.Content, str("dir"), str(pf.Player.Dir))
+	}
 	add("player", player)
 	params := &yaml.Node{Kind: yaml.MappingNode}
 	for _, p := range pf.Params {

@@ -14,7 +14,7 @@ func samplePlayerFile(t *testing.T) *PlayerFile {
 	t.Helper()
 	b := CheckBoards()
 	return &PlayerFile{
-		Player: PlayerInfo{ID: "myplayer", Version: "1.2 (build 7)", Command: []string{"python3", "player.py", "--depth", "2"}},
+		Player: PlayerInfo{ID: "myplayer", Version: "1.2 (build 7)", Command: []string{"python3", "player.py", "--depth", "2"}, Dir: "/home/me/my player"},
 		Params: []NamedValue{{"empty", 270.5}, {"depth_bonus", 3}, {"merge", -0.125}},
 		Provenance: &Provenance{Run: "r", Generation: 4, Optimizer: "cmaes", Seed: 9, Evaluations: 48,
 			Fitness:  &Fitness{Metric: "mean_score", Mean: 2500, CI95: 100, Games: 20, Seeds: &SeedRange{First: 1 << 63, Count: 20}},
@@ -39,7 +39,7 @@ func TestPlayerFileGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Player.ID != pf.Player.ID || got.Player.Version != pf.Player.Version || strings.Join(got.Player.Command, " ") != strings.Join(pf.Player.Command, " ") {
+	if got.Player.ID != pf.Player.ID || got.Player.Version != pf.Player.Version || strings.Join(got.Player.Command, " ") != strings.Join(pf.Player.Command, " ") || got.Player.Dir != pf.Player.Dir {
 		t.Errorf("player %+v, want %+v", got.Player, pf.Player)
 	}
 	if len(got.Params) != len(pf.Params) {
@@ -62,6 +62,19 @@ func TestPlayerFileGolden(t *testing.T) {
 	}
 	if IsPlayerFile([]byte("format: evotune.weights/v1\nfeatures: standard\n")) {
 		t.Error("IsPlayerFile: true for a weights file")
+	}
+}
+
+// TestPlayerFileWithoutDir: a params file written before the command's
+// directory was recorded still loads, with no directory.
+func TestPlayerFileWithoutDir(t *testing.T) {
+	data := "format: evotune.weights/v2\nplayer: {id: p, version: \"1\", command: [./player]}\nparams: {a: 1}\n"
+	pf, err := ParsePlayerFile([]byte(data), "old.yaml")
+	if err != nil || pf.Player.Dir != "" || pf.Player.Command[0] != "./player" {
+		t.Fatalf("%+v, %v", pf, err)
+	}
+	if _, err := ParsePlayerFile([]byte(strings.Replace(data, "[./player]", "[./player], dir: \"a\\nb\"", 1)), "bad.yaml"); err == nil || !strings.Contains(err.Error(), "player.dir") {
+		t.Errorf("a directory of two lines: %v", err)
 	}
 }
 

@@ -13,20 +13,17 @@ import (
 
 var checkCommand = &command{
 	name:     "check",
-	synopsis: "FILE [--format text|cpp] | --player COMMAND",
+	synopsis: "FILE [--format text|cpp] [--player COMMAND] | --player COMMAND",
 	summary:  "verify a weights file: format, features and golden checks (a params file: the player's moves); --format cpp prints a nneonneo file as 2048.cpp constants; --player: the compliance check of an external player",
 	setup: func(fs *flag.FlagSet) func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		format := fs.String("format", "text", "text: what the file holds and its checks; cpp: the constants of 2048.cpp (nneonneo/2048-ai) for a nneonneo file")
-		player := fs.String("player", "", "run the compliance check of the external player this `COMMAND` runs (words split as for tune --player): its handshake, legal and deterministic moves, speed, errors, quit; one line per point")
+		player := fs.String("player", "", "alone: run the compliance check of the external player this `COMMAND` runs (words split as for tune --player): its handshake, legal and deterministic moves, speed, errors, quit, one line per point; with a params file: run this command instead of the file's")
 		timeouts := addPlayerFlags(fs, false)
 		return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			if err := timeouts.check(); err != nil {
 				return err
 			}
-			if *player != "" {
-				if len(args) != 0 {
-					return usagef("check --player takes no file, got %d arguments", len(args))
-				}
+			if *player != "" && len(args) == 0 {
 				return complianceCommand(ctx, *player, stdout, timeouts.options(""))
 			}
 			if len(args) != 1 {
@@ -42,7 +39,10 @@ var checkCommand = &command{
 				if *format != "text" {
 					return usagef("flag --format %s: %s is a params file of a player, not a nneonneo weights file", *format, args[0])
 				}
-				return checkParams(ctx, stdout, args[0], pf, timeouts.options(""))
+				return checkParams(ctx, stdout, args[0], pf, *player, timeouts.options(""))
+			}
+			if *player != "" {
+				return usagef("flag --player: %s is not a params file of a player; check --player COMMAND alone runs the compliance check", args[0])
 			}
 			// Every failure to read or verify the file is bad input: a
 			// missing file, a malformed one, or a check not reproduced.

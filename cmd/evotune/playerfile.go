@@ -31,6 +31,11 @@ func playerParams(ctx context.Context, t *tuner.Tuner, opts playerpool.Options) 
 	if pf.Checks, err = playerpool.Pin(ctx, fam, pf.Values(), t.PinSeeds(), t.MaxMoves(), opts); err != nil {
 		return nil, fmt.Errorf("pinning the moves of the params file: %w", err)
 	}
+	// The command as given, and where it just ran: a relative one
+	// (./player, python3 player.py) means nothing without it.
+	if pf.Player.Dir, err = os.Getwd(); err != nil {
+		return nil, fmt.Errorf("the params file records the directory its command ran from: %w", err)
+	}
 	return pf, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -12,10 +13,15 @@ import (
 	"github.com/evotune/evotune/internal/golden"
 )
 
-// maskCommand replaces the test binary's path, which differs from machine
-// to machine, in a params file or check output.
+// maskCommand replaces the test binary's path and the directory the tests
+// run in, which differ from machine to machine, in a params file or check
+// output.
 func maskCommand(s string) string {
-	return strings.ReplaceAll(s, os.Args[0], "$EVOTUNE")
+	s = strings.ReplaceAll(s, os.Args[0], "$EVOTUNE")
+	if wd, err := os.Getwd(); err == nil {
+		s = strings.ReplaceAll(s, wd, "$CWD")
+	}
+	return s
 }
 
 // TestPlayerParamsFile: a tune run of a player writes its params file as
@@ -77,5 +83,59 @@ func TestPlayerParamsFile(t *testing.T) {
 	os.WriteFile(bad, []byte(strings.Replace(string(data), "params:", "params: 3\nx:", 1)), 0o644)
 	if code, _, errs := runCLI(t, "check", bad); code != 2 || !strings.Contains(errs, "wrong.yaml:") {
 		t.Errorf("check of a bad file: exit %d %s", code, errs)
+	}
+}
+
+// TestCheckParamsCommand: check FILE says which command it runs, and
+// where, before it runs it; a relative command runs in the directory the
+// file records; one that cannot be started there, or a directory that is
+// not there, says so and names --player, which runs another command in
+// place of the file's.
+func TestCheckParamsCommand(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the player is a shell script")
+	}
+	cmd := evotunePlayer(t, "--eval", "standard", "--depth", "2")
+	dir := tuneRun(t, playerConfig(cmd))
+	data, err := os.ReadFile(filepath.Join(dir, "weights.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wd, _ := os.Getwd()
+	if !strings.Contains(string(data), "  dir: "+wd+"\n") {
+		t.Errorf("the params file does not record the directory the player ran from, %s:\n%s", wd, data)
+	}
+	playerDir := t.TempDir()
+	script := "#!/bin/sh\nexec " + strings.Join(quoteAll(cmd), " ") + "\n"
+	if err := os.WriteFile(filepath.Join(playerDir, "p.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	withCommand := func(dirLine string) string {
+		s := regexp.MustCompile(`(?m)^  command: .*\n  dir: .*\n`).ReplaceAllString(string(data), "  command: [./p.sh]\n"+dirLine)
+		path := filepath.Join(t.TempDir(), "params.yaml")
+		os.WriteFile(path, []byte(s), 0o644)
+		return path
+	}
+	// The relative command runs where the file says, from anywhere.
+	code, out, errs := runCLI(t, "check", withCommand("  dir: "+playerDir+"\n"))
+	if code != 0 || !strings.Contains(out, "command:     ./p.sh   (run in "+playerDir+", where it was tuned") {
+		t.Errorf("a relative command in its directory: exit %d\n%s\n%s", code, out, errs)
+	}
+	elsewhere := t.TempDir()
+	for _, c := range []struct{ dirLine, says string }{
+		{"  dir: " + elsewhere + "\n", "runs in " + elsewhere + ": if the player is elsewhere on this machine, give it with --player CMD"},
+		{"  dir: " + filepath.Join(elsewhere, "gone") + "\n", "is not a directory here: give the player with --player CMD"},
+		{"", "runs in the current directory: if the player is elsewhere"},
+	} {
+		path := withCommand(c.dirLine)
+		code, out, errs := runCLI(t, "check", path)
+		if code != exitFailure || !strings.Contains(errs, c.says) || !strings.HasPrefix(strings.SplitN(out, "command:", 2)[1], "     ./p.sh") {
+			t.Errorf("%q: exit %d, want 1, the command shown and an error saying %q\n%s\n%s", c.dirLine, code, c.says, out, errs)
+		}
+		// --player replaces the file's command.
+		code, out, errs = runCLI(t, "check", path, "--player", filepath.Join(playerDir, "p.sh"))
+		if code != 0 || !strings.Contains(out, "(--player, in place of the file's ./p.sh)") {
+			t.Errorf("%q with --player: exit %d\n%s\n%s", c.dirLine, code, out, errs)
+		}
 	}
 }
