@@ -50,8 +50,8 @@ func setupCompare(fs *flag.FlagSet) func(context.Context, []string, io.Writer, i
 	workers := fs.Int("workers", 0, "parallel games (0 = one per core)")
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
 	var params [2]string
-	fs.StringVar(&params[0], "params-a", "", "when A is player:COMMAND: its parameters as `NAME=VALUE,...`; those left out keep their declared defaults")
-	fs.StringVar(&params[1], "params-b", "", "when B is player:COMMAND: its parameters as `NAME=VALUE,...`, as --params-a")
+	fs.StringVar(&params[0], "params-a", "", "when A is player:COMMAND or a params file: its parameters as `NAME=VALUE` pairs, separated by commas or blanks, after an optional set (the line export --format set prints); those left out keep their declared defaults (or the file's values)")
+	fs.StringVar(&params[1], "params-b", "", "when B is player:COMMAND or a params file: its parameters as `NAME=VALUE` pairs, as --params-a")
 	pf := addPlayerFlags(fs, false)
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(args) != 2 {
@@ -162,8 +162,24 @@ func loadSide(ctx context.Context, arg, label, params string, pf *playerFlags) (
 		s.x, s.desc = x, x.describe()
 		return s, nil
 	}
+	if file, ok, err := readParamsFile(arg); ok {
+		// A tuned player's params file: its command, where it was tuned,
+		// at its values.
+		if err != nil {
+			return nil, badInput(fmt.Errorf("player %s: %w", label, err))
+		}
+		x, err := startParamsFile(ctx, arg, file, nil, pf)
+		if err != nil {
+			return nil, err
+		}
+		if err := x.setParams(params, paramsFlag); err != nil {
+			return nil, err
+		}
+		s.x, s.desc = x, x.describe()
+		return s, nil
+	}
 	if params != "" {
-		return nil, usagef("%s: the parameters of an external player, but %s is %s, not player:COMMAND", paramsFlag, label, arg)
+		return nil, usagef("%s: the parameters of an external player, but %s is %s, not player:COMMAND or a params file", paramsFlag, label, arg)
 	}
 	if name, ok := strings.CutPrefix(arg, "eval:"); ok {
 		e, err := eval.Lookup(name)

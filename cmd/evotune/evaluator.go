@@ -33,6 +33,9 @@ func (f *evalFlags) load() (engine.Evaluator, string, error) {
 		if f.given("eval") {
 			return nil, "", usagef("flags --eval and --weights: give one evaluator, not both")
 		}
+		if _, ok, _ := readParamsFile(f.weights); ok {
+			return nil, "", usagef("flag --weights: %s is the params file of an external player, not a feature set's weights: play it with evotune play --params-file %s, compare it with evotune compare %s B", f.weights, f.weights, f.weights)
+		}
 		wf, err := eval.ReadWeightsFile(f.weights)
 		if err != nil {
 			return nil, "", badInput(err)

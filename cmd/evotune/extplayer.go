@@ -5,11 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
 	"github.com/evotune/evotune/tuner"
 	"github.com/evotune/evotune/tuner/playerpool"
 )
@@ -24,38 +27,77 @@ type extPlayer struct {
 
 // startExtPlayer reads the handshake of the player command runs (one
 // string, split as --player's help says) and sets its parameters from
-// params, NAME=VALUE,... (the rest at their declared defaults). cmdWhat and
+// params (see setParams; the rest at their declared defaults). cmdWhat and
 // paramsWhat name where each came from in messages.
 func startExtPlayer(ctx context.Context, command, params, cmdWhat, paramsWhat string, pf *playerFlags) (*extPlayer, error) {
 	words, err := playerpool.SplitCommand(command)
 	if err != nil {
 		return nil, usagef("%s: %v", cmdWhat, err)
 	}
-	// Logs go to temporary files, removed when the pool closes: play and
-	// compare keep no run directory. A failure still quotes their tail.
-	opts := pf.options("")
-	fam, err := playerpool.Probe(ctx, words, "", opts)
+	x, err := probeExtPlayer(ctx, words, "", pf)
 	if err != nil {
 		return nil, err
 	}
-	x := &extPlayer{fam: fam, values: fam.Defaults(), opts: opts}
 	if err := x.setParams(params, paramsWhat); err != nil {
 		return nil, err
 	}
 	return x, nil
 }
 
-// setParams lays NAME=VALUE,... over the values: each name declared, each
-// value a finite number within its parameter's bounds.
-func (x *extPlayer) setParams(params, what string) error {
-	if strings.TrimSpace(params) == "" {
-		return nil
+// probeExtPlayer reads the handshake of the player words run in dir (""
+// for the current directory): the player at its declared defaults.
+func probeExtPlayer(ctx context.Context, words []string, dir string, pf *playerFlags) (*extPlayer, error) {
+	// Logs go to temporary files, removed when the pool closes: play and
+	// compare keep no run directory. A failure still quotes their tail.
+	opts := pf.options("")
+	opts.Dir = dir
+	fam, err := playerpool.Probe(ctx, words, "", opts)
+	if err != nil {
+		return nil, err
 	}
+	return &extPlayer{fam: fam, values: fam.Defaults(), opts: opts}, nil
+}
+
+// startParamsFile starts the player of a params file, its command in its
+// directory (words, if not nil, in the current directory instead), set to
+// the file's values.
+func startParamsFile(ctx context.Context, path string, file *eval.PlayerFile, words []string, pf *playerFlags) (*extPlayer, error) {
+	dir := ""
+	if words == nil {
+		words, dir = file.Player.Command, file.Player.Dir
+	}
+	x, err := probeExtPlayer(ctx, words, dir, pf)
+	if err != nil {
+		return nil, err
+	}
+	for _, q := range file.Params {
+		i := x.fam.Index(q.Name)
+		if i < 0 {
+			return nil, badInput(fmt.Errorf("%s: parameter %s: player %s %s does not declare it (it declares %s)", path, q.Name, x.fam.ID, x.fam.Version, strings.Join(x.fam.VectorNames(), ", ")))
+		}
+		if p := x.fam.Params[i]; q.Value < p.Min || q.Value > p.Max {
+			return nil, badInput(fmt.Errorf("%s: %s=%s is outside the player's bounds [%v, %v]", path, q.Name, num(q.Value), p.Min, p.Max))
+		}
+		x.values[i] = q.Value
+	}
+	return x, nil
+}
+
+// setParams lays parameters over the values: NAME=VALUE pairs separated
+// by commas or blanks, optionally after the word set, so that the line
+// export --format set prints pastes as it is. Each name must be declared,
+// each value a finite number within its parameter's bounds.
+func (x *extPlayer) setParams(params, what string) error {
+	params = strings.TrimSpace(params)
+	if rest, ok := strings.CutPrefix(params, "set"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+		params = rest
+	}
+	pairs := strings.FieldsFunc(params, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
 	seen := map[string]bool{}
-	for _, kv := range strings.Split(params, ",") {
-		name, val, ok := strings.Cut(strings.TrimSpace(kv), "=")
+	for _, kv := range pairs {
+		name, val, ok := strings.Cut(kv, "=")
 		if !ok || name == "" {
-			return usagef("%s: %q: want NAME=VALUE,... (parameters of %s: %s)", what, kv, x.fam.ID, strings.Join(x.fam.VectorNames(), ", "))
+			return usagef("%s: %q: want NAME=VALUE pairs, separated by commas or blanks (the line export --format set prints will do; parameters of %s: %s)", what, kv, x.fam.ID, strings.Join(x.fam.VectorNames(), ", "))
 		}
 		i := x.fam.Index(name)
 		if i < 0 {
@@ -67,8 +109,11 @@ func (x *extPlayer) setParams(params, what string) error {
 		seen[name] = true
 		v, err := strconv.ParseFloat(val, 64)
 		p := x.fam.Params[i]
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < p.Min || v > p.Max {
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			return usagef("%s: %s=%s: want a number in [%v, %v]", what, name, val, p.Min, p.Max)
+		}
+		if v < p.Min || v > p.Max {
+			return usagef("%s: %s=%s is outside the player's bounds [%v, %v]", what, name, val, p.Min, p.Max)
 		}
 		x.values[i] = v
 	}
@@ -126,10 +171,10 @@ func (x *extPlayer) json() *playerJSON {
 }
 
 // extPlayerFlags are play's flags for an external player: --player,
-// --params and --player-timeouts.
+// --params, --params-file and --player-timeouts.
 type extPlayerFlags struct {
-	command, params string
-	timeouts        *playerFlags
+	command, params, paramsFile string
+	timeouts                    *playerFlags
 }
 
 // playerSearchFlags are the flags that choose a built-in player, which
@@ -139,26 +184,70 @@ var playerSearchFlags = []string{"weights", "eval", "search", "depth", "width", 
 func addExtPlayerFlags(fs *flag.FlagSet) *extPlayerFlags {
 	f := &extPlayerFlags{timeouts: addPlayerFlags(fs, false)}
 	fs.StringVar(&f.command, "player", "", "play the external player this `COMMAND` runs (it speaks the player protocol; see docs/players.md) instead of a built-in one: words split as a shell splits a simple command, with '...', \"...\" and \\ quoting and nothing expanded (on Windows as Windows programs split their command line: backslashes kept, \"...\" quoting)")
-	fs.StringVar(&f.params, "params", "", "with --player: its parameters as `NAME=VALUE,...`; those left out keep their declared defaults")
+	fs.StringVar(&f.params, "params", "", "with --player or --params-file: parameters as `NAME=VALUE` pairs, separated by commas or blanks, after an optional set (the line export --format set prints); those left out keep their declared defaults")
+	fs.StringVar(&f.paramsFile, "params-file", "", "play the params file `FILE` of a tuned player (a run's weights.yaml): its command, run in the directory it was tuned in (--player runs another), with its parameters; or a file holding a set line, with --player")
 	return f
 }
 
-// start starts the player --player names and returns it, or nil without
-// --player.
+// start starts the player --player or --params-file names and returns it,
+// or nil with neither.
 func (f *extPlayerFlags) start(ctx context.Context, fs *flag.FlagSet) (*extPlayer, error) {
 	if err := f.timeouts.check(); err != nil {
 		return nil, err
 	}
-	if !flagGiven(fs, "player") {
+	player, file := flagGiven(fs, "player"), flagGiven(fs, "params-file")
+	if !player && !file {
 		if flagGiven(fs, "params") {
-			return nil, usagef("flag --params: the parameters of an external player; give --player too")
+			return nil, usagef("flag --params: the parameters of an external player; give --player or --params-file too")
 		}
 		return nil, nil
 	}
 	for _, name := range playerSearchFlags {
 		if flagGiven(fs, name) {
-			return nil, usagef("flag --%s: with --player the player searches as it does; leave --%s out", name, name)
+			return nil, usagef("flag --%s: with --player or --params-file the player searches as it does; leave --%s out", name, name)
 		}
 	}
-	return startExtPlayer(ctx, f.command, f.params, "flag --player", "flag --params", f.timeouts)
+	if !file {
+		return startExtPlayer(ctx, f.command, f.params, "flag --player", "flag --params", f.timeouts)
+	}
+	var words []string
+	if player {
+		var err error
+		if words, err = playerpool.SplitCommand(f.command); err != nil {
+			return nil, usagef("flag --player: %v", err)
+		}
+	}
+	pf, ok, err := readParamsFile(f.paramsFile)
+	var x *extPlayer
+	switch {
+	case ok && err != nil:
+		return nil, badInput(err)
+	case ok:
+		if x, err = startParamsFile(ctx, f.paramsFile, pf, words, f.timeouts); err != nil {
+			return nil, err
+		}
+	default:
+		// A file of a set line, as export --format set -o FILE writes.
+		data, err := os.ReadFile(f.paramsFile)
+		if err != nil {
+			return nil, usagef("flag --params-file: %v", err)
+		}
+		line := strings.TrimSpace(string(data))
+		if !strings.HasPrefix(line, "set ") || strings.Contains(line, "\n") {
+			return nil, badInput(fmt.Errorf("flag --params-file: %s is neither a params file nor one set line (evotune export --format set writes one)", f.paramsFile))
+		}
+		if !player {
+			return nil, usagef("flag --params-file: %s holds a set line but no command: give --player too", f.paramsFile)
+		}
+		if x, err = probeExtPlayer(ctx, words, "", f.timeouts); err != nil {
+			return nil, err
+		}
+		if err := x.setParams(line, f.paramsFile); err != nil {
+			return nil, err
+		}
+	}
+	if err := x.setParams(f.params, "flag --params"); err != nil {
+		return nil, err
+	}
+	return x, nil
 }

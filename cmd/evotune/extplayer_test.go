@@ -173,3 +173,51 @@ func TestReportPlayerRun(t *testing.T) {
 		}
 	}
 }
+
+// TestTunedValuesCarry: the values of a tuned player go from export to
+// play and compare in any of the forms export writes: the set line pasted
+// into --params, the params file given to play --params-file (its command
+// and values) or as an operand of compare, a file holding the set line;
+// all play the same games. play --weights of a params file points to
+// --params-file.
+func TestTunedValuesCarry(t *testing.T) {
+	cmd := evotunePlayer(t, "--eval", "standard", "--depth", "2")
+	dir := tuneRun(t, playerConfig(cmd))
+	params := filepath.Join(dir, "weights.yaml")
+	code, set, errs := runCLI(t, "export", "--format", "set", dir)
+	if code != 0 || !strings.HasPrefix(set, "set ") {
+		t.Fatalf("export --format set: exit %d %q %s", code, set, errs)
+	}
+	setFile := filepath.Join(t.TempDir(), "set.txt")
+	os.WriteFile(setFile, []byte(set), 0o644)
+	line := playerpool.CommandString(cmd)
+	games := func(args ...string) string {
+		t.Helper()
+		code, out, errs := runCLI(t, append([]string{"play", "--games", "2", "--max-moves", "40", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, errs)
+		}
+		return perGame(t, out)
+	}
+	want := games("--player", line, "--params", strings.ReplaceAll(strings.TrimPrefix(strings.TrimSpace(set), "set "), " ", ","))
+	for _, args := range [][]string{
+		{"--player", line, "--params", set},
+		{"--params-file", params},
+		{"--params-file", params, "--player", line},
+		{"--player", line, "--params-file", setFile},
+	} {
+		if got := games(args...); got != want {
+			t.Errorf("%q plays other games than the comma form of the set line:\n%s\n%s", args, got, want)
+		}
+	}
+	code, out, errs := runCLI(t, "compare", params, "player:"+line, "--params-b", set, "--games", "4", "--json")
+	if code != 0 || !strings.Contains(out, `"wins": 0`) || !strings.Contains(out, `"losses": 0`) {
+		t.Errorf("compare of the params file with its set line: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, errs := runCLI(t, "play", "--weights", params); code != exitUsage || !strings.Contains(errs, "--params-file "+params) {
+		t.Errorf("play --weights PARAMSFILE: exit %d %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "play", "--params-file", setFile); code != exitUsage || !strings.Contains(errs, "give --player too") {
+		t.Errorf("play --params-file SETFILE without --player: exit %d %s", code, errs)
+	}
+}
