@@ -211,3 +211,29 @@ func TestObjectiveBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectivePlayer serves an external player's parameters: evotune
+// player, a child of the objective, which is a child of the test.
+func TestObjectivePlayer(t *testing.T) {
+	player := strings.Join(evotunePlayer(t, "--depth", "1"), " ")
+	c, hello := startObjective(t, "--player", player, "--workers", "2")
+	params := hello["params"].([]any)
+	if len(params) != 3 || hello["search"] != "the player's own" {
+		t.Fatalf("first line %v", hello)
+	}
+	if e := params[0].(map[string]any); e["name"] != "empty" || e["min"] != -270.0 || e["max"] != 270.0 || e["scale"] != 540.0 {
+		t.Errorf("empty described as %v", e)
+	}
+	req := `{"id":1,"params":{"empty":27,"mono":10,"smooth":3},"games":3,"first":0}`
+	a := c.ask(req)
+	if len(a["scores"].([]any)) != 3 {
+		t.Fatalf("answer %v", a)
+	}
+	if b := c.ask(`{"id":2,"params":{"empty":300,"mono":10,"smooth":3},"games":3,"first":0}`); !strings.Contains(b["error"].(string), "empty: 300: out of bounds, want [-270, 270]") {
+		t.Errorf("out of the declared bounds: %v", b)
+	}
+	if again := c.ask(req); !equalJSON(again["scores"], a["scores"]) {
+		t.Errorf("the same request again: %v, first %v", again["scores"], a["scores"])
+	}
+	c.end()
+}
