@@ -42,3 +42,15 @@ func isPreset(name string) bool {
 	_, _, err := configs.Get(name)
 	return err == nil
 }
+
+// fromPreset reports whether loadConfig reads arg from an embedded preset
+// rather than a file.
+func fromPreset(arg string) bool {
+	if arg == "" {
+		return true
+	}
+	if st, err := os.Stat(arg); err == nil && !st.IsDir() {
+		return false
+	}
+	return isPreset(arg)
+}

@@ -5,6 +5,7 @@ import (
 	"html"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -219,5 +220,34 @@ func TestTunedValuesCarry(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "play", "--params-file", setFile); code != exitUsage || !strings.Contains(errs, "give --player too") {
 		t.Errorf("play --params-file SETFILE without --player: exit %d %s", code, errs)
+	}
+}
+
+// TestPlaySpeedWithoutQuitWait: play's moves per second count the games,
+// not the wait for a player that ignores quit until it is killed (5 s).
+func TestPlaySpeedWithoutQuitWait(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the player is a shell script")
+	}
+	cmd := evotunePlayer(t, "--eval", "standard", "--depth", "1")
+	script := "#!/bin/sh\nwhile IFS= read -r line; do\n  if [ \"$line\" = quit ]; then sleep 20; fi\n  printf '%s\\n' \"$line\"\ndone | exec " + strings.Join(quoteAll(cmd), " ") + "\n"
+	path := filepath.Join(t.TempDir(), "deaf.sh")
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "play", "--player", path, "--games", "1", "--max-moves", "50", "--workers", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var v struct {
+		MovesPerSec float64    `json:"moves_per_sec"`
+		PerGame     []gameJSON `json:"per_game"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil || len(v.PerGame) != 1 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	// The quit wait alone is 5 s; the 50 moves, far less.
+	if elapsed := float64(v.PerGame[0].Moves) / v.MovesPerSec; elapsed >= 4.5 {
+		t.Errorf("%d moves at %.0f moves/s: %.1f s counted, the wait for the player's exit among them", v.PerGame[0].Moves, v.MovesPerSec, elapsed)
 	}
 }

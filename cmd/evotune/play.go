@@ -72,9 +72,13 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		start := time.Now()
 		cpuStart, _ := cputime.Process()
 		var results []engine.Result
+		var elapsed float64
 		if x != nil {
 			pool := x.newPool(w)
 			results, err = x.play(ctx, pool, gameSeeds(*seed, 0, *games), *maxMoves, func() { pb.add(1) })
+			// The games end here: the players' exit (up to the kill
+			// after quit, for one that ignores it) is not play's speed.
+			elapsed = time.Since(start).Seconds()
 			pool.Close()
 		} else {
 			results, err = engine.PlayGames(ctx, *games, w,
@@ -86,7 +90,9 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 		if err != nil {
 			return err
 		}
-		elapsed := time.Since(start).Seconds()
+		if elapsed == 0 {
+			elapsed = time.Since(start).Seconds()
+		}
 		cpuEnd, _ := cputime.Process()
 		cpuMS := (cpuEnd - cpuStart).Seconds() * 1000
 		sum := stats.Summarize(results)

@@ -194,3 +194,19 @@ func TestTunePlayerBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestTunePlayerNamedAfterIt: a run of a player whose config names no run
+// is named after the player's id: its report's title and its params file's
+// provenance say which player it tuned.
+func TestTunePlayerNamedAfterIt(t *testing.T) {
+	cmd := evotunePlayer(t, "--eval", "standard", "--depth", "2")
+	dir := tuneRun(t, strings.Replace(playerConfig(cmd), "name: ptune\n", "", 1))
+	data, err := os.ReadFile(filepath.Join(dir, "weights.yaml"))
+	if err != nil || !strings.Contains(string(data), "run: evotune-standard") {
+		t.Errorf("params file's provenance does not name the player's run: %v\n%s", err, data)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil || !strings.Contains(string(page), "<title>evotune run evotune-standard</title>") {
+		t.Errorf("the report's title does not name the player: %v", err)
+	}
+}

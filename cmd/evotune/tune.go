@@ -50,6 +50,13 @@ func setupTune(fs *flag.FlagSet, opts options) runFunc {
 		if err := pf.declare(ctx, cfg); err != nil {
 			return err
 		}
+		// A player's run is named after the player when nothing else
+		// names it (a preset, or a config without name): its directory,
+		// its report's title and its params file's provenance then say
+		// which player it tuned, not "quick".
+		if pc := cfg.Player; pc != nil && pc.Declared != nil && (cfg.Name == "" || pf.command != "" && fromPreset(*config)) {
+			cfg.Name = pc.Declared.ID
+		}
 		cfg.Resolve()
 		if err := cfg.Validate(); err != nil {
 			return flagError(err, flags)
