@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -247,13 +248,21 @@ func paramIndex(ps []Param, name string) int {
 }
 
 // AppendMove appends the move line asking for the boards' moves (without
-// the newline).
+// the newline). It writes into room grown once, a board's 19 bytes at a
+// time: a slot encodes every board of every move this way.
 func AppendMove(dst []byte, boards []engine.Board) []byte {
+	const width = len(" 0x") + 16
+	n := len(dst)
+	dst = slices.Grow(dst, len("move")+width*len(boards))
 	dst = append(dst, "move"...)
-	for _, b := range boards {
-		dst = append(dst, " 0x"...)
-		for shift := 60; shift >= 0; shift -= 4 {
-			dst = append(dst, hexDigits[b>>shift&0xf])
+	dst = dst[:len(dst)+width*len(boards)]
+	out := dst[n+len("move"):]
+	for i, b := range boards {
+		o := out[i*width : (i+1)*width : (i+1)*width]
+		o[0], o[1], o[2] = ' ', '0', 'x'
+		for j := width - 1; j >= 3; j-- {
+			o[j] = hexDigits[b&0xf]
+			b >>= 4
 		}
 	}
 	return dst
@@ -326,6 +335,14 @@ func AppendBest(dst []byte, dirs []engine.Dir) []byte {
 // ParseBest reads a best line answering k boards into dst[:0]: exactly k
 // directions, each up, down, left or right.
 func ParseBest(line []byte, k int, dst []engine.Dir) ([]engine.Dir, error) {
+	if d, ok := parseBestFast(line, k, dst); ok {
+		return d, nil
+	}
+	return parseBestSlow(line, k, dst)
+}
+
+// parseBestSlow is ParseBest token by token, saying what is wrong.
+func parseBestSlow(line []byte, k int, dst []engine.Dir) ([]engine.Dir, error) {
 	rest, ok := bytes.CutPrefix(line, []byte("best "))
 	if !ok {
 		return nil, fmt.Errorf("%w: want \"best M1 ... Mk\", got %q", ErrProtocol, clip(line))
@@ -351,6 +368,46 @@ func ParseBest(line []byte, k int, dst []engine.Dir) ([]engine.Dir, error) {
 		return nil, fmt.Errorf("%w: best: %d moves for %d boards", ErrProtocol, len(dst), k)
 	}
 	return dst, nil
+}
+
+// parseBestFast reads a well-formed best line of k moves in one pass, each
+// move known by its first letter and checked whole; ok is false for any
+// other line, which ParseBest then reads again to say what is wrong.
+func parseBestFast(line []byte, k int, dst []engine.Dir) ([]engine.Dir, bool) {
+	if len(line) < len("best ") || string(line[:len("best ")]) != "best " {
+		return nil, false
+	}
+	dst = dst[:0]
+	for i := len("best "); i < len(line); i++ {
+		var (
+			d    engine.Dir
+			word string
+		)
+		switch line[i] {
+		case 'u':
+			d, word = engine.Up, "up"
+		case 'd':
+			d, word = engine.Down, "down"
+		case 'l':
+			d, word = engine.Left, "left"
+		case 'r':
+			d, word = engine.Right, "right"
+		default:
+			return nil, false
+		}
+		if len(line)-i < len(word) || string(line[i:i+len(word)]) != word {
+			return nil, false
+		}
+		dst = append(dst, d)
+		i += len(word)
+		if i == len(line) {
+			return dst, len(dst) == k
+		}
+		if line[i] != ' ' {
+			return nil, false
+		}
+	}
+	return nil, false // empty, or a space ends the line
 }
 
 func parseDir(s []byte) (engine.Dir, bool) {

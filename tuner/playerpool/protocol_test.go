@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -218,7 +219,8 @@ func TestServe(t *testing.T) {
 }
 
 func FuzzProtocol(f *testing.F) {
-	for _, s := range []string{"set a=1 n=3", "move 0x0000000000000011", "best up", "param x float 1 0 2", "id x 1", "error x"} {
+	for _, s := range []string{"set a=1 n=3", "move 0x0000000000000011", "best up", "param x float 1 0 2", "id x 1", "error x",
+		"best up down left right", "best ", "best up ", "best upp", "best u", "best  up", "best rightx", "best lef"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
@@ -236,7 +238,13 @@ func FuzzProtocol(f *testing.F) {
 				t.Fatalf("%q parses to boards written %q", line, back)
 			}
 		}
-		if ds, err := ParseBest([]byte(line), strings.Count(line, " "), nil); err == nil {
+		k := strings.Count(line, " ")
+		fast, ok := parseBestFast([]byte(line), k, nil)
+		slow, err := parseBestSlow([]byte(line), k, nil)
+		if ok != (err == nil) || ok && !slices.Equal(fast, slow) {
+			t.Fatalf("%q: read in one pass %v %v, token by token %v %v", line, fast, ok, slow, err)
+		}
+		if ds, err := ParseBest([]byte(line), k, nil); err == nil {
 			if back := AppendBest(nil, ds); string(back) != line {
 				t.Fatalf("%q parses to moves written %q", line, back)
 			}
