@@ -3,11 +3,15 @@ package playerpool
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/internal/cputime"
 	"github.com/evotune/evotune/tuner"
 )
 
@@ -77,4 +81,102 @@ func BenchmarkBatch(b *testing.B) {
 			benchBatch(b, p, fam, fam.Defaults())
 		})
 	}
+}
+
+// BenchmarkCPU counts the CPU that a move costs evotune and the player
+// together, against the same games in process (one slot or worker each), at
+// 1 and 3 plies: what a tuning run on N cores pays, where wall time hides
+// the player's process on another core. cpu-ms/move is this process's CPU
+// plus the player's (Linux: read from /proc, so that its start-up is left
+// out; elsewhere only this process's, and the metric says so);
+// evotune-cpu-ms/move is this process's alone; k = 8, 32 and 64 boards a
+// request.
+//
+//	go test ./tuner/playerpool -run '^$' -bench CPU -benchtime 3s
+func BenchmarkCPU(b *testing.B) {
+	set := must(eval.Set("standard"))
+	for _, depth := range []int{1, 3} {
+		fam, err := Probe(context.Background(), playerCommand("serve", fmt.Sprint(depth)), "", Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, k := range []int{8, 32, 64} {
+			b.Run(fmt.Sprintf("plies=%d/protocol/k=%d", depth, k), func(b *testing.B) {
+				p := New(1, Options{Batch: k, LogDir: b.TempDir()})
+				defer p.Close()
+				benchCPU(b, p, fam, fam.Defaults(), func() (time.Duration, bool) { return childCPU(p) })
+			})
+		}
+		b.Run(fmt.Sprintf("plies=%d/inprocess", depth), func(b *testing.B) {
+			benchCPU(b, tuner.NewLocalPool(1), tuner.FeaturePlayers{Set: set, Search: standardSearch(depth)}, set.DefaultVector(), nil)
+		})
+	}
+}
+
+// benchCPU plays one batch of 64 games cut at benchMoves per operation,
+// after one that starts the player, and reports CPU per move: this
+// process's, and with child's (the player's CPU so far, if it can be read)
+// evotune's and the player's together.
+func benchCPU(b *testing.B, pool tuner.Pool, players tuner.Players, v []float64, child func() (time.Duration, bool)) {
+	// 64 games, so that k up to 64 fills its requests.
+	seeds := testSeeds(64)
+	results := [][]engine.Result{make([]engine.Result, len(seeds))}
+	batch := &tuner.Batch{Players: players, Vectors: [][]float64{v}, Seeds: seeds, MaxMoves: benchMoves}
+	if err := pool.Play(context.Background(), batch, results, nil); err != nil {
+		b.Fatal(err)
+	}
+	var c0 time.Duration
+	ok := child != nil
+	if ok {
+		c0, ok = child()
+	}
+	s0, err := cputime.Process()
+	if err != nil {
+		b.Skip("no CPU clock:", err)
+	}
+	moves := 0
+	for b.Loop() {
+		if err := pool.Play(context.Background(), batch, results, nil); err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range results[0] {
+			moves += r.Moves
+		}
+	}
+	s1, _ := cputime.Process()
+	own := float64((s1 - s0).Nanoseconds()) / 1e6 / float64(moves)
+	b.ReportMetric(own, "evotune-cpu-ms/move")
+	switch {
+	case child == nil:
+		b.ReportMetric(own, "cpu-ms/move")
+	case ok:
+		if c1, ok := child(); ok {
+			b.ReportMetric(own+float64((c1-c0).Nanoseconds())/1e6/float64(moves), "cpu-ms/move")
+		}
+	}
+}
+
+// childCPU reads the CPU time of the pool's first slot's player from
+// /proc (Linux); ok is false elsewhere. The clock counts in ticks of 10 ms:
+// run the benchmark for seconds.
+func childCPU(p *Pool) (time.Duration, bool) {
+	s := p.slots[0]
+	if s.proc == nil || s.proc.cmd == nil || s.proc.cmd.Process == nil {
+		return 0, false
+	}
+	buf, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.proc.cmd.Process.Pid))
+	if err != nil {
+		return 0, false
+	}
+	st := string(buf)
+	f := strings.Fields(st[strings.LastIndexByte(st, ')')+2:])
+	if len(f) < 13 {
+		return 0, false
+	}
+	user, err1 := strconv.ParseInt(f[11], 10, 64)
+	sys, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(user+sys) * 10 * time.Millisecond, true // USER_HZ is 100 on Linux
 }

@@ -55,12 +55,13 @@
 //     stops the run, its last checkpoint untouched. Which game is named
 //     depends on the player alone, not on slots, k or timing.
 //
-// The default k, DefaultBatch, was chosen by BenchmarkBatch: games/s of
-// the built-in player (standard set, 3 plies, one slot) for k = 1, 2, 4, 8
-// and 16 (figures at DefaultBatch). BenchmarkOverhead compares the
-// protocol with the same games in process, one slot or worker each: at 3
-// plies 398 against 423 games/s (0.94x), at 5 plies 36.8 against 31.3
-// (1.18x; at 5 plies the two play slightly different games, since the
-// served player clears its table before each board and the in-process one
-// keeps it, with its probability cutoff, for the game).
+// The default k, DefaultBatch, was chosen by CPU, not wall time: a tuning
+// run on N cores pays the CPU of evotune and of its players, and the wall
+// time of one slot hides the player's process on another core.
+// BenchmarkCPU counts both processes' CPU per move, beside the same games
+// in process (figures at DefaultBatch); docs/measurements.md has the
+// nneonneo program's adapter against the program alone. BenchmarkBatch
+// (games/s at 3 plies for k = 1 to 16) and BenchmarkOverhead (the protocol
+// against the same games in process, games/s, one slot or worker each: at
+// 3 plies 398 against 423 games/s, 0.94x, at k = 8) measure wall time.
 package playerpool

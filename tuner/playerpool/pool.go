@@ -14,14 +14,17 @@ import (
 )
 
 // DefaultBatch is the games a slot plays at once unless Options.Batch says
-// otherwise: 8, measured with BenchmarkBatch (the built-in player, standard
-// set, 3 plies, one slot, 16 games of 300 moves, 6 interleaved runs on a
-// loaded two-core machine, benchstat medians): k = 1, 2, 4, 8, 16 gave
-// 195, 230, 345, 436 and 397 games/s (±17-51%). A round trip costs about
-// as much as a 3-ply move, so one board per request halves the speed; past
-// 8 the games of a batch end at different moves and later requests carry
-// fewer boards, and a candidate's games are shared by fewer slots.
-const DefaultBatch = 8
+// otherwise: 64. A request's round trip costs both processes a few system
+// calls and a wakeup each, tens of microseconds of CPU on a virtual machine,
+// whatever it carries, so CPU per move falls as k grows: BenchmarkCPU (the
+// built-in player at 1 ply, 64 games of 300 moves, one slot; evotune's CPU
+// and the player's) gives 5.7, 1.7 and 1.2 µs a move for k = 8, 32 and 64,
+// against 0.17 µs for the same games in process. A candidate's games are
+// shared by fewer slots as k grows, but near the end of a batch a slot
+// starting a candidate takes only its share of the games left (share), and
+// a tuning run's candidates rarely have more than 64 games each. The
+// request's limit is the per-board limit times its boards.
+const DefaultBatch = 64
 
 // MaxFailures is how many times one game may fail (its player crashed, hung
 // or broke the protocol while the game was in flight) before the batch
@@ -97,6 +100,7 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	sc := newSchedule(b)
+	sc.slots = min(len(p.slots), max(sc.total, 1))
 	stop, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -140,6 +144,7 @@ type schedule struct {
 	alone   [][]int // by candidate: games to start alone in their requests, first in line
 	fails   map[tuner.Job]int
 	total   int
+	slots   int // the slots playing the batch
 }
 
 func newSchedule(b *tuner.Batch) *schedule {
@@ -179,6 +184,20 @@ func (sc *schedule) next(cur int) (int, bool) {
 		}
 	}
 	return best, best >= 0
+}
+
+// share returns how many games a slot starting a candidate's games holds
+// at once: k, or near the batch's end the slots' share of the games not
+// yet started, so that the last candidate's games are played by every
+// slot rather than by the one that came first.
+func (sc *schedule) share(k int) int {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	left := 0
+	for c := range sc.pending {
+		left += len(sc.pending[c])
+	}
+	return max(1, min(k, (left+sc.slots-1)/sc.slots))
 }
 
 // takeAlone returns the next game of candidate c to be played alone.
@@ -334,7 +353,8 @@ func (s *slot) run(ctx context.Context, p *Pool, fam Family, b *tuner.Batch, sc 
 		if j, ok := sc.takeAlone(c); ok {
 			live, alone = append(live, liveGame{j, engine.NewGame(b.Seeds[j])}), true
 		}
-		for !alone && len(live) < k {
+		n := sc.share(k)
+		for !alone && len(live) < n {
 			j, ok := sc.take(c)
 			if !ok {
 				break
@@ -418,7 +438,7 @@ func (sc *schedule) requeue(c int, live []liveGame, alone bool) {
 
 // play sets candidate c's parameters, unless they are set already, and
 // plays its live games to their end, refilling the list from c's games
-// left unless its game is to be played alone. On failure *live holds the
+// left (a game for each that ends) unless its game is to be played alone. On failure *live holds the
 // games in flight, *inMoves says whether a move request failed (rather
 // than set), and culprit is the index in *live of the game the failure
 // names, or -1.

@@ -273,6 +273,28 @@ func TestRestartFails(t *testing.T) {
 	}
 }
 
+// TestShare: a slot starting a candidate takes k games, or near the end
+// of the batch its share of the games not yet started.
+func TestShare(t *testing.T) {
+	b := &tuner.Batch{Vectors: make([][]float64, 3), Seeds: testSeeds(40)}
+	sc := newSchedule(b)
+	sc.slots = 2
+	if n := sc.share(64); n != 60 {
+		t.Errorf("120 games left for 2 slots: share %d, want 60", n)
+	}
+	if n := sc.share(32); n != 32 {
+		t.Errorf("k 32: share %d, want 32", n)
+	}
+	sc.pending[0], sc.pending[1] = nil, nil
+	if n := sc.share(64); n != 20 {
+		t.Errorf("40 games left for 2 slots: share %d, want 20", n)
+	}
+	sc.pending[2] = sc.pending[2][:1]
+	if n := sc.share(64); n != 1 {
+		t.Errorf("1 game left: share %d, want 1", n)
+	}
+}
+
 // TestComments: comments are logged and otherwise ignored.
 func TestComments(t *testing.T) {
 	seeds := testSeeds(2)
