@@ -223,7 +223,7 @@ static int choose_move(board_t board) {
 // The protocol.
 
 static void send(const std::string &line) {
-    fputs(line.c_str(), stdout);
+    fwrite(line.data(), 1, line.size(), stdout);
     fputc('\n', stdout);
     fflush(stdout);
 }
@@ -276,32 +276,64 @@ static std::string do_set(const std::vector<std::string> &tok) {
     }
     for (int i = 0; i < kParams; ++i)
         if (!seen[i]) return std::string("set: missing parameter ") + params[i].name;
+    // The table is a function of the values alone: a set that changes none
+    // (the defaults, say, which the table holds from start-up) keeps it.
+    bool same = true;
+    for (int i = 0; i < kParams; ++i) same = same && memcmp(&params[i].val, &vals[i], sizeof(float)) == 0;
+    if (same) return "";
     for (int i = 0; i < kParams; ++i) params[i].val = vals[i];
     build_heur_table();
     return "";
 }
 
-// "move B1 ... Bk": all boards are read before any is searched, so a bad one
-// fails the request without wasted work. Returns the reply line.
-static std::string do_move(const std::vector<std::string> &tok) {
-    if (tok.size() < 2) return "error move: no board";
-    std::vector<board_t> boards;
-    for (size_t t = 1; t < tok.size(); ++t) {
-        const std::string &s = tok[t];
-        bool ok = s.size() >= 3 && s.size() <= 18 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-        for (size_t i = 2; ok && i < s.size(); ++i) ok = isxdigit((unsigned char)s[i]) != 0;
-        if (!ok) return "error move: '" + s + "' is not a board (0x and 1 to 16 hex digits)";
-        boards.push_back((board_t)strtoull(s.c_str() + 2, NULL, 16));
+// "move B1 ... Bk", from the line's character at `from` on (after "move"):
+// all boards are read before any is searched, so a bad one fails the request
+// without wasted work. The reply goes to `reply`. The boards are parsed in
+// place, with no string per token: at cap 1 a board's search takes a few
+// microseconds, and a request holds dozens of boards.
+static void do_move(const std::string &line, size_t from, std::string &reply) {
+    static std::vector<board_t> boards;
+    static std::vector<std::pair<size_t, size_t>> where;  // each board's token, for messages
+    boards.clear();
+    where.clear();
+    const char *s = line.c_str();
+    size_t i = from, n = line.size();
+    for (;;) {
+        while (i < n && isspace((unsigned char)s[i])) ++i;
+        if (i == n) break;
+        size_t j = i;
+        while (j < n && !isspace((unsigned char)s[j])) ++j;
+        bool ok = j - i >= 3 && j - i <= 18 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
+        board_t b = 0;
+        for (size_t k = i + 2; ok && k < j; ++k) {
+            unsigned char c = s[k];
+            int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+            ok = d >= 0;
+            b = b << 4 | (board_t)d;
+        }
+        if (!ok) {
+            reply = "error move: '" + line.substr(i, j - i) + "' is not a board (0x and 1 to 16 hex digits)";
+            return;
+        }
+        boards.push_back(b);
+        where.emplace_back(i, j - i);
+        i = j;
     }
-    std::string reply = "best";
+    if (boards.empty()) {
+        reply = "error move: no board";
+        return;
+    }
     static const char *const names[4] = {"up", "down", "left", "right"};  // the program's 0..3
-    for (size_t i = 0; i < boards.size(); ++i) {
-        int m = choose_move(boards[i]);
-        if (m < 0) return "error move: board " + tok[i + 1] + " has no legal move";
+    reply.assign("best");
+    for (size_t k = 0; k < boards.size(); ++k) {
+        int m = choose_move(boards[k]);
+        if (m < 0) {
+            reply = "error move: board " + line.substr(where[k].first, where[k].second) + " has no legal move";
+            return;
+        }
         reply += ' ';
         reply += names[m];
     }
-    return reply;
 }
 
 static int usage(const char *msg) {
@@ -358,16 +390,22 @@ int main(int argc, char **argv) {
         send(std::string("param ") + p.name + " float " + decimal(p.def) + " " + decimal(p.lo) + " " +
              decimal(p.hi));
     send("ready");
+    std::string reply;
     while (std::getline(std::cin, line)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
+        size_t first = 0;
+        while (first < line.size() && isspace((unsigned char)line[first])) ++first;
+        if (line.compare(first, 4, "move") == 0 && (first + 4 == line.size() || isspace((unsigned char)line[first + 4]))) {
+            do_move(line, first + 4, reply);
+            send(reply);
+            continue;
+        }
         std::vector<std::string> tok = split(line);
         if (tok.empty() || tok[0][0] == '#') continue;
         if (tok[0] == "quit") return 0;
         if (tok[0] == "set") {
             std::string err = do_set(tok);
             send(err.empty() ? "ok" : "error " + err);
-        } else if (tok[0] == "move") {
-            send(do_move(tok));
         } else {
             send("error unknown command '" + tok[0] + "'");
         }
