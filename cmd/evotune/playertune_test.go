@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -208,5 +209,28 @@ func TestTunePlayerNamedAfterIt(t *testing.T) {
 	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
 	if err != nil || !strings.Contains(string(page), "<title>evotune run evotune-standard</title>") {
 		t.Errorf("the report's title does not name the player: %v", err)
+	}
+}
+
+// TestTunePlayerIntShownAsInt: the summary of a run of the Python example
+// shows its int parameter mono_power as the integer the player receives,
+// not the optimizer's mean around it.
+func TestTunePlayerIntShownAsInt(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not found")
+	}
+	config := "name: pyint\nseed: 3\ngenerations: 2\noptimizer: {method: cmaes, population: 4}\nfitness: {games: 2, max_moves: 30}\nvalidation: {every: 2, games: 2}\nsigma: 0.3\n" +
+		"player:\n  command: [python3, ../../examples/players/python/player.py]\n"
+	dir := filepath.Join(t.TempDir(), "run")
+	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, config), "--out", dir, "--workers", "1")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	m := regexp.MustCompile(`(?m)^weights .*\bmono_power (\S+?)(,|$)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no mono_power in the summary:\n%s", out)
+	}
+	if _, err := strconv.Atoi(m[1]); err != nil {
+		t.Errorf("mono_power shows as %s, not the integer the player receives:\n%s", m[1], out)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 	"time"
@@ -112,13 +113,25 @@ func fmtFitness(f float64) string {
 	return fmt.Sprintf("%.4g", f)
 }
 
+// fmtWeights writes a vector for the summary; a player's int parameter as
+// the integer the player receives, not the optimizer's mean around it.
 func fmtWeights(t *tuner.Tuner, w []float64) string {
+	ints := map[string]bool{}
+	if pc := t.Config().Player; pc != nil && pc.Declared != nil {
+		for _, q := range pc.Declared.Params {
+			ints[q.Name] = q.Type == "int"
+		}
+	}
 	s := ""
 	for i, name := range t.Names() {
 		if i > 0 {
 			s += ", "
 		}
-		s += fmt.Sprintf("%s %.4g", name, w[i])
+		if ints[name] {
+			s += fmt.Sprintf("%s %.0f", name, math.Round(w[i]))
+		} else {
+			s += fmt.Sprintf("%s %.4g", name, w[i])
+		}
 	}
 	return s
 }

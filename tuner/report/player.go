@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -82,7 +83,7 @@ func (r *Run) playCommand(names []string, values []float64) string {
 	kv := make([]string, 0, len(names))
 	for i, n := range names {
 		if i < len(values) {
-			kv = append(kv, n+"="+strconv.FormatFloat(values[i], 'g', -1, 64))
+			kv = append(kv, n+"="+strconv.FormatFloat(r.asPlayed(n, values[i]), 'g', -1, 64))
 		}
 	}
 	return "evotune play --player " + quote(commandLine(r.player().Command)) + " --params " + quote(strings.Join(kv, ",")) + " --games 100"
@@ -95,4 +96,20 @@ func commandLine(cmd []string) string {
 		q[i] = quote(w)
 	}
 	return strings.Join(q, " ")
+}
+
+// asPlayed returns x as the player receives it for parameter name: an int
+// parameter rounded to the nearest integer, as set sends it. The tuner's
+// mean moves continuously; showing 1.029 where the player plays 1 misled.
+func (r *Run) asPlayed(name string, x float64) float64 {
+	pc := r.player()
+	if pc == nil {
+		return x
+	}
+	for _, q := range pc.Declared.Params {
+		if q.Name == name && q.Type == "int" {
+			return math.Round(x)
+		}
+	}
+	return x
 }

@@ -240,10 +240,10 @@ func (r *Run) weightRow(name string, w float64, ok bool) weightRow {
 	row := weightRow{Name: name, Start: "—", Latest: "—", Change: "—"}
 	w0, ok0 := r.startWeight(name)
 	if ok0 {
-		row.Start = num(w0)
+		row.Start = num(r.asPlayed(name, w0))
 	}
 	if ok {
-		row.Latest = num(w)
+		row.Latest = num(r.asPlayed(name, w))
 		if ok0 {
 			row.Change = signed((w - w0) / r.scale(name, w0))
 		}
