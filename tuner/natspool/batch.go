@@ -16,8 +16,15 @@ type block struct {
 // blocks cuts a batch's games into jobs of at most n games of one
 // candidate each, in the order the batch lists them, and orders the jobs
 // block by block across the candidates so that no candidate waits for
-// another.
-func blocks(b *tuner.Batch, n int) []block {
+// another. With slots > 0 (the slots of the workers that will play them)
+// no job holds more than 1/slots of the games not yet cut into jobs
+// (guided self-scheduling): a batch begins with jobs of n games (few
+// messages) and ends with jobs of one, so that its last games spread over
+// every slot instead of a few slots playing the last large jobs while the
+// others wait, and a batch smaller than the fleet (a validation of one
+// candidate) still reaches every slot. With 0 the jobs all have n games
+// but the last of each candidate.
+func blocks(b *tuner.Batch, n, slots int) []block {
 	perCand := make([][]int, len(b.Vectors))
 	add := func(c, g int) { perCand[c] = append(perCand[c], g) }
 	if b.Jobs == nil {
@@ -31,19 +38,27 @@ func blocks(b *tuner.Batch, n int) []block {
 			add(j.Candidate, j.Game)
 		}
 	}
+	remaining := 0
+	for _, games := range perCand {
+		remaining += len(games)
+	}
 	var out []block
-	for k := 0; ; k++ {
-		more := false
+	for remaining > 0 {
 		for c, games := range perCand {
-			if k*n < len(games) {
-				out = append(out, block{cand: c, games: games[k*n : min((k+1)*n, len(games))]})
-				more = true
+			if len(games) == 0 {
+				continue
 			}
-		}
-		if !more {
-			return out
+			size := n
+			if slots > 0 {
+				size = min(n, max(1, (remaining+slots-1)/slots))
+			}
+			size = min(size, len(games))
+			out = append(out, block{cand: c, games: games[:size]})
+			perCand[c] = games[size:]
+			remaining -= size
 		}
 	}
+	return out
 }
 
 // batchState is the bookkeeping of the batch in flight: its jobs, the
@@ -63,10 +78,10 @@ type batchState struct {
 	refusal map[int]string // block -> the last refusal of it
 }
 
-// newBatchState cuts b into jobs of at most gamesPerJob games and marks
-// their games as wanted; results receives them and done, if not nil, is
-// told of each as it arrives.
-func newBatchState(b *tuner.Batch, results [][]engine.Result, done tuner.GameDone, gamesPerJob int) *batchState {
+// newBatchState cuts b into jobs of at most gamesPerJob games, for slots
+// slots if known (see blocks), and marks their games as wanted; results
+// receives them and done, if not nil, is told of each as it arrives.
+func newBatchState(b *tuner.Batch, results [][]engine.Result, done tuner.GameDone, gamesPerJob, slots int) *batchState {
 	st := &batchState{b: b, results: results, done: done, index: map[[2]int]int{}, refusal: map[int]string{}}
 	st.want = make([][]bool, len(b.Vectors))
 	st.by = make([][]string, len(b.Vectors))
@@ -74,7 +89,7 @@ func newBatchState(b *tuner.Batch, results [][]engine.Result, done tuner.GameDon
 		st.want[c] = make([]bool, len(b.Seeds))
 		st.by[c] = make([]string, len(b.Seeds))
 	}
-	st.blocks = blocks(b, gamesPerJob)
+	st.blocks = blocks(b, gamesPerJob, slots)
 	for i, bl := range st.blocks {
 		st.index[[2]int{bl.cand, bl.games[0]}] = i
 		for _, g := range bl.games {

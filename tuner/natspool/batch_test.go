@@ -41,7 +41,7 @@ func played(b *tuner.Batch, worker string, c int, games ...int) *result {
 
 func TestBlocksOrder(t *testing.T) {
 	b := plainBatch(3, 5)
-	got := blocks(b, 2)
+	got := blocks(b, 2, 0)
 	want := []block{
 		{0, []int{0, 1}}, {1, []int{0, 1}}, {2, []int{0, 1}},
 		{0, []int{2, 3}}, {1, []int{2, 3}}, {2, []int{2, 3}},
@@ -52,7 +52,7 @@ func TestBlocksOrder(t *testing.T) {
 	}
 	// A subset keeps each candidate's games in the order the batch lists them.
 	b.Jobs = []tuner.Job{{Candidate: 1, Game: 4}, {Candidate: 0, Game: 3}, {Candidate: 1, Game: 0}, {Candidate: 1, Game: 2}}
-	got = blocks(b, 2)
+	got = blocks(b, 2, 0)
 	want = []block{{0, []int{3}}, {1, []int{4, 0}}, {1, []int{2}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("subset blocks = %v, want %v", got, want)
@@ -75,9 +75,9 @@ func TestBlocksCoverJobs(t *testing.T) {
 				}
 			}
 		}
-		n := 1 + rng.IntN(5)
+		n, slots := 1+rng.IntN(5), rng.IntN(4)
 		seen := map[tuner.Job]int{}
-		for _, bl := range blocks(b, n) {
+		for _, bl := range blocks(b, n, slots) {
 			if len(bl.games) == 0 || len(bl.games) > n {
 				t.Fatalf("a block of %d games, want 1 to %d", len(bl.games), n)
 			}
@@ -100,9 +100,34 @@ func TestBlocksCoverJobs(t *testing.T) {
 	}
 }
 
+// TestBlocksShrink: for a known number of slots, a batch's jobs shrink
+// from n games to one towards its end, so that its last games reach every
+// slot, and a batch of one candidate is cut into a job per slot at least.
+func TestBlocksShrink(t *testing.T) {
+	b := plainBatch(32, 8)
+	bs := blocks(b, 4, 16)
+	if len(bs[0].games) != 4 {
+		t.Errorf("the first job has %d games, want 4", len(bs[0].games))
+	}
+	for i := 1; i < len(bs); i++ {
+		if len(bs[i].games) > len(bs[i-1].games) {
+			t.Fatalf("job %d has %d games, the one before %d", i, len(bs[i].games), len(bs[i-1].games))
+		}
+	}
+	for _, bl := range bs[len(bs)-16:] {
+		if len(bl.games) != 1 {
+			t.Fatalf("a job of %d games among the last 16", len(bl.games))
+		}
+	}
+	t.Logf("%d jobs for %d games", len(bs), 32*8)
+	if bs := blocks(plainBatch(1, 100), 4, 64); len(bs) < 64 {
+		t.Errorf("one candidate's 100 games in %d jobs for 64 slots", len(bs))
+	}
+}
+
 func TestBatchJobMessage(t *testing.T) {
 	b := plainBatch(2, 5)
-	st := newBatchState(b, newResults(b), nil, 2)
+	st := newBatchState(b, newResults(b), nil, 2, 0)
 	// Block 3 is candidate 1's games 2 and 3.
 	fp := b.Players.(tuner.FeaturePlayers)
 	got := st.job(3, template(b, batchPlayers{features: fp}, "run", "key"))
@@ -130,7 +155,7 @@ func TestBatchResults(t *testing.T) {
 			t.Errorf("game %v told %+v before its slot holds it", j, r)
 		}
 		told = append(told, j)
-	}, 4)
+	}, 4, 0)
 	if st.pending != 4 || len(st.blocks) != 2 {
 		t.Fatalf("pending %d in %d jobs, want 4 in 2", st.pending, len(st.blocks))
 	}
@@ -189,7 +214,7 @@ func TestBatchBadResults(t *testing.T) {
 		{"seed", wrongSeed, ErrBadResult, "played seed 0x3ea for candidate 0, game 1, whose seed is 0x3e9"},
 		{"conflict", other, ErrConflict, "worker a says score 102, max tile 64, 12 moves, final board 0x0000000000000000, worker w says score 103"},
 	} {
-		st := newBatchState(b, newResults(b), nil, 4)
+		st := newBatchState(b, newResults(b), nil, 4, 0)
 		if err := st.add(played(b, "a", 1, 0, 1, 2)); err != nil {
 			t.Fatal(err)
 		}
@@ -211,7 +236,7 @@ func TestBatchBadResults(t *testing.T) {
 // (a result that came just before the server's notice).
 func TestBatchUndelivered(t *testing.T) {
 	b := plainBatch(2, 3)
-	st := newBatchState(b, newResults(b), nil, 2)
+	st := newBatchState(b, newResults(b), nil, 2, 0)
 	// Jobs: 0 = (0: 0 1), 1 = (1: 0 1), 2 = (0: 2), 3 = (1: 2).
 	err := st.undelivered(1, 5)
 	if !errors.Is(err, ErrMaxDeliver) || !strings.HasSuffix(err.Error(), "candidate 1, games 0..1 of generation 7, handed out 5 times: no worker acknowledged it in time (workers dying or overloaded?)") {

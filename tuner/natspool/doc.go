@@ -2,7 +2,12 @@
 // processes on any number of machines, connected through NATS JetStream.
 //
 // The coordinator (the tuning process) cuts each batch into jobs: one
-// candidate and a block of its seeds, carrying everything a worker needs to
+// candidate and a block of its seeds (guided self-scheduling: up to
+// GamesPerJob games each at first, then fewer, down to one game a job at
+// the batch's end, no job holding more than its share of the games left
+// among the slots the server says wait for jobs, so that every slot plays
+// until the batch is nearly done and a batch smaller than the fleet still
+// reaches every slot), carrying everything a worker needs to
 // replay those games exactly (feature set and its version, weights, the
 // full search description, or an external player's declaration, the
 // rules version, seeds, max moves, run, batch, generation and candidate). Jobs go to a work-queue stream
@@ -64,7 +69,7 @@
 // error answer) is a refusal quoting the player's error line. The
 // coordinator's local slots run the batch's own command.
 //
-// The defaults: 4 games per job, AckWait 30 s, MaxDeliver 5, a notice
+// The defaults: at most 4 games per job, AckWait 30 s, MaxDeliver 5, a notice
 // after 30 s without any worker taking a job. The run id is a digest of
 // the coordinator's host name and the run directory (RunID), the same for
 // a resumed run.

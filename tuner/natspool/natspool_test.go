@@ -338,7 +338,7 @@ func TestStaleJobsDiscarded(t *testing.T) {
 	dead := newPool(t, connect(t, s, "dead"), Options{GamesPerJob: 1})
 	old := testBatch(rng, 3, 3, 4, false)
 	key, _ := batchKey(old)
-	st := &batchState{b: old, blocks: blocks(old, 1)}
+	st := &batchState{b: old, blocks: blocks(old, 1, 0)}
 	common := template(old, batchPlayers{features: old.Players.(tuner.FeaturePlayers)}, dead.o.Run, key)
 	common.FeaturesVersion = "v"
 	if _, err := dead.publish(context.Background(), st, common); err != nil {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nats-io/nats.go"
 
@@ -51,6 +52,19 @@ func playerCommand(set string, depth int, crash bool) []string {
 	return cmd
 }
 
+// sleeping is a player whose moves cost wall time and no CPU: perBoard
+// of sleep for each board of a request, as a deep search on another core
+// would, so that scaling to many slots is measurable on a small machine.
+type sleeping struct {
+	*playerpool.SearchPlayer
+	perBoard time.Duration
+}
+
+func (s *sleeping) Moves(boards []engine.Board, dst []engine.Dir) error {
+	time.Sleep(time.Duration(len(boards)) * s.perBoard)
+	return s.SearchPlayer.Moves(boards, dst)
+}
+
 // crashing is a player that exits while answering its third move request.
 type crashing struct {
 	*playerpool.SearchPlayer
@@ -65,7 +79,13 @@ func (c *crashing) Moves(boards []engine.Board, dst []engine.Dir) error {
 	return c.SearchPlayer.Moves(boards, dst)
 }
 
-// testPlayer serves the player of args (SET DEPTH [crash]) on standard
+// sleepCommand runs the test binary as the built-in player of a feature
+// set at depth plies that sleeps perBoard for each board it answers.
+func sleepCommand(set string, depth int, perBoard time.Duration) []string {
+	return []string{os.Args[0], testPlayerFlag, set, strconv.Itoa(depth), "sleep=" + perBoard.String()}
+}
+
+// testPlayer serves the player of args (SET DEPTH [crash|sleep=D]) on standard
 // input and output and returns its exit status.
 func testPlayer(args []string) int {
 	set, err := eval.Set(args[0])
@@ -83,6 +103,14 @@ func testPlayer(args []string) int {
 	var p playerpool.Player = sp
 	if len(args) > 2 && args[2] == "crash" {
 		p = &crashing{SearchPlayer: sp}
+	}
+	if len(args) > 2 && strings.HasPrefix(args[2], "sleep=") {
+		d, err := time.ParseDuration(strings.TrimPrefix(args[2], "sleep="))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		p = &sleeping{SearchPlayer: sp, perBoard: d}
 	}
 	if err := playerpool.Serve(context.Background(), os.Stdin, os.Stdout, p); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -267,7 +295,7 @@ func TestPlayerWireFormat(t *testing.T) {
 		t.Errorf("batch key %s, %v; want 27ffd19534ceddf3", key, err)
 	}
 	pl, _ := players(b)
-	st := newBatchState(b, newResults(b), nil, 2)
+	st := newBatchState(b, newResults(b), nil, 2, 0)
 	data, err := json.Marshal(st.job(1, template(b, pl, "r", key)))
 	const want = `{"format":1,"run":"r","batch":"27ffd19534ceddf3","generation":3,"rules":1,"features":"","features_version":"","candidate":1,"weights":[2.25,3],"search":{"Algorithm":"","Depth":0,"Width":0,"HeuristicOnly":false,"LossValue":0,"ProbCutoff":0,"TableBits":0,"Adaptive":false},"max_moves":9,"games":[0,1],"seeds":[5,6],"player":{"id":"p","version":"1.0","params":[{"name":"a","type":"float","default":1.5,"min":0,"max":3},{"name":"depth","type":"int","default":2,"min":1,"max":4}]}}`
 	if err != nil || string(data) != want {

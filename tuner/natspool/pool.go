@@ -36,9 +36,11 @@ type Options struct {
 	// Run identifies the run on the server (see RunID): letters, digits,
 	// '-' and '_'.
 	Run string
-	// GamesPerJob is the number of a candidate's games in one job; 0
-	// means 4. Larger jobs cost less per game in messages, smaller ones
-	// spread a batch more evenly and lose less when a worker dies.
+	// GamesPerJob is the most games of a candidate in one job; 0 means
+	// 4. Larger jobs cost less per game in messages, smaller ones spread
+	// a batch more evenly and lose less when a worker dies. Whatever it
+	// says, a batch's jobs shrink to one game towards its end, as far as
+	// the slots waiting for jobs when it starts need to share it out.
 	GamesPerJob int
 	// IdleWarning is how long jobs may wait with no worker taking any
 	// before Notify is told; 0 means 30 s.
@@ -74,6 +76,7 @@ type Pool struct {
 	local     *Worker         // the LocalSlots, or nil
 	stopLocal context.CancelFunc
 	localDone chan struct{}
+	fixedJobs bool // every job GamesPerJob games, as before jobs shrank; for measurements
 }
 
 var _ tuner.Pool = (*Pool)(nil)
@@ -163,7 +166,7 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 	if n <= 0 {
 		n = 4
 	}
-	st := newBatchState(b, results, done, n)
+	st := newBatchState(b, results, done, n, p.slots(ctx))
 	if st.pending == 0 {
 		return ctx.Err()
 	}
@@ -266,6 +269,20 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 		}
 	}
 	return nil
+}
+
+// slots estimates how many games the workers play at once: the slots
+// waiting for a job, and those playing one (of another run; this run's
+// jobs were purged), or 0 if the server cannot say.
+func (p *Pool) slots(ctx context.Context) int {
+	if p.fixedJobs {
+		return 0
+	}
+	info, err := p.consumer.Info(ctx)
+	if err != nil {
+		return 0
+	}
+	return info.NumWaiting + info.NumAckPending
 }
 
 // abandon removes the run's remaining jobs, so that workers stop spending

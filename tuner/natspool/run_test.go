@@ -2,6 +2,7 @@ package natspool
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,7 +60,7 @@ func runTo(t *testing.T, dir string, pool tuner.Pool) {
 
 // finished is what two runs are compared by: the weights file, the history
 // without wall-clock times, and the newest checkpoint.
-func finished(t *testing.T, dir string) (weights, history, checkpoint string) {
+func finished(t testing.TB, dir string) (weights, history, checkpoint string) {
 	t.Helper()
 	read := func(path string) string {
 		data, err := os.ReadFile(path)
@@ -68,7 +69,9 @@ func finished(t *testing.T, dir string) (weights, history, checkpoint string) {
 		}
 		return string(data)
 	}
-	weights = read(filepath.Join(dir, tuner.WeightsFile))
+	if _, err := os.Stat(filepath.Join(dir, tuner.WeightsFile)); err == nil || !os.IsNotExist(err) {
+		weights = read(filepath.Join(dir, tuner.WeightsFile)) // a player's run has none
+	}
 	for _, line := range strings.SplitAfter(read(filepath.Join(dir, tuner.HistoryFile)), "\n") {
 		if i := strings.LastIndex(line, `,"elapsed_s":`); i >= 0 {
 			line = line[:i] + "}\n"
@@ -84,40 +87,52 @@ func finished(t *testing.T, dir string) (weights, history, checkpoint string) {
 }
 
 // TestRunMatchesLocal runs the same small tuning run on the local pool and
-// on two workers (one with two slots) plus a slot of the coordinator's own:
-// the files are the same, byte for byte.
+// on workers: two (one with two slots) plus a slot of the coordinator's
+// own, and then three of four slots each, for which the batches are cut
+// into more, smaller jobs. The files are the same, byte for byte.
 func TestRunMatchesLocal(t *testing.T) {
 	tmp := t.TempDir()
 	local := filepath.Join(tmp, "local")
 	runTo(t, local, tuner.NewLocalPool(2))
-
-	s := startServer(t, Credentials{})
-	a := newWorker(t, connect(t, s, "a"), "a", 1)
-	b := newWorker(t, connect(t, s, "b"), "b", 2)
-	startWorker(t, a)
-	startWorker(t, b)
-	p := newPool(t, connect(t, s, "c"), Options{Run: "natspool", GamesPerJob: 3, LocalSlots: 1, LocalName: "coordinator"})
-	remote := filepath.Join(tmp, "remote")
-	counted := &countingPool{p: p}
-	runTo(t, remote, counted)
-	var played int64
-	for _, w := range []*Worker{a, b, p.local} {
-		_, games := w.Played()
-		played += games
-	}
-	if played != counted.games.Load() {
-		t.Errorf("workers played %d games, the run asked for %d", played, counted.games.Load())
-	}
-
 	lw, lh, lc := finished(t, local)
-	rw, rh, rc := finished(t, remote)
-	if rw != lw {
-		t.Errorf("weights.yaml differs:\n%s\nlocal:\n%s", rw, lw)
-	}
-	if rh != lh {
-		t.Errorf("history differs:\n%s\nlocal:\n%s", rh, lh)
-	}
-	if rc != lc {
-		t.Errorf("last checkpoint differs")
+
+	for i, fleet := range []struct {
+		slots      []int
+		localSlots int
+	}{{[]int{1, 2}, 1}, {[]int{4, 4, 4}, 0}} {
+		s := startServer(t, Credentials{})
+		var workers []*Worker
+		for k, n := range fleet.slots {
+			name := fmt.Sprintf("w%d", k)
+			w := newWorker(t, connect(t, s, name), name, n)
+			startWorker(t, w)
+			workers = append(workers, w)
+		}
+		p := newPool(t, connect(t, s, "c"), Options{Run: "natspool", GamesPerJob: 3, LocalSlots: fleet.localSlots, LocalName: "coordinator"})
+		if p.local != nil {
+			workers = append(workers, p.local)
+		}
+		remote := filepath.Join(tmp, fmt.Sprint("remote", i))
+		counted := &countingPool{p: p}
+		runTo(t, remote, counted)
+		var played int64
+		for _, w := range workers {
+			_, games := w.Played()
+			played += games
+		}
+		if played != counted.games.Load() {
+			t.Errorf("slots %v: workers played %d games, the run asked for %d", fleet.slots, played, counted.games.Load())
+		}
+
+		rw, rh, rc := finished(t, remote)
+		if rw != lw {
+			t.Errorf("slots %v: weights.yaml differs:\n%s\nlocal:\n%s", fleet.slots, rw, lw)
+		}
+		if rh != lh {
+			t.Errorf("slots %v: history differs:\n%s\nlocal:\n%s", fleet.slots, rh, lh)
+		}
+		if rc != lc {
+			t.Errorf("slots %v: last checkpoint differs", fleet.slots)
+		}
 	}
 }
