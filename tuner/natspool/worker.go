@@ -74,6 +74,7 @@ type Worker struct {
 	logged map[string]bool
 
 	jobs, games atomic.Int64
+	busy        atomic.Int64 // nanoseconds the slots spent playing, summed
 }
 
 // NewWorker returns a worker pulling jobs through nc. A worker with a
@@ -237,7 +238,9 @@ func (w *Worker) handle(ctx context.Context, cons jetstream.Consumer, msg jetstr
 			}
 		}
 	}()
+	began := time.Now()
 	res, err := play(ctx)
+	w.busy.Add(int64(time.Since(began)))
 	close(stopPing)
 	pings.Wait()
 	switch {
