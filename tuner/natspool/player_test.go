@@ -223,7 +223,7 @@ func TestPlayerJobsRefused(t *testing.T) {
 		says   string
 	}{
 		{nil, "worker w: this worker runs no external player, the job wants evotune-standard"},
-		{playerCommand("classic", 1, false), "worker w: this worker runs player evotune-classic"},
+		{playerCommand("classic", 1, false), "worker w: this worker's player says id evotune-classic"},
 	}
 	for _, c := range cases {
 		s := startServer(t, Credentials{})
