@@ -81,24 +81,29 @@ func playGames(p *proc, n, k int) int {
 }
 
 // BenchmarkNneonneoGames plays b.N games through the nneonneo adapter at cap
-// 2, 8 at a time: what a player pool's slot costs per game and per move,
-// on the player's side and on this side of the pipes.
+// 2, k at a time (8, and 64 as a player pool's slot does by default): what a
+// slot costs per game and per move, on the player's side and on this side of
+// the pipes.
 //
 //	go test ./examples/players -run '^$' -bench NneonneoGames -benchtime 100x
 func BenchmarkNneonneoGames(b *testing.B) {
 	bin := buildNneonneo(b)
-	p := start(b, bin, "--cap", "2")
-	if r := p.set(nil); r != "ok" {
-		b.Fatalf("set: %q", r)
+	for _, k := range []int{8, 64} {
+		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
+			p := start(b, bin, "--cap", "2")
+			if r := p.set(nil); r != "ok" {
+				b.Fatalf("set: %q", r)
+			}
+			p0, ok := playerCPU(p)
+			c0, _ := cputime.Process()
+			b.ResetTimer()
+			moves := playGames(p, b.N, k)
+			b.StopTimer()
+			b.ReportMetric(float64(moves)/float64(b.N), "moves/game")
+			reportCPU(b, p, p0, ok, c0, moves)
+			p.quit()
+		})
 	}
-	p0, ok := playerCPU(p)
-	c0, _ := cputime.Process()
-	b.ResetTimer()
-	moves := playGames(p, b.N, 8)
-	b.StopTimer()
-	b.ReportMetric(float64(moves)/float64(b.N), "moves/game")
-	reportCPU(b, p, p0, ok, c0, moves)
-	p.quit()
 }
 
 // BenchmarkPythonMoves asks the Python player for moves on boards of seeded
