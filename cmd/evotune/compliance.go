@@ -25,6 +25,9 @@ func complianceCommand(ctx context.Context, command string, w io.Writer, opts pl
 			failed++
 		}
 		fmt.Fprintf(w, "%s  %-19s %s\n", verdict, pt.Name, pt.Figure)
+		if pt.Fix != "" {
+			fmt.Fprintf(w, "      %-19s %s\n", "to fix", pt.Fix)
+		}
 	}
 	if failed > 0 {
 		return fmt.Errorf("player %q: %d compliance points failed (the FAIL lines above)", command, failed)

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -38,6 +41,26 @@ func TestCheckPlayer(t *testing.T) {
 	if code, _, errs := runCLI(t, "check", "--player", "x", "file.yaml"); code != 2 {
 		t.Errorf("a player and a file: exit %d %s", code, errs)
 	}
+}
+
+// TestCheckPlayerIllegal: a player that answers up whatever the board
+// fails the legal-moves point with the first board it was wrong on and
+// what to fix (golden but for timings); the other points still run.
+func TestCheckPlayerIllegal(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the player is a shell script")
+	}
+	cmd := evotunePlayer(t, "--eval", "standard", "--depth", "1")
+	path := filepath.Join(t.TempDir(), "always-up.sh")
+	script := "#!/bin/sh\n" + strings.Join(quoteAll(cmd), " ") + " | sed -u -E '/^best/s/(up|down|left|right)/up/g'\n"
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "check", "--player", path)
+	if code != exitFailure {
+		t.Fatalf("exit %d, want 1\n%s\n%s", code, out, errs)
+	}
+	golden.Check(t, "testdata/check_player_illegal.golden", []byte(maskTimings(strings.ReplaceAll(out, path, "$PLAYER"))))
 }
 
 // TestCheckPlayerPython: the Python example passes the compliance check.

@@ -12,11 +12,25 @@ import (
 )
 
 // A Point is one point of the compliance check: its name, whether the
-// player passed, and the figure or the reason.
+// player passed, the figure or the reason, and for a failure the likely
+// cause and its fix, for an adapter's author.
 type Point struct {
 	Name   string
 	OK     bool
 	Figure string
+	Fix    string // "" when OK
+}
+
+// fixes are the likely cause and the fix of each point's failure.
+var fixes = map[string]string{
+	"handshake":          "answer the hello with the id line, one param line per parameter (a name given once, float or int, finite MIN <= DEFAULT <= MAX) and ready, within 10 s, and flush standard output after each line (Python: print(..., flush=True); C: fflush(stdout); or unbuffered output); a player that works by hand but times out here is almost always not flushing",
+	"set defaults":       "a set line carries every declared parameter in declaration order, with your own defaults here: accept it with ok (parse NAME=VALUE pairs split on spaces, values as decimals), and reply error TEXT only to a name you did not declare or a value outside your bounds",
+	"legal moves":        "up slides tiles toward row 0, the top row, which is the low 16 bits of the board (cell (r, c) at bit 4*(4r+c)); an illegal move is usually a mixed-up direction or the board read in the wrong nibble order; try the example board above by hand",
+	"determinism":        "the same parameters and board must give the same move whatever was asked before: clear a transposition table or cache before each board (or key it by the parameters too), and seed any random tie-break from the board, not a clock or a counter",
+	"speed":              "answer the boards of a request and flush once after the best line; read requests line by line without waiting for more input",
+	"unknown parameter":  "reply error TEXT (one line) to a set that names a parameter you did not declare, then keep serving: evotune sets the defaults again after it",
+	"out-of-range value": "reply error TEXT (one line) to a set with a value outside the MIN..MAX you declared, then keep serving",
+	"quit":               "on quit, exit with status 0 within 5 s: stop reading, return from main; do not wait for more input",
 }
 
 // ComplianceBoards is how many boards the compliance check asks for.
@@ -31,14 +45,24 @@ const ComplianceBoards = 1000
 // a clean quit. It returns one Point per point; a handshake that fails
 // ends the check there.
 func Compliance(ctx context.Context, command []string, opts Options) []Point {
+	pts := compliance(ctx, command, opts)
+	for i := range pts {
+		if !pts[i].OK {
+			pts[i].Fix = fixes[pts[i].Name]
+		}
+	}
+	return pts
+}
+
+func compliance(ctx context.Context, command []string, opts Options) []Point {
 	p, err := Open(ctx, command, "", opts)
 	if err != nil {
-		return []Point{{"handshake", false, err.Error()}}
+		return []Point{{Name: "handshake", Figure: err.Error()}}
 	}
 	defer p.Close()
 	fam := p.Family()
-	pts := []Point{{"handshake", true, fmt.Sprintf("id %s %s, %d parameters declared (bounds, types and names valid)", fam.ID, fam.Version, len(fam.Params))}}
-	fail := func(name string, err error) []Point { return append(pts, Point{name, false, err.Error()}) }
+	pts := []Point{{Name: "handshake", OK: true, Figure: fmt.Sprintf("id %s %s, %d parameters declared (bounds, types and names valid)", fam.ID, fam.Version, len(fam.Params))}}
+	fail := func(name string, err error) []Point { return append(pts, Point{Name: name, Figure: err.Error()}) }
 	if err := p.Set(fam.Defaults()); err != nil {
 		return fail("set defaults", err)
 	}
@@ -54,6 +78,7 @@ func Compliance(ctx context.Context, command []string, opts Options) []Point {
 	first := make([]engine.Dir, len(boards))
 	start := time.Now()
 	illegal := 0
+	example := ""
 	for i := 0; i < len(boards); i += 16 {
 		got, err := p.Moves(boards[i:min(i+16, len(boards))], nil)
 		if err != nil {
@@ -61,13 +86,16 @@ func Compliance(ctx context.Context, command []string, opts Options) []Point {
 		}
 		copy(first[i:], got)
 		for j, d := range got {
-			if _, _, ok := boards[i+j].Move(d); !ok {
+			if b := boards[i+j]; !legal(b, d) {
+				if illegal == 0 {
+					example = fmt.Sprintf("; the first: %s (%s) answered %s, which moves no tile", b.Hex(), b, d)
+				}
 				illegal++
 			}
 		}
 	}
 	elapsed := time.Since(start)
-	pts = append(pts, Point{"legal moves", illegal == 0, fmt.Sprintf("%d illegal of %d boards (%d with a 32768 tile)", illegal, len(boards), big)})
+	pts = append(pts, Point{Name: "legal moves", OK: illegal == 0, Figure: fmt.Sprintf("%d illegal of %d boards (%d with a 32768 tile)%s", illegal, len(boards), big, example)})
 
 	// Determinism: the same boards in the reverse order, 7 a request.
 	rev := slices.Clone(boards)
@@ -84,7 +112,7 @@ func Compliance(ctx context.Context, command []string, opts Options) []Point {
 			}
 		}
 	}
-	pts = append(pts, Point{"determinism", differ == 0, fmt.Sprintf("%d of %d boards answered differently when asked again in other batches and order", differ, len(boards))})
+	pts = append(pts, Point{Name: "determinism", OK: differ == 0, Figure: fmt.Sprintf("%d of %d boards answered differently when asked again in other batches and order", differ, len(boards))})
 
 	// Speed: k=1 against k=16 requests on the same 64 boards; the
 	// difference per board is the round trip that batching shares.
@@ -92,7 +120,7 @@ func Compliance(ctx context.Context, command []string, opts Options) []Point {
 	if err != nil {
 		return fail("speed", err)
 	}
-	pts = append(pts, Point{"speed", true, fmt.Sprintf("%.0f moves/s at 16 boards a request; %s", float64(len(boards))/elapsed.Seconds(), speed)})
+	pts = append(pts, Point{Name: "speed", OK: true, Figure: fmt.Sprintf("%.0f moves/s at 16 boards a request; %s", float64(len(boards))/elapsed.Seconds(), speed)})
 
 	pts = append(pts, refusal(p, "unknown parameter", FormatSetRaw(fam, "evotune_no_such_parameter", 1)))
 	if len(fam.Params) > 0 {
@@ -145,21 +173,21 @@ func FormatSetRaw(fam Family, name string, value float64) string {
 // the defaults again.
 func refusal(p *Process, name, line string) Point {
 	if err := p.send([]byte(line+"\n"), "set"); err != nil {
-		return Point{name, false, err.Error()}
+		return Point{Name: name, Figure: err.Error()}
 	}
 	reply, err := p.reply(p.opts.handshake(), "set")
 	if err != nil {
-		return Point{name, false, err.Error()}
+		return Point{Name: name, Figure: err.Error()}
 	}
 	// reply is the reader's buffer, which the next read reuses.
 	answer := clip(reply)
 	if _, ok := ParseError(reply); !ok {
-		return Point{name, false, fmt.Sprintf("answered %q to %q, want error TEXT", answer, clip([]byte(line)))}
+		return Point{Name: name, Figure: fmt.Sprintf("answered %q to %q, want error TEXT", answer, clip([]byte(line)))}
 	}
 	if err := p.Set(p.family.Defaults()); err != nil {
-		return Point{name, false, "after the error, set of the defaults: " + err.Error()}
+		return Point{Name: name, Figure: "after the error, set of the defaults: " + err.Error()}
 	}
-	return Point{name, true, "answered " + strconv.Quote(answer)}
+	return Point{Name: name, OK: true, Figure: "answered " + strconv.Quote(answer)}
 }
 
 // quit says quit and waits for the player to exit by itself.
@@ -171,12 +199,12 @@ func quit(p *Process) Point {
 	select {
 	case <-p.exited:
 	case <-time.After(p.opts.quit()):
-		return Point{"quit", false, fmt.Sprintf("still running %v after quit (it is killed then)", p.opts.quit())}
+		return Point{Name: "quit", Figure: fmt.Sprintf("still running %v after quit (it is killed then)", p.opts.quit())}
 	}
 	if p.waitErr != nil {
-		return Point{"quit", false, fmt.Sprintf("exited with %v after quit, want status 0", p.waitErr)}
+		return Point{Name: "quit", Figure: fmt.Sprintf("exited with %v after quit, want status 0", p.waitErr)}
 	}
-	return Point{"quit", true, fmt.Sprintf("exited with status 0 in %v", time.Since(t0).Round(time.Millisecond))}
+	return Point{Name: "quit", OK: true, Figure: fmt.Sprintf("exited with status 0 in %v", time.Since(t0).Round(time.Millisecond))}
 }
 
 // complianceBoards are ComplianceBoards boards of 8 games of the standard
@@ -226,4 +254,10 @@ func withTile(b engine.Board, r engine.Board) engine.Board {
 		}
 	}
 	return b&^(0xf<<at) | r<<at
+}
+
+// legal reports whether d moves a tile of b.
+func legal(b engine.Board, d engine.Dir) bool {
+	_, _, ok := b.Move(d)
+	return ok
 }

@@ -32,6 +32,16 @@ func TestCompliance(t *testing.T) {
 		if got := summary(pts); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%s: %s\nwant it to begin %s", tc.mode, got, tc.want)
 		}
+		// Each failure says its likely cause and fix; an illegal move,
+		// the first board it was answered on.
+		for _, p := range pts {
+			if !p.OK && p.Fix == "" || p.OK && p.Fix != "" {
+				t.Errorf("%s: %s: ok %v, fix %q", tc.mode, p.Name, p.OK, p.Fix)
+			}
+			if p.Name == "legal moves" && !p.OK && !strings.Contains(p.Figure, "which moves no tile") {
+				t.Errorf("%s: %s: %s names no board", tc.mode, p.Name, p.Figure)
+			}
+		}
 	}
 }
 
