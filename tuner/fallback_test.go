@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -154,5 +155,49 @@ func TestWorseThan(t *testing.T) {
 	}
 	if worseThan(m, 1, &Validation{Games: 8}, a, 0.5) {
 		t.Error("a validation without its games falls back")
+	}
+}
+
+// TestFallbackStages checks the guard across a ladder: a stage whose last
+// validation fell back hands the next stage the mean it went back to, and
+// the next stage compares with its own validations only.
+func TestFallbackStages(t *testing.T) {
+	yml := strings.Replace(ladderYAML, "validation: {every: 2, games: 4}", "validation: {every: 1, games: 4, fallback: 0.5}", 1)
+	handed := 0
+	for _, seed := range []string{"seed: 3", "seed: 4", "seed: 9", "seed: 11"} {
+		tu, err := New(parseResolved(t, strings.Replace(yml, "seed: 3", seed, 1)), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		if err := tu.ValidateStart(ctx); err != nil {
+			t.Fatal(err)
+		}
+		means := map[int][]float64{} // every generation's validated mean
+		for tu.Finished() == "" {
+			rec, err := tu.Step(ctx, func() time.Duration { return 0 })
+			if err != nil {
+				t.Fatal(err)
+			}
+			means[rec.Generation] = rec.Weights.Values
+			if rec.StageEnd == "" {
+				continue
+			}
+			st := tu.State()
+			want := rec.Weights.Values
+			if g := rec.Validation.Fallback; g != 0 {
+				handed++
+				want = means[g]
+			}
+			if !slices.Equal(st.StageStart, want) {
+				t.Errorf("%s: stage %d starts from %v, want %v (generation %d fell back to %d)", seed, st.Stage+1, st.StageStart, want, rec.Generation, rec.Validation.Fallback)
+			}
+			if st.Anchor != nil || st.Fallen != nil {
+				t.Errorf("%s: stage %d begins with the previous stage's anchor", seed, st.Stage+1)
+			}
+		}
+	}
+	if handed == 0 {
+		t.Fatal("no stage ended on a fallback: the seeds no longer test the hand-over")
 	}
 }
