@@ -98,6 +98,7 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, o
 		fmt.Fprintf(stdout, "written   %s\n", path)
 		fmt.Fprintf(stdout, "report    %s\n", p.reportPath)
 		fmt.Fprintf(stdout, "next      evotune check %s   (starts the player and checks it makes the pinned moves)\n", path)
+		fmt.Fprintf(stdout, "play      evotune play --params-file %s --games 100   (the player with these values, on fresh games)\n", path)
 		return nil
 	}
 	fmt.Fprintf(stdout, "written   %s\n", res.WeightsPath)
