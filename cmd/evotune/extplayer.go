@@ -78,7 +78,7 @@ func startParamsFile(ctx context.Context, path string, file *eval.PlayerFile, wo
 		if p := x.fam.Params[i]; q.Value < p.Min || q.Value > p.Max {
 			return nil, badInput(fmt.Errorf("%s: %s=%s is outside the player's bounds [%v, %v]", path, q.Name, num(q.Value), p.Min, p.Max))
 		}
-		x.values[i] = q.Value
+		x.set(i, q.Value)
 	}
 	return x, nil
 }
@@ -115,9 +115,18 @@ func (x *extPlayer) setParams(params, what string) error {
 		if v < p.Min || v > p.Max {
 			return usagef("%s: %s=%s is outside the player's bounds [%v, %v]", what, name, val, p.Min, p.Max)
 		}
-		x.values[i] = v
+		x.set(i, v)
 	}
 	return nil
+}
+
+// set sets parameter i to v, an int parameter rounded as the player
+// receives it, so that what play shows and reports is what it played.
+func (x *extPlayer) set(i int, v float64) {
+	if x.fam.Params[i].Int {
+		v = math.Round(v)
+	}
+	x.values[i] = v
 }
 
 // describe says which player this is and how it is set, on one line.

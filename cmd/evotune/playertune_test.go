@@ -214,7 +214,7 @@ func TestTunePlayerNamedAfterIt(t *testing.T) {
 
 // TestTunePlayerIntShownAsInt: the summary of a run of the Python example
 // shows its int parameter mono_power as the integer the player receives,
-// not the optimizer's mean around it.
+// not the optimizer's mean around it; so does play.
 func TestTunePlayerIntShownAsInt(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 not found")
@@ -232,5 +232,10 @@ func TestTunePlayerIntShownAsInt(t *testing.T) {
 	}
 	if _, err := strconv.Atoi(m[1]); err != nil {
 		t.Errorf("mono_power shows as %s, not the integer the player receives:\n%s", m[1], out)
+	}
+	// play shows (and reports) what it sent.
+	code, out, errs = runCLI(t, "play", "--player", "python3 ../../examples/players/python/player.py", "--params", "mono_power=2.6", "--games", "1", "--max-moves", "3")
+	if code != 0 || !strings.Contains(out, "mono_power=3") {
+		t.Errorf("play --params mono_power=2.6: exit %d, want mono_power=3 shown\n%s\n%s", code, out, errs)
 	}
 }
