@@ -52,7 +52,13 @@ func TestCheckPlayerIllegal(t *testing.T) {
 	}
 	cmd := evotunePlayer(t, "--eval", "standard", "--depth", "1")
 	path := filepath.Join(t.TempDir(), "always-up.sh")
-	script := "#!/bin/sh\n" + strings.Join(quoteAll(cmd), " ") + " | sed -u -E '/^best/s/(up|down|left|right)/up/g'\n"
+	script := "#!/bin/sh\n" + strings.Join(quoteAll(cmd), " ") + ` | while IFS= read -r line; do
+  case "$line" in
+  best*) set -- $line; shift; out=best; for w; do out="$out up"; done; printf '%s\n' "$out";;
+  *) printf '%s\n' "$line";;
+  esac
+done
+`
 	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
