@@ -60,9 +60,13 @@ func (m *misbehaving) Moves(boards []engine.Board, dst []engine.Dir) error {
 // returns its exit status. Modes: serve [DEPTH] (the built-in standard
 // player, 2 plies by default, as every other mode), crash-once FILE (crashes at its 20th move
 // request unless FILE exists, creating it), crash-always, crash-start,
-// hang, hang-start, garbage, illegal, nondeterministic, comments, set-error, and the bad
-// declarations decl-minmax, decl-nan and decl-dup.
+// hang, hang-start, garbage, illegal, nondeterministic, comments, set-error, the bad
+// declarations decl-minmax, decl-nan and decl-dup, and the misbehaving
+// players of badPlayer.
 func testPlayer(mode string, args []string) int {
+	if code, ok := badPlayer(mode, args); ok {
+		return code
+	}
 	depth := 2
 	if mode == "serve" && len(args) > 0 {
 		depth, _ = strconv.Atoi(args[0])

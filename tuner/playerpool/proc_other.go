@@ -1,14 +1,18 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package playerpool
 
 import "os/exec"
 
-// setGroup does nothing where there are no process groups.
-func setGroup(*exec.Cmd) {}
+// A procGroup, where the system has neither process groups nor Job
+// objects, ends the player only; processes it started are left to it.
+type procGroup struct{}
 
-// killGroup kills the player; processes it started are left to it.
-func killGroup(cmd *exec.Cmd) {
+func (procGroup) prepare(*exec.Cmd)       {}
+func (procGroup) started(*exec.Cmd) error { return nil }
+func (procGroup) release()                {}
+
+func (procGroup) kill(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		cmd.Process.Kill()
 	}
