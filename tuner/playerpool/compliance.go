@@ -172,10 +172,7 @@ func FormatSetRaw(fam Family, name string, value float64) string {
 // refusal sends a set line the player must answer with error, then sets
 // the defaults again.
 func refusal(p *Process, name, line string) Point {
-	if err := p.send([]byte(line+"\n"), "set"); err != nil {
-		return Point{Name: name, Figure: err.Error()}
-	}
-	reply, err := p.reply(p.opts.handshake(), "set")
+	reply, err := p.request([]byte(line+"\n"), "set", p.opts.handshake())
 	if err != nil {
 		return Point{Name: name, Figure: err.Error()}
 	}

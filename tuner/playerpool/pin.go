@@ -24,6 +24,7 @@ func Open(ctx context.Context, command []string, logPath string, opts Options) (
 		return nil, err
 	}
 	p.ownLog = true
+	p.unwatch = p.watch(ctx)
 	return p, nil
 }
 

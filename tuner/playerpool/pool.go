@@ -282,7 +282,7 @@ func (s *slot) kill() {
 
 // ready makes sure the slot runs fam's player, started and checked.
 func (s *slot) ready(ctx context.Context, p *Pool, fam Family) error {
-	if s.proc != nil && s.proc.command != nil && fam.sameProgram(s.proc.Family()) {
+	if s.proc != nil && !s.proc.Dead() && s.proc.command != nil && fam.sameProgram(s.proc.Family()) {
 		return nil
 	}
 	s.stop()
@@ -443,6 +443,7 @@ func (sc *schedule) requeue(c int, live []liveGame, alone bool) {
 // than set), and culprit is the index in *live of the game the failure
 // names, or -1.
 func (s *slot) play(ctx context.Context, b *tuner.Batch, c int, alone bool, live *[]liveGame, boards *[]engine.Board, dirs *[]engine.Dir, inMoves *bool, sc *schedule, results [][]engine.Result, done tuner.GameDone) (culprit int, err error) {
+	defer s.proc.watch(ctx)() // a cancelled batch ends the exchange under way at once
 	if !s.isSet || !slices.Equal(s.set, b.Vectors[c]) {
 		s.isSet = false
 		if err := s.proc.Set(b.Vectors[c]); err != nil {
