@@ -4,9 +4,12 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/evotune/evotune/tuner/playerpool"
 )
 
 func main() { os.Exit(runWithSignals(context.Background(), options{}, os.Args[1:])) }
@@ -19,12 +22,32 @@ func runWithSignals(parent context.Context, o options, args []string) int {
 	if o.signalsReady != nil {
 		o.signalsReady()
 	}
+	finished := make(chan struct{})
+	defer close(finished)
 	go func() {
-		// The first signal cancels ctx: commands stop handing out work and
-		// leave consistent files. Restoring the default handlers makes a
-		// second signal end the process at once.
-		<-ctx.Done()
+		// The first signal cancels ctx: commands stop handing out work,
+		// end their players and leave consistent files. A second one ends
+		// every player at once (a player in a process group or Job object
+		// of its own would outlive a plain exit) and then the process;
+		// what is saved is saved atomically, so nothing saved is lost.
+		select {
+		case <-ctx.Done():
+		case <-finished:
+			return
+		}
+		again := make(chan os.Signal, 1)
+		signal.Notify(again, os.Interrupt, syscall.SIGTERM) // before stop: no moment without a handler
 		stop()
+		fmt.Fprintln(os.Stderr, "evotune: stopping after the work in flight (Ctrl-C again to stop at once)")
+		select {
+		case <-again:
+		case <-finished:
+			signal.Stop(again)
+			return
+		}
+		playerpool.KillAll()
+		fmt.Fprintln(os.Stderr, "evotune: interrupted again: players killed, stopping at once; the last checkpoint stands")
+		os.Exit(exitFailure)
 	}()
 	return runWith(ctx, o, args, os.Stdout, os.Stderr)
 }
