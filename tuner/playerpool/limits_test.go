@@ -61,9 +61,10 @@ func waitGone(t *testing.T, pids ...int) {
 }
 
 // limitOptions are short limits, so that each misbehaving player costs a
-// second or two.
+// second or two; the handshake's is long enough for a test binary to start
+// on a loaded machine, unless a test wants it to pass.
 func limitOptions(t *testing.T) Options {
-	return Options{HandshakeTimeout: 2 * time.Second, MoveTimeout: 300 * time.Millisecond, QuitTimeout: 300 * time.Millisecond, LogDir: t.TempDir()}
+	return Options{HandshakeTimeout: 20 * time.Second, MoveTimeout: 2 * time.Second, QuitTimeout: 300 * time.Millisecond, LogDir: t.TempDir()}
 }
 
 // allocated returns the bytes f allocated in this process.
@@ -121,17 +122,22 @@ func TestBadHandshakes(t *testing.T) {
 		says  []string
 		alloc uint64 // most bytes evotune may allocate
 	}{
+		// The handshake limit is 2 s for trickle and hang-start, which
+		// must reach it, and 20 s for the others, which must fail first.
 		{[]string{"trickle"}, ErrTimeout, []string{"did not finish its handshake within 2s", "lines received, no ready"}, 1 << 20},
 		{[]string{"param-flood"}, ErrProtocol, []string{"declared more than 64 parameters"}, 4 << 20},
 		{[]string{"param-dup"}, ErrProtocol, []string{"parameter x declared twice"}, 1 << 20},
 		{[]string{"long-line"}, ErrProtocol, []string{"sent a line longer than 65536 bytes while answering the handshake"}, 4 << 20},
 		{[]string{"hang-start"}, ErrTimeout, []string{"did not answer the handshake within 2s: it sent nothing (does it flush its standard output after each line?)", "is empty"}, 1 << 20},
-		{[]string{"stderr-flood", "65536", "crash"}, ErrExited, []string{"exited (exit status 3) while answering the handshake", "ends: [evotune: this process wrote 1 MiB to its log; the rest of its output is discarded]"}, 4 << 20},
+		{[]string{"stderr-flood", "8192", "crash"}, ErrExited, []string{"exited (exit status 3) while answering the handshake", "ends: [evotune: this process wrote 1 MiB to its log; the rest of its output is discarded]"}, 4 << 20},
 		{[]string{"stderr-flood", "200", "crash"}, ErrExited, []string{"exited (exit status 3) while answering the handshake", "ends: ...", "flood flood"}, 1 << 20},
 	}
 	for _, c := range cases {
 		t.Run(c.mode[0], func(t *testing.T) {
 			opts := limitOptions(t)
+			if c.kind == ErrTimeout {
+				opts.HandshakeTimeout = 2 * time.Second
+			}
 			logPath := filepath.Join(opts.LogDir, "probe.log")
 			var p *Process
 			var err error
@@ -246,11 +252,11 @@ func TestCRLF(t *testing.T) {
 	}
 }
 
-// TestStderrFloodRecovered: a player writing 64 MiB on its standard error
+// TestStderrFloodRecovered: a player writing 8 MiB on its standard error
 // before its handshake plays its game; its log keeps the budget.
 func TestStderrFloodRecovered(t *testing.T) {
 	opts := limitOptions(t)
-	cmd := playerCommand("stderr-flood", "65536", "serve")
+	cmd := playerCommand("stderr-flood", "8192", "serve")
 	fam, err := Probe(context.Background(), cmd, "", opts)
 	if err != nil {
 		t.Fatal(err)
@@ -296,7 +302,7 @@ func TestNoProcessLeft(t *testing.T) {
 		{"close", "serve", 0, 0, nil},
 		{"cancel", "hang", time.Hour, 700 * time.Millisecond, context.DeadlineExceeded},
 		{"crash", "crash", 0, 0, ErrExited},
-		{"hang", "hang", 0, 0, ErrTimeout},
+		{"hang", "hang", 300 * time.Millisecond, 0, ErrTimeout},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -403,9 +409,9 @@ func TestLogAfresh(t *testing.T) {
 	log := must(openLog(path))
 	defer log.Close()
 	opts := limitOptions(t)
-	opts.HandshakeTimeout = 300 * time.Millisecond
 	_, err := start(context.Background(), playerCommand("crash-start"), log, opts)
 	checkError(t, err, ErrExited, "ends: cannot load my tables")
+	opts.HandshakeTimeout = 300 * time.Millisecond
 	_, err = start(context.Background(), playerCommand("hang-start"), log, opts)
 	checkError(t, err, ErrTimeout, "is empty")
 	b, _ := os.ReadFile(path)
