@@ -24,13 +24,32 @@
 //     plies and below, where players keep no table, its games are the
 //     in-process player's seed for seed.
 //   - A Process (process.go) is one running player: its standard input and
-//     output are pipes of ours, its standard error goes straight to a log
-//     file opened for appending, where the comments it sends go too. A
-//     reply is read without a goroutine per line: a timer armed for each
-//     request (the handshake limit for the handshake and set, the
-//     per-board limit times k for move) kills the player's process group
-//     when it fires, and the read then fails. Every failure is an *Error,
-//     one line: the command, what the player did, the tail of its log.
+//     output are pipes of ours, its standard error is copied by a goroutine
+//     into its slot's log (log.go), where the comments it sends go too,
+//     within MaxProcessLog (1 MiB) a process; past it a marker line, and
+//     the rest is drained and discarded. A pool truncates its logs when it
+//     opens them, a line marks where each process starts, and an error
+//     quotes the failing process's part only. A reply is read without a
+//     goroutine per line: one timer armed for a whole exchange, write and
+//     read (the handshake limit for the handshake, from hello to ready,
+//     and for set; the per-board limit times k for move), kills the
+//     player's process tree when it fires, which ends a blocked write or
+//     read; a watched context (a batch's, Open's, the handshake's) does the
+//     same at once when cancelled, and the exchange then returns the
+//     context's error. Lines are at most MaxLine (64 KiB) bytes, read into
+//     the reader's own buffer, and may end in \r\n; a handshake declares at
+//     most MaxParams (64) parameters, and a duplicate is refused when it
+//     arrives. Every failure is an *Error, one line: the command, what the
+//     player did (a move request named by its first board), the tail of
+//     its log, the player's text escaped.
+//   - Process trees (proc_*.go): on Unix the player leads a process group
+//     that Kill kills, and on Linux the kernel kills the player if evotune
+//     dies (Pdeathsig: the direct child only, sent when the starting thread
+//     exits, which Go's unlocked threads do not); on Windows a Job object
+//     kills the player's processes when closed, by Kill or by evotune's
+//     death, and a console process group of its own keeps Ctrl-C from
+//     them. KillAll kills every live player, for a program that must exit
+//     now (a second Ctrl-C).
 //   - Pool (pool.go) runs one process per slot. A slot takes a candidate,
 //     sends set once, and plays k of its games in lockstep: each move
 //     request carries the boards of the live games, and a finished game's
