@@ -209,7 +209,7 @@ func TestTuneBadPlayer(t *testing.T) {
 		{"trickle", func(string) []string { return badPlayerCommand("trickle") }, false,
 			[]string{"did not finish its handshake within 2s"}},
 		{"segv", func(string) []string { return badPlayerCommand("segv", "3") }, true,
-			[]string{"exited (signal: segmentation fault) while answering move for 0x", "more board", "failed 3 times", "segfaulting, on purpose"}},
+			[]string{"exited (signal: segmentation fault) while answering move for 0x", "failed 3 times", "segfaulting, on purpose"}},
 		{"spawn and hang", func(f string) []string { return badPlayerCommand("spawn", f, "hang") }, true,
 			[]string{"did not answer move for 0x", "within", "thinking very hard"}},
 	}
