@@ -54,7 +54,8 @@ func (f *faultPlayer) Moves(boards []engine.Board, dst []engine.Dir) error {
 }
 
 // badPlayer runs a player of mode and returns its exit status. Modes:
-// trickle (a param line every 0.5 s, never ready); segv N (dies of SIGSEGV
+// trickle [FILE] (creates FILE, then a param line every 0.5 s, never
+// ready); segv N (dies of SIGSEGV
 // at its N-th move request); spawn FILE WHEN (starts a child that sleeps,
 // appends "PID CHILDPID" to FILE, then WHEN is hang: hangs at its 3rd move
 // request, or stay: if it is the first start (the probe before a run),
@@ -70,6 +71,9 @@ func badPlayer(mode string, args []string) int {
 	p := &faultPlayer{SearchPlayer: sp}
 	switch mode {
 	case "trickle":
+		if len(args) > 0 {
+			os.WriteFile(args[0], nil, 0o644)
+		}
 		var b [64]byte
 		os.Stdin.Read(b[:])
 		fmt.Println("id trickle 1")
@@ -295,4 +299,28 @@ func TestSecondInterrupt(t *testing.T) {
 		t.Errorf("exit %d, want 1 after a second Ctrl-C; stderr:\n%s", code, strings.Join(said, "\n"))
 	}
 	waitProcessesGone(t, pidFile)
+}
+
+// TestTermDuringHandshake: SIGTERM ends evotune at once while a player
+// trickles its handshake under a limit of 1,000 s.
+func TestTermDuringHandshake(t *testing.T) {
+	started := filepath.Join(t.TempDir(), "started")
+	dir := filepath.Join(t.TempDir(), "run")
+	c := startChild(t, "", "tune", "--config", writeConfig(t, playerConfig(badPlayerCommand("trickle", started))), "--out", dir, "--player-timeouts", "100")
+	c.waitReady()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Stat(started); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			c.cmd.Process.Kill()
+			t.Fatalf("the player did not start; stderr:\n%s", c.stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	c.cmd.Process.Signal(syscall.SIGTERM)
+	if code := c.exitCode(); code == 0 || code == -1 {
+		t.Errorf("exit %d after SIGTERM, want a failure status of its own; stderr:\n%s", code, c.stderr.String())
+	}
 }
