@@ -4,8 +4,10 @@
 //
 // The design, in the order a batch meets it:
 //
-//   - protocol.go is the codec of both sides, one function per message
-//     (FormatSet and ParseSet, AppendMove and ParseMove, ...). Parsing is
+//   - The codec of both sides is one function per message: handshake.go
+//     has the id, param and set lines (FormatSet and ParseSet, ...), move.go
+//     the move and best lines (AppendMove and ParseMove, ...), protocol.go
+//     what both share (Hello, ErrProtocol, error replies). Parsing is
 //     strict: one space between tokens, finite decimals, boards as 0x and
 //     16 hex digits, every declared parameter in declaration order; each
 //     error wraps ErrProtocol and names what was wrong. Numbers are written
@@ -23,25 +25,25 @@
 //     probability cutoff, a table kept for a game changes moves); at 3
 //     plies and below, where players keep no table, its games are the
 //     in-process player's seed for seed.
-//   - A Process (process.go) is one running player: its standard input and
-//     output are pipes of ours, its standard error is copied by a goroutine
-//     into its slot's log (log.go), where the comments it sends go too,
-//     within MaxProcessLog (1 MiB) a process; past it a marker line, and
-//     the rest is drained and discarded. A pool truncates its logs when it
-//     opens them, a line marks where each process starts, and an error
-//     quotes the failing process's part only. A reply is read without a
-//     goroutine per line: one timer armed for a whole exchange, write and
-//     read (the handshake limit for the handshake, from hello to ready,
-//     and for set; the per-board limit times k for move), kills the
-//     player's process tree when it fires, which ends a blocked write or
-//     read; a watched context (a batch's, Open's, the handshake's) does the
-//     same at once when cancelled, and the exchange then returns the
-//     context's error. Lines are at most MaxLine (64 KiB) bytes, read into
-//     the reader's own buffer, and may end in \r\n; a handshake declares at
-//     most MaxParams (64) parameters, and a duplicate is refused when it
-//     arrives. Every failure is an *Error, one line: the command, what the
-//     player did (a move request named by its first board), the tail of
-//     its log, the player's text escaped.
+//   - A Process (process.go; options.go has its limits) is one running
+//     player: its standard input and output are pipes of ours, its standard
+//     error is copied by a goroutine into its slot's log (log.go), where the
+//     comments it sends go too, within MaxProcessLog (1 MiB) a process; past
+//     it a marker line, and the rest is drained and discarded. A pool
+//     truncates its logs when it opens them, a line marks where each process
+//     starts, and an error quotes the failing process's part only. A reply
+//     is read (exchange.go) without a goroutine per line: one timer armed
+//     for a whole exchange, write and read (the handshake limit for the
+//     handshake, from hello to ready, and for set; the per-board limit times
+//     k for move), kills the player's process tree when it fires, which ends
+//     a blocked write or read; a watched context (a batch's, Open's, the
+//     handshake's) does the same at once when cancelled, and the exchange
+//     then returns the context's error. Lines are at most MaxLine (64 KiB)
+//     bytes, read into the reader's own buffer, and may end in \r\n; a
+//     handshake declares at most MaxParams (64) parameters, and a duplicate
+//     is refused when it arrives. Every failure is an *Error (errors.go),
+//     one line: the command, what the player did (a move request named by
+//     its first board), the tail of its log, the player's text escaped.
 //   - Process trees (proc_*.go): on Unix the player leads a process group
 //     that Kill kills, and on Linux the kernel kills the player if evotune
 //     dies (Pdeathsig: the direct child only, sent when the starting thread
@@ -60,18 +62,18 @@
 //     games left to start, the slot takes the candidate with the most
 //     left. Results land by (candidate, game), so 1 or N slots give
 //     identical bytes for a deterministic player.
-//   - Failures: a crash, a hang, a malformed line or an illegal move kills
-//     the process; the slot starts another and the games in flight start
-//     again from their seeds. A failure counts against a game only when it
-//     is the game's own: its board was alone in the failing request, or the
-//     failure names it (an illegal move). The games of a request of
-//     several boards that fails otherwise are each played again alone in
-//     their requests, uncharged, so that the one at fault shows. A game
-//     failing MaxFailures times, MaxFailures restarts in a row failing
-//     their handshake or set, a player answering error, one that cannot
-//     start or that declares other parameters than the family it is run
-//     for (ErrMismatch) stops the batch with that error; the tuner then
-//     stops the run, its last checkpoint untouched. Which game is named
+//   - Failures (the schedule, schedule.go): a crash, a hang, a malformed
+//     line or an illegal move kills the process; the slot starts another and
+//     the games in flight start again from their seeds. A failure counts
+//     against a game only when it is the game's own: its board was alone in
+//     the failing request, or the failure names it (an illegal move). The
+//     games of a request of several boards that fails otherwise are each
+//     played again alone in their requests, uncharged, so that the one at
+//     fault shows. A game failing MaxFailures times, MaxFailures restarts in
+//     a row failing their handshake or set, a player answering error, one
+//     that cannot start or that declares other parameters than the family it
+//     is run for (ErrMismatch) stops the batch with that error; the tuner
+//     then stops the run, its last checkpoint untouched. Which game is named
 //     depends on the player alone, not on slots, k or timing.
 //
 // The default k, DefaultBatch, was chosen by CPU, not wall time: a tuning

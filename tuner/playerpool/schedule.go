@@ -1,0 +1,147 @@
+package playerpool
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/evotune/evotune/tuner"
+)
+
+// A schedule hands a batch's games to the slots: per candidate, the games
+// not yet started, in order; the games to be played alone; and how often
+// each game failed.
+//
+// A failure is charged to a game only when it is the game's own: the
+// failing request held its board alone, or the failure names its board (an
+// illegal move). When a request of several boards fails otherwise (a
+// crash, a hang, a malformed line), any of them may be the cause: none is
+// charged, and each is played again from its seed alone in its requests,
+// where a failure is its own. So MaxFailures counts the failures of one
+// game's own boards, and which game reaches it does not depend on the
+// number of slots, k or timing, only on the player.
+type schedule struct {
+	mu      sync.Mutex
+	pending [][]int // by candidate: game indices to start, in order
+	alone   [][]int // by candidate: games to start alone in their requests, first in line
+	fails   map[tuner.Job]int
+	total   int
+	slots   int // the slots playing the batch
+}
+
+func newSchedule(b *tuner.Batch) *schedule {
+	sc := &schedule{pending: make([][]int, len(b.Vectors)), alone: make([][]int, len(b.Vectors)), fails: map[tuner.Job]int{}}
+	if b.Jobs == nil {
+		for c := range sc.pending {
+			for j := range b.Seeds {
+				sc.pending[c] = append(sc.pending[c], j)
+			}
+		}
+		sc.total = len(b.Vectors) * len(b.Seeds)
+		return sc
+	}
+	for _, j := range b.Jobs {
+		sc.pending[j.Candidate] = append(sc.pending[j.Candidate], j.Game)
+	}
+	sc.total = len(b.Jobs)
+	return sc
+}
+
+// left is how many games of candidate c are still to start; sc.mu held.
+func (sc *schedule) left(c int) int { return len(sc.pending[c]) + len(sc.alone[c]) }
+
+// next returns the candidate a slot set to cur plays next: cur while it
+// has games left, else the one with the most left (the first of equals),
+// so that slots share the last candidates' games.
+func (sc *schedule) next(cur int) (int, bool) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if cur >= 0 && sc.left(cur) > 0 {
+		return cur, true
+	}
+	best := -1
+	for c := range sc.pending {
+		if n := sc.left(c); n > 0 && (best < 0 || n > sc.left(best)) {
+			best = c
+		}
+	}
+	return best, best >= 0
+}
+
+// share returns how many games a slot starting a candidate's games holds
+// at once: k, or near the batch's end the slots' share of the games not
+// yet started, so that the last candidate's games are played by every
+// slot rather than by the one that came first.
+func (sc *schedule) share(k int) int {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	left := 0
+	for c := range sc.pending {
+		left += len(sc.pending[c])
+	}
+	return max(1, min(k, (left+sc.slots-1)/sc.slots))
+}
+
+// takeAlone returns the next game of candidate c to be played alone.
+func (sc *schedule) takeAlone(c int) (int, bool) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if len(sc.alone[c]) == 0 {
+		return 0, false
+	}
+	g := sc.alone[c][0]
+	sc.alone[c] = sc.alone[c][1:]
+	return g, true
+}
+
+// take returns the next game of candidate c to start with others.
+func (sc *schedule) take(c int) (int, bool) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if len(sc.pending[c]) == 0 {
+		return 0, false
+	}
+	g := sc.pending[c][0]
+	sc.pending[c] = sc.pending[c][1:]
+	return g, true
+}
+
+// failed records a failure of a request of candidate c that held the
+// boards of games: if it held one board, or culprit (an index into games,
+// or -1) names the one that failed, that game is charged and played alone
+// from now on, the others start again as before; otherwise every one is
+// played alone, none charged. It returns the game charged and its count of
+// failures, or -1, 0.
+func (sc *schedule) failed(c int, games []int, culprit int) (game, fails int) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if culprit < 0 && len(games) == 1 {
+		culprit = 0
+	}
+	if culprit < 0 {
+		sc.alone[c] = append(slices.Clone(games), sc.alone[c]...)
+		return -1, 0
+	}
+	g := games[culprit]
+	j := tuner.Job{Candidate: c, Game: g}
+	sc.fails[j]++
+	sc.alone[c] = append([]int{g}, sc.alone[c]...)
+	others := slices.Delete(slices.Clone(games), culprit, culprit+1)
+	sc.pending[c] = append(others, sc.pending[c]...)
+	return g, sc.fails[j]
+}
+
+// requeue puts the games of a request that was never sent back first in
+// line, as they were.
+func (sc *schedule) requeue(c int, live []liveGame, alone bool) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	games := make([]int, len(live))
+	for i, l := range live {
+		games[i] = l.index
+	}
+	if alone {
+		sc.alone[c] = append(games, sc.alone[c]...)
+	} else {
+		sc.pending[c] = append(games, sc.pending[c]...)
+	}
+}
