@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,18 +43,9 @@ func RunPeer(ctx context.Context, p Problem, o Options) (Result, error) {
 	if len(o.Peer) == 0 {
 		return Result{}, errors.New("tunebench: no peer command")
 	}
-	seeds := o.Seeds
-	if seeds == nil {
-		seeds = DefaultSeeds
-	}
-	if o.Short {
-		p.HeldOut = 4
-	}
-	if o.Budget > 0 {
-		p.Budget = o.Budget
-	}
-	b := &bench{p: p, o: o, heldOut: tuner.NewLocalPool(o.Workers), seeds: heldOutSeeds(p.HeldOut)}
-	res := Result{Problem: p.Name, Peer: strings.Join(o.Peer, " "), Target: p.Target, HeldOut: p.HeldOut, Budget: p.Budget.Seconds()}
+	b, seeds := newBench(p, o)
+	res := b.result()
+	res.Peer = strings.Join(o.Peer, " ")
 	for _, seed := range seeds {
 		run, err := b.runPeer(ctx, seed)
 		if err != nil {
@@ -70,11 +62,9 @@ func RunPeer(ctx context.Context, p Problem, o Options) (Result, error) {
 type peerRun struct {
 	b       *bench
 	t       *tuner.Tuner
-	obj     *objective.Problem
 	heldOut map[uint64]bool
 	cadence int64
 
-	cmd      *exec.Cmd
 	base     time.Duration // this process's CPU when the run began
 	excluded time.Duration // this process's CPU on held-out games since
 	peerCPU  func() time.Duration
@@ -113,7 +103,7 @@ func (b *bench) runPeer(ctx context.Context, seed uint64) (Run, error) {
 			return Run{}, err
 		}
 	}
-	r := &peerRun{b: b, t: t, obj: obj, run: Run{Seed: seed}, heldOut: map[uint64]bool{}}
+	r := &peerRun{b: b, t: t, run: Run{Seed: seed}, heldOut: map[uint64]bool{}}
 	for _, s := range b.seeds {
 		r.heldOut[s] = true
 	}
@@ -138,7 +128,6 @@ func (b *bench) runPeer(ctx context.Context, seed uint64) (Run, error) {
 	if err := cmd.Start(); err != nil {
 		return Run{}, fmt.Errorf("peer: %w", err)
 	}
-	r.cmd = cmd
 	pid := cmd.Process.Pid
 	r.peerCPU = func() time.Duration { return procCPU(pid) }
 	srv := &objective.Server{
@@ -238,22 +227,17 @@ func (r *peerRun) judge(ctx context.Context, v []float64) error {
 	b := r.b
 	pt := Point{Generation: r.evals, Games: r.games, CPU: r.used().Seconds()}
 	n := len(r.run.Points)
-	if n > 0 && equal(r.judged, v) {
+	if n > 0 && slices.Equal(r.judged, v) {
 		prev := r.run.Points[n-1]
 		pt.Mean, pt.Ratio, pt.RatioCI95 = prev.Mean, prev.Ratio, prev.RatioCI95
 	} else {
 		before, _ := cputime.Process()
-		rs, err := b.measure(ctx, r.t, v)
+		err := b.judge(ctx, r.t, v, &pt)
 		after, _ := cputime.Process()
 		r.excluded += after - before
 		if err != nil {
 			return err
 		}
-		c, err := stats.Compare(rs, b.start)
-		if err != nil {
-			return err
-		}
-		pt.Mean, pt.Ratio, pt.RatioCI95 = c.A.Mean, c.Ratio, [2]float64{c.RatioCI95.Lo, c.RatioCI95.Hi}
 		r.judged = v
 	}
 	r.run.Points = append(r.run.Points, pt)
@@ -261,23 +245,9 @@ func (r *peerRun) judge(ctx context.Context, v []float64) error {
 		b.o.Progress(b.p.Name, r.run.Seed, pt)
 	}
 	if r.run.Reached == nil && pt.Ratio >= b.p.Target {
-		r.run.Reached = &r.run.Points[len(r.run.Points)-1]
-		cp := *r.run.Reached
-		r.run.Reached = &cp
+		r.run.Reached = &pt // a copy: Points may grow
 	}
 	return nil
-}
-
-func equal(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // procCPU reads a live process's CPU time, its own and that of the

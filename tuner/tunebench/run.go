@@ -132,18 +132,8 @@ func Bench(ctx context.Context, ps []Problem, o Options) ([]Result, error) {
 
 // RunProblem runs problem p on each run seed of o.
 func RunProblem(ctx context.Context, p Problem, o Options) (Result, error) {
-	seeds := o.Seeds
-	if seeds == nil {
-		seeds = DefaultSeeds
-	}
-	if o.Short {
-		p.HeldOut = 4
-	}
-	if o.Budget > 0 {
-		p.Budget = o.Budget
-	}
-	b := &bench{p: p, o: o, heldOut: tuner.NewLocalPool(o.Workers), seeds: heldOutSeeds(p.HeldOut)}
-	res := Result{Problem: p.Name, Target: p.Target, HeldOut: p.HeldOut, Budget: p.Budget.Seconds()}
+	b, seeds := newBench(p, o)
+	res := b.result()
 	if p.Text != nil {
 		res.Config = p.File
 	}
@@ -191,6 +181,27 @@ type bench struct {
 	heldOut *tuner.LocalPool
 	seeds   []uint64
 	start   []engine.Result
+}
+
+// newBench begins problem p's benchmark under o, and returns it with the
+// run seeds: o's, or DefaultSeeds.
+func newBench(p Problem, o Options) (*bench, []uint64) {
+	seeds := o.Seeds
+	if seeds == nil {
+		seeds = DefaultSeeds
+	}
+	if o.Short {
+		p.HeldOut = 4
+	}
+	if o.Budget > 0 {
+		p.Budget = o.Budget
+	}
+	return &bench{p: p, o: o, heldOut: tuner.NewLocalPool(o.Workers), seeds: heldOutSeeds(p.HeldOut)}, seeds
+}
+
+// result is the benchmark's result before its runs.
+func (b *bench) result() Result {
+	return Result{Problem: b.p.Name, Target: b.p.Target, HeldOut: b.p.HeldOut, Budget: b.p.Budget.Seconds()}
 }
 
 // config returns the problem's config for run seed seed, resolved and
@@ -364,16 +375,25 @@ func (b *bench) point(ctx context.Context, t *tuner.Tuner, used time.Duration, p
 		pt.Mean, pt.Ratio, pt.RatioCI95 = prev.Mean, prev.Ratio, prev.RatioCI95
 		return pt, nil
 	}
-	rs, err := b.measure(ctx, t, v.Weights)
-	if err != nil {
+	if err := b.judge(ctx, t, v.Weights, &pt); err != nil {
 		return Point{}, err
+	}
+	return pt, nil
+}
+
+// judge plays w on the held-out games and sets pt's figures: their mean
+// and its ratio to the start's.
+func (b *bench) judge(ctx context.Context, t *tuner.Tuner, w []float64, pt *Point) error {
+	rs, err := b.measure(ctx, t, w)
+	if err != nil {
+		return err
 	}
 	c, err := stats.Compare(rs, b.start)
 	if err != nil {
-		return Point{}, err
+		return err
 	}
 	pt.Mean, pt.Ratio, pt.RatioCI95 = c.A.Mean, c.Ratio, [2]float64{c.RatioCI95.Lo, c.RatioCI95.Hi}
-	return pt, nil
+	return nil
 }
 
 // measured is the generation whose mean the point measured.
