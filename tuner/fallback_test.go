@@ -11,15 +11,15 @@ import (
 	"github.com/evotune/evotune/engine/stats"
 )
 
-// fallbackConfig validates every generation on few games at the loosest
-// level, 0.5, where the paired test's critical value is 0: the run falls
-// back whenever a validated mean's games score below the anchor's, which
-// few games make frequent.
+// fallbackConfig is bestConfig (every generation validated on few games)
+// under the default recommend rule, for ten generations, with the guard at
+// level. At the loosest level, 0.5, the paired test's critical value is 0:
+// the run falls back whenever a validated mean's games score below the
+// anchor's, which few games make frequent.
 func fallbackConfig(t *testing.T, level float64) *Config {
 	t.Helper()
-	cfg := smallConfig(t)
+	cfg := bestConfig(t, "")
 	cfg.Generations = 10
-	cfg.Validation.Every = 1
 	cfg.Validation.Fallback = level
 	return cfg
 }

@@ -234,7 +234,7 @@ func TestStagesRun(t *testing.T) {
 			stage1End = b.Vectors[0] // the validation that ends stage 1
 		case !tuning && search.Depth == 2 && !sawStage2Start && b.Generation == 2:
 			sawStage2Start = true
-			if w := b.Vectors[0]; !equalFloats(w, starts[0].Weights) {
+			if w := b.Vectors[0]; !slices.Equal(w, starts[0].Weights) {
 				t.Errorf("the start measured again with %v plays %v, want the run's init %v", search, w, starts[0].Weights)
 			}
 		case tuning && b.Generation < 3:
@@ -290,7 +290,7 @@ func TestStagesRun(t *testing.T) {
 			t.Fatalf("stage 2's seed %d is %#x, want counter %d's %#x", k, s, 9+k, want)
 		}
 	}
-	if len(first.Vectors) == 0 || stage1End == nil || !equalFloats(st.StageStart, stage1End) {
+	if len(first.Vectors) == 0 || stage1End == nil || !slices.Equal(st.StageStart, stage1End) {
 		t.Errorf("stage 2 starts from %v, want stage 1's validated mean %v", st.StageStart, stage1End)
 	}
 	if st.Start.Stage != 1 || st.Validated.Stage != 1 {
@@ -311,18 +311,6 @@ func TestStagesRun(t *testing.T) {
 	if p := wf.Provenance; p.Fitness.Search != nil || p.Baseline.Search != nil {
 		t.Errorf("fitness and baseline measured with the file's search, yet record another")
 	}
-}
-
-func equalFloats(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestStagesResume interrupts a ladder at many points — in stage 1, at the
