@@ -12,11 +12,13 @@ import (
 // same validation games, the run falls back: a fresh optimizer starts at
 // the anchor's weights with half the step size (the steps that led here
 // were too large for what the noise lets the ranks say), and the anchor is
-// recommended. It depends on the validations alone, so it is resume-exact.
+// recommended. It runs once a validation, never per game, and depends on
+// the validations and the optimizer's step size alone, all of them in the
+// checkpoint, so it is resume-exact.
 func (t *Tuner) guard(v *Validation) error {
 	t.state.Fallen = nil
 	a := t.state.Anchor
-	if a == nil || a.Stage != t.state.Stage || v.Fitness >= a.Fitness {
+	if a == nil || v.Fitness >= a.Fitness { // nextStage clears the anchor
 		t.state.Anchor = v
 		return nil
 	}
