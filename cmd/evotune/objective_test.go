@@ -157,7 +157,7 @@ func TestObjectiveExchange(t *testing.T) {
 		if !strings.Contains(msg, b.want) || len(got) > 2 {
 			t.Errorf("%s: answer %v, want one error naming %q", b.req, got, b.want)
 		}
-		if !strings.HasPrefix(msg, "line ") || !strings.Contains(msg, "line "+itoa(i+2)+":") {
+		if !strings.HasPrefix(msg, "line ") || !strings.Contains(msg, "line "+strconv.Itoa(i+2)+":") {
 			t.Errorf("%s: error %q does not name its line %d", b.req, msg, i+2)
 		}
 	}
@@ -193,8 +193,6 @@ func equalJSON(a, b any) bool {
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
 }
-
-func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 
 func TestObjectiveBadFlags(t *testing.T) {
 	for _, tt := range []struct {
