@@ -108,7 +108,7 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 		errOnce sync.Once
 		failure error
 	)
-	for _, s := range p.slots[:min(len(p.slots), max(sc.total, 1))] {
+	for _, s := range p.slots[:sc.slots] {
 		wg.Go(func() {
 			if err := s.run(stop, p, fam, b, sc, results, done); err != nil {
 				errOnce.Do(func() { failure = err })
@@ -259,18 +259,18 @@ func (s *slot) run(ctx context.Context, p *Pool, fam Family, b *tuner.Batch, sc 
 		}
 		s.restart = true
 		cur = -1 // a new process: set again
+		games := make([]int, len(live))
+		for i, l := range live {
+			games[i] = l.index
+		}
 		if !inMoves {
 			// set failed: no board was in flight, the games start
 			// again as they were.
-			sc.requeue(c, live, alone)
+			sc.requeue(c, games, alone)
 			if err := s.restartFailed(err); err != nil {
 				return err
 			}
 			continue
-		}
-		games := make([]int, len(live))
-		for i, l := range live {
-			games[i] = l.index
 		}
 		if g, n := sc.failed(c, games, culprit); n >= MaxFailures {
 			pe.Did += fmt.Sprintf(" (game %d of candidate %d failed %d times, its board alone in the request or named: the batch stops)", g, c, n)

@@ -82,26 +82,20 @@ func (sc *schedule) share(k int) int {
 }
 
 // takeAlone returns the next game of candidate c to be played alone.
-func (sc *schedule) takeAlone(c int) (int, bool) {
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	if len(sc.alone[c]) == 0 {
-		return 0, false
-	}
-	g := sc.alone[c][0]
-	sc.alone[c] = sc.alone[c][1:]
-	return g, true
-}
+func (sc *schedule) takeAlone(c int) (int, bool) { return sc.pop(&sc.alone[c]) }
 
 // take returns the next game of candidate c to start with others.
-func (sc *schedule) take(c int) (int, bool) {
+func (sc *schedule) take(c int) (int, bool) { return sc.pop(&sc.pending[c]) }
+
+// pop takes the first game of a queue of sc's.
+func (sc *schedule) pop(q *[]int) (int, bool) {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	if len(sc.pending[c]) == 0 {
+	if len(*q) == 0 {
 		return 0, false
 	}
-	g := sc.pending[c][0]
-	sc.pending[c] = sc.pending[c][1:]
+	g := (*q)[0]
+	*q = (*q)[1:]
 	return g, true
 }
 
@@ -132,13 +126,9 @@ func (sc *schedule) failed(c int, games []int, culprit int) (game, fails int) {
 
 // requeue puts the games of a request that was never sent back first in
 // line, as they were.
-func (sc *schedule) requeue(c int, live []liveGame, alone bool) {
+func (sc *schedule) requeue(c int, games []int, alone bool) {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	games := make([]int, len(live))
-	for i, l := range live {
-		games[i] = l.index
-	}
 	if alone {
 		sc.alone[c] = append(games, sc.alone[c]...)
 	} else {
