@@ -4,7 +4,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/internal/proctest"
 	"github.com/evotune/evotune/tuner"
 	"github.com/evotune/evotune/tuner/playerpool"
 )
@@ -144,51 +144,15 @@ func must[T any](v T, err error) T {
 	return v
 }
 
-// processAlive reports whether pid runs (a zombie does not).
-func processAlive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if i := bytes.LastIndexByte(b, ')'); err == nil && i > 0 && i+2 < len(b) && b[i+2] == 'Z' {
-		return false
-	}
-	return true
-}
-
 // waitProcessesGone polls, for at most 10 s, until none of the pids in
 // the spawn players' file runs; it fails naming survivors, and kills them.
 func waitProcessesGone(t *testing.T, pidFile string) {
 	t.Helper()
-	b, err := os.ReadFile(pidFile)
+	pids, err := proctest.ReadPids(pidFile)
 	if err != nil {
 		t.Fatalf("no player started: %v", err)
 	}
-	var pids []int
-	for _, f := range strings.Fields(string(b)) {
-		pid, _ := strconv.Atoi(f)
-		pids = append(pids, pid)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var left []int
-		for _, pid := range pids {
-			if processAlive(pid) {
-				left = append(left, pid)
-			}
-		}
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("processes %v still run", left)
-			for _, pid := range left {
-				syscall.Kill(pid, syscall.SIGKILL)
-			}
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	proctest.WaitGone(t, pids...)
 }
 
 // badPlayerConfig is a run of one game a candidate and two validation

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/evotune/evotune/engine"
@@ -180,21 +179,4 @@ func (c crlfWriter) Write(b []byte) (int, error) {
 		return 0, err
 	}
 	return len(b), nil
-}
-
-// readPids reads the "PID CHILDPID" lines of spawn players: every pid.
-func readPids(path string) ([]int, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var pids []int
-	for _, f := range strings.Fields(string(b)) {
-		pid, err := strconv.Atoi(f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %q", path, b)
-		}
-		pids = append(pids, pid)
-	}
-	return pids, nil
 }

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,48 +16,9 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/proctest"
 	"github.com/evotune/evotune/tuner"
 )
-
-// alive reports whether pid is a running process: a zombie, dead but not
-// yet reaped by its parent (init, once the player that started it died),
-// is not.
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if i := bytes.LastIndexByte(b, ')'); err == nil && i > 0 && i+2 < len(b) && b[i+2] == 'Z' {
-		return false
-	}
-	return true
-}
-
-// waitGone polls, for at most 10 s (a loaded machine), until none of pids
-// runs; it fails naming the survivors, and kills them.
-func waitGone(t *testing.T, pids ...int) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var left []int
-		for _, pid := range pids {
-			if alive(pid) {
-				left = append(left, pid)
-			}
-		}
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("processes %v still run", left)
-			for _, pid := range left {
-				syscall.Kill(pid, syscall.SIGKILL)
-			}
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
 
 // limitOptions are short limits, so that each misbehaving player costs a
 // second or two; the handshake's is long enough for a test binary to start
@@ -280,7 +240,7 @@ func TestStderrFloodRecovered(t *testing.T) {
 // if there are none.
 func spawnPids(t *testing.T, path string) []int {
 	t.Helper()
-	pids, err := readPids(path)
+	pids, err := proctest.ReadPids(path)
 	if err != nil || len(pids) == 0 {
 		t.Fatalf("no pids: %v", err)
 	}
@@ -331,7 +291,7 @@ func TestNoProcessLeft(t *testing.T) {
 			case c.kind != nil && !errors.Is(err, c.kind):
 				t.Errorf("play: %v, want %v", err, c.kind)
 			}
-			waitGone(t, spawnPids(t, pidFile)...)
+			proctest.WaitGone(t, spawnPids(t, pidFile)...)
 		})
 	}
 }
@@ -348,7 +308,7 @@ func TestIgnoresQuit(t *testing.T) {
 	}
 	pid := p.slots[0].proc.cmd.Process.Pid
 	p.Close()
-	waitGone(t, pid)
+	proctest.WaitGone(t, pid)
 }
 
 // TestKillAll: KillAll ends every player of the program and the processes
@@ -365,7 +325,7 @@ func TestKillAll(t *testing.T) {
 		procs = append(procs, p)
 	}
 	KillAll()
-	waitGone(t, spawnPids(t, pidFile)...)
+	proctest.WaitGone(t, spawnPids(t, pidFile)...)
 	for _, p := range procs {
 		p.Close()
 	}
@@ -392,12 +352,12 @@ func TestKill9Parent(t *testing.T) {
 			t.Fatal("the helper's player did not start")
 		}
 		time.Sleep(10 * time.Millisecond)
-		pids, _ = readPids(pidFile)
+		pids, _ = proctest.ReadPids(pidFile)
 	}
 	helper.Process.Kill() // SIGKILL: no code of the helper runs
-	waitGone(t, pids[0])
+	proctest.WaitGone(t, pids[0])
 	syscall.Kill(-pids[0], syscall.SIGKILL) // the grandchild, in the player's group
-	waitGone(t, pids[1])
+	proctest.WaitGone(t, pids[1])
 }
 
 // TestLogAfresh: a pool's log starts afresh, marks where each process
