@@ -3,6 +3,7 @@ package playerpool
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,6 +55,29 @@ func playPool(t *testing.T, p *Pool, fam Family, vectors [][]float64, seeds []ui
 	return results, err
 }
 
+// playDefaults plays fam's defaults on the seeds through a new pool of
+// slots and k.
+func playDefaults(t *testing.T, fam Family, slots, k int, seeds []uint64) ([]engine.Result, error) {
+	t.Helper()
+	opts := testOptions(t)
+	opts.Batch = k
+	p := New(slots, opts)
+	defer p.Close()
+	got, err := playPool(t, p, fam, [][]float64{fam.Defaults()}, seeds)
+	return got[0], err
+}
+
+// sameResults fails for each seed whose result in got is not the one in
+// want, the reference wantWhat names.
+func sameResults(t *testing.T, prefix string, seeds []uint64, got, want []engine.Result, wantWhat string) {
+	t.Helper()
+	for i := range seeds {
+		if got[i] != want[i] {
+			t.Errorf("%s: seed %d: %+v, %s %+v", prefix, seeds[i], got[i], wantWhat, want[i])
+		}
+	}
+}
+
 func testSeeds(n int) []uint64 {
 	seeds := make([]uint64, n)
 	for i := range seeds {
@@ -78,19 +102,11 @@ func TestSameGames(t *testing.T) {
 		t.Fatalf("family %+v", fam)
 	}
 	for _, c := range []struct{ slots, k int }{{1, 0}, {2, 0}, {2, 1}, {1, 5}} {
-		opts := testOptions(t)
-		opts.Batch = c.k
-		p := New(c.slots, opts)
-		got, err := playPool(t, p, fam, [][]float64{fam.Defaults()}, seeds)
-		p.Close()
+		got, err := playDefaults(t, fam, c.slots, c.k, seeds)
 		if err != nil {
 			t.Fatalf("%d slots, k %d: %v", c.slots, c.k, err)
 		}
-		for i := range seeds {
-			if got[0][i] != want[i] {
-				t.Errorf("%d slots, k %d: seed %d: protocol %+v, in process %+v", c.slots, c.k, seeds[i], got[0][i], want[i])
-			}
-		}
+		sameResults(t, fmt.Sprintf("%d slots, k %d", c.slots, c.k), seeds, got, want, "in process")
 	}
 }
 
@@ -186,14 +202,11 @@ func TestFailureIsTheGames(t *testing.T) {
 	fam.Command = playerCommand("crash-on-board", g.Board().Hex())
 	var did []string
 	for _, slots := range []int{1, 4} {
-		opts := testOptions(t)
-		opts.Batch = 2
+		k := 2
 		if slots == 1 {
-			opts.Batch = 0
+			k = 0
 		}
-		p := New(slots, opts)
-		_, err := playPool(t, p, fam, [][]float64{fam.Defaults()}, seeds)
-		p.Close()
+		_, err := playDefaults(t, fam, slots, k, seeds)
 		var pe *Error
 		if !errors.As(err, &pe) || !errors.Is(err, ErrExited) {
 			t.Fatalf("%d slots: err %v, want the player's exit", slots, err)
@@ -221,22 +234,14 @@ func TestCrashesNowAndThen(t *testing.T) {
 	for _, c := range []struct{ slots, k int }{{1, 0}, {2, 2}} {
 		dir := t.TempDir()
 		fam.Command = playerCommand("crash-some", dir, "3")
-		opts := testOptions(t)
-		opts.Batch = c.k
-		p := New(c.slots, opts)
-		got, err := playPool(t, p, fam, [][]float64{fam.Defaults()}, seeds)
-		p.Close()
+		got, err := playDefaults(t, fam, c.slots, c.k, seeds)
 		if err != nil {
 			t.Fatalf("%d slots, k %d: %v", c.slots, c.k, err)
 		}
 		if started := len(must(os.ReadDir(dir))); started < 4 {
 			t.Errorf("%d slots, k %d: %d processes started, want 3 crashes and a restart", c.slots, c.k, started)
 		}
-		for i := range seeds {
-			if got[0][i] != want[i] {
-				t.Errorf("%d slots, k %d: seed %d: %+v, undisturbed %+v", c.slots, c.k, seeds[i], got[0][i], want[i])
-			}
-		}
+		sameResults(t, fmt.Sprintf("%d slots, k %d", c.slots, c.k), seeds, got, want, "undisturbed")
 	}
 }
 
