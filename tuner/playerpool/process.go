@@ -168,10 +168,7 @@ func (p *Process) handshake() error {
 				return p.fail("began its handshake with a malformed line: "+errText(err), ErrProtocol)
 			}
 		case s == lineReady:
-			if err := checkParams(p.family.Params); err != nil {
-				return p.fail("declared a bad parameter: "+errText(err), ErrProtocol)
-			}
-			return nil
+			return nil // each param was checked when it arrived
 		default:
 			q, err := ParseParam(s)
 			if err != nil {
