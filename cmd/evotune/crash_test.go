@@ -39,6 +39,14 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// evotuneCommand runs the test binary as the evotune binary with args
+// (TestMain's EVOTUNE_CHILD=1); env is added to the child's environment.
+func evotuneCommand(env []string, args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(append(os.Environ(), "EVOTUNE_CHILD=1"), env...)
+	return cmd
+}
+
 // tracingPool appends "game" to a file for every game its pool plays. A
 // line is written after the game was handed on (to the run's journal), and
 // each is one append-mode write, so the count survives kill -9 and a kill
@@ -111,8 +119,8 @@ func startChild(t *testing.T, trace string, args ...string) *child {
 	t.Helper()
 	// Its own directory: children without a trace file (NATS workers) run
 	// side by side, and a test must not write into the package's source.
-	c := &child{cmd: exec.Command(os.Args[0], args...), ready: filepath.Join(t.TempDir(), "ready")}
-	c.cmd.Env = append(os.Environ(), "EVOTUNE_CHILD=1", "EVOTUNE_TRACE="+trace, "EVOTUNE_READY="+c.ready)
+	c := &child{ready: filepath.Join(t.TempDir(), "ready")}
+	c.cmd = evotuneCommand([]string{"EVOTUNE_TRACE=" + trace, "EVOTUNE_READY=" + c.ready}, args...)
 	c.cmd.Stdout, c.cmd.Stderr = &c.stdout, &c.stderr
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"net"
-	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -31,8 +29,7 @@ func TestWorkerWaitsForServer(t *testing.T) {
 	addr, none := freeAddr(t), freeAddr(t)
 	url := "nats://" + addr
 
-	cmd := exec.Command(os.Args[0], "worker", "--nats", url, "--slots", "1", "--name", "early")
-	cmd.Env = append(os.Environ(), "EVOTUNE_CHILD=1")
+	cmd := evotuneCommand(nil, "worker", "--nats", url, "--slots", "1", "--name", "early")
 	var stdout strings.Builder
 	cmd.Stdout = &stdout
 	stderr, err := cmd.StderrPipe()
