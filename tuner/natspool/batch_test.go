@@ -119,9 +119,12 @@ func TestBlocksShrink(t *testing.T) {
 			t.Fatalf("a job of %d games among the last 16", len(bl.games))
 		}
 	}
-	t.Logf("%d jobs for %d games", len(bs), 32*8)
+	t.Logf("32 candidates x 8 games on 16 slots: %d jobs", len(bs))
 	if bs := blocks(plainBatch(1, 100), 4, 64); len(bs) < 64 {
 		t.Errorf("one candidate's 100 games in %d jobs for 64 slots", len(bs))
+	} else {
+		// The figures docs/many-machines.md quotes for a validation.
+		t.Logf("one candidate x 100 games: %d jobs on 16 slots, %d on 64", len(blocks(plainBatch(1, 100), 4, 16)), len(bs))
 	}
 }
 
