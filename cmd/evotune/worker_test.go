@@ -6,6 +6,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/evotune/evotune/tuner/natspool"
 )
@@ -59,7 +60,9 @@ func TestWorkerWaitsForServer(t *testing.T) {
 		t.Fatalf("the worker exited without saying %q:\n%s", want, strings.Join(said, "\n"))
 	}
 	await("worker    waiting for the NATS server at " + url)
-
+	// The worker tries again (every second) before the server comes, and
+	// says nothing more.
+	time.Sleep(1500 * time.Millisecond)
 	s, err := natspool.StartServer(addr, natspool.Credentials{})
 	if err != nil {
 		t.Fatal(err)

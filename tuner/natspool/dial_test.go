@@ -31,17 +31,20 @@ func lines() (chan string, func(string, ...any)) {
 	return c, func(format string, args ...any) { c <- fmt.Sprintf(format, args...) }
 }
 
-// await returns the first line from c containing want.
-func await(t *testing.T, c chan string, want string) string {
+// await reads lines from c up to the first containing want, and returns
+// them, that one last.
+func await(t *testing.T, c chan string, want string) []string {
 	t.Helper()
+	var read []string
 	for line := range c {
 		t.Log(line)
+		read = append(read, line)
 		if strings.Contains(line, want) {
-			return line
+			return read
 		}
 	}
 	t.Fatalf("no line %q", want)
-	return ""
+	return nil
 }
 
 // TestDialWaitsForServer: a worker dialling before its server exists says
@@ -59,9 +62,12 @@ func TestDialWaitsForServer(t *testing.T) {
 		nc, err := Dial(context.Background(), url, Credentials{}, "w", 0, logf)
 		got <- dialed{nc, err}
 	}()
-	if line := await(t, logs, "waiting for the NATS server at "+url); !strings.Contains(line, "no servers available") {
+	read := await(t, logs, "waiting for the NATS server at "+url)
+	if line := read[len(read)-1]; !strings.Contains(line, "no servers available") {
 		t.Errorf("the waiting line says no reason: %q", line)
 	}
+	// Dial tries again before the server comes, and says nothing more.
+	time.Sleep(dialRetry + dialRetry/2)
 	s, err := StartServer(addr, Credentials{})
 	if err != nil {
 		t.Fatal(err)
@@ -72,9 +78,14 @@ func TestDialWaitsForServer(t *testing.T) {
 		t.Fatal(d.err)
 	}
 	t.Cleanup(d.nc.Close)
-	await(t, logs, "connected to the NATS server at "+url)
+	// The lines up to "connected" and after it: a second waiting line
+	// would come before it.
+	later := await(t, logs, "connected to the NATS server at "+url)
 	close(logs)
 	for line := range logs {
+		later = append(later, line)
+	}
+	for _, line := range later {
 		if strings.Contains(line, "waiting") {
 			t.Errorf("waiting said more than once: %q", line)
 		}
