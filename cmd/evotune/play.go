@@ -85,13 +85,11 @@ func setupPlay(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.W
 				func(i int) uint64 { return engine.GameSeed(*seed, uint64(i)) },
 				func() (engine.Player, error) { return engine.NewSearcher(e, cfg) },
 				*maxMoves, func(int, engine.Result) { pb.add(1) })
+			elapsed = time.Since(start).Seconds()
 		}
 		pb.done()
 		if err != nil {
 			return err
-		}
-		if elapsed == 0 {
-			elapsed = time.Since(start).Seconds()
 		}
 		cpuEnd, _ := cputime.Process()
 		cpuMS := (cpuEnd - cpuStart).Seconds() * 1000
