@@ -69,7 +69,7 @@ func finished(t testing.TB, dir string) (weights, history, checkpoint string) {
 		}
 		return string(data)
 	}
-	if _, err := os.Stat(filepath.Join(dir, tuner.WeightsFile)); err == nil || !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(dir, tuner.WeightsFile)); !os.IsNotExist(err) {
 		weights = read(filepath.Join(dir, tuner.WeightsFile)) // a player's run has none
 	}
 	for _, line := range strings.SplitAfter(read(filepath.Join(dir, tuner.HistoryFile)), "\n") {
