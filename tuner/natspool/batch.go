@@ -48,11 +48,11 @@ func blocks(b *tuner.Batch, n, slots int) []block {
 			if len(games) == 0 {
 				continue
 			}
-			size := n
+			size := min(n, len(games))
 			if slots > 0 {
-				size = min(n, max(1, (remaining+slots-1)/slots))
+				// At least 1: remaining >= len(games) > 0.
+				size = min(size, (remaining+slots-1)/slots)
 			}
-			size = min(size, len(games))
 			out = append(out, block{cand: c, games: games[:size]})
 			perCand[c] = games[size:]
 			remaining -= size
