@@ -27,7 +27,7 @@ func addPlayerFlags(fs *flag.FlagSet, withCommand bool) *playerFlags {
 	if withCommand {
 		fs.StringVar(&f.command, "player", "", "tune the external player this `COMMAND` runs (it speaks the player protocol) instead of the config's feature set: words split as a shell splits a simple command, with '...', \"...\" and \\ quoting and nothing expanded (on Windows as Windows programs split their command line: backslashes kept, \"...\" quoting); the config's player section, if any, keeps its init, bounds and fixed; with --nats or --nats-listen its games go to workers started with evotune worker --player and the same player")
 	}
-	fs.Float64Var(&f.scale, "player-timeouts", 1, "multiply an external player's time limits (10 s for its handshake and each set, 10 s per board of a move request) by `F`; changes no result")
+	fs.Float64Var(&f.scale, "player-timeouts", 1, "multiply an external player's time limits (10 s for its handshake and each set, 10 s for one board of a move request and its own pace for the others) by `F`; changes no result")
 	return f
 }
 

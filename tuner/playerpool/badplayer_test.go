@@ -26,7 +26,8 @@ import (
 //	stderr-flood KB then  KB KiB on standard error without a newline, then
 //	                 "crash" (exit 3) or "serve"
 //	ignore-quit      serves, and stays after quit
-//	stop-reading     answers set, then reads nothing more and sleeps
+//	stop-reading     answers set and two move requests, then reads nothing
+//	                 more and sleeps
 //	crlf             serves with lines ending in \r\n
 //	segv-32768       serves, and dies of SIGSEGV on a board with a 32768
 //	spawn FILE WHEN  starts a child that sleeps, appends "PID CHILDPID" to
@@ -111,6 +112,17 @@ func badPlayer(mode string, args []string) (int, bool) {
 		in.ReadString('\n') // set
 		fmt.Fprintln(out, "ok")
 		out.Flush()
+		for range 2 {
+			line, _ := in.ReadString('\n')
+			boards, err := ParseMove(bytes.TrimSuffix([]byte(line), []byte("\n")), nil)
+			if err != nil {
+				return 2, true
+			}
+			dirs := make([]engine.Dir, len(boards))
+			sp().Moves(boards, dirs)
+			fmt.Fprintln(out, string(AppendBest(nil, dirs)))
+			out.Flush()
+		}
 		time.Sleep(time.Hour)
 		return 0, true
 	case "crlf":

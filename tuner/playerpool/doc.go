@@ -34,11 +34,13 @@
 //     starts, and an error quotes the failing process's part only. A reply
 //     is read (exchange.go) without a goroutine per line: one timer armed
 //     for a whole exchange, write and read (the handshake limit for the
-//     handshake, from hello to ready, and for set; the per-board limit times
-//     k for move), kills the player's process tree when it fires, which ends
-//     a blocked write or read; a watched context (a batch's, Open's, the
-//     handshake's) does the same at once when cancelled, and the exchange
-//     then returns the context's error. Lines are at most MaxLine (64 KiB)
+//     handshake, from hello to ready, and for set; for move the per-board
+//     limit for one board and 4 times the player's usual time per board for
+//     each other, so that a hung player shows within about the per-board
+//     limit whatever k: see Process.Moves), kills the player's process
+//     tree when it fires, which ends a blocked write or read; a watched
+//     context (a batch's, Open's, the handshake's) does the same at once
+//     when cancelled, and the exchange then returns the context's error. Lines are at most MaxLine (64 KiB)
 //     bytes, read into the reader's own buffer, and may end in \r\n; a
 //     handshake declares at most MaxParams (64) parameters, and a duplicate
 //     is refused when it arrives. Every failure is an *Error (errors.go),

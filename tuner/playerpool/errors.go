@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/evotune/evotune/engine"
 )
 
 // Sentinels wrapped by an *Error, saying what kind of failure it was.
@@ -33,6 +35,22 @@ type Error struct {
 	Log     string // the log file's path; "" for a temporary one
 	Tail    string // its last lines, joined by " | "; "" if it is empty
 	Err     error  // a sentinel above, ErrProtocol, or engine.ErrIllegalMove
+
+	// req are the boards of the move request that failed (nil for another
+	// exchange), from index at of the boards given to Moves on.
+	req []engine.Board
+	at  int
+}
+
+// alone returns the index among the boards given to Moves of the one
+// board a failed move request held, or -1 when it held several or the
+// failure was not a move request's: a failure of such a request is that
+// board's own.
+func (e *Error) alone() int {
+	if len(e.req) == 1 {
+		return e.at
+	}
+	return -1
 }
 
 func (e *Error) Error() string {
@@ -64,6 +82,9 @@ func (e *Error) retryable() bool {
 // escaped: the player's text may hold any bytes.
 func (p *Process) fail(did string, kind error) error {
 	e := &Error{Command: p.command, Did: printable(did), Err: kind}
+	if p.doing == "" {
+		e.req, e.at = p.req, p.at
+	}
 	if p.log != nil {
 		if p.plog != nil {
 			e.Tail = printable(p.plog.tail())

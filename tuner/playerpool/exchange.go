@@ -112,8 +112,15 @@ func (p *Process) lateDid() string {
 		return fmt.Sprintf("did not answer the handshake within %v: it sent nothing (does it flush its standard output after each line?)", p.limit)
 	case p.doing == "the handshake":
 		return fmt.Sprintf("did not finish its handshake within %v (%d lines received, no ready)", p.limit, p.heard)
+	case p.doing != "" || len(p.req) == 1:
+		return fmt.Sprintf("did not answer %s within %v", p.what(), p.limit)
 	}
-	return fmt.Sprintf("did not answer %s within %v", p.what(), p.limit)
+	k := len(p.req)
+	if per := (p.limit - p.opts.move()) / time.Duration(k-1); per < p.opts.move() {
+		return fmt.Sprintf("did not answer %s within %v (%v for one board, %v for each of the %d others: %d times its slowest time per board so far)",
+			p.what(), p.limit.Round(time.Millisecond), p.opts.move(), per.Round(time.Microsecond), k-1, paceFactor)
+	}
+	return fmt.Sprintf("did not answer %s within %v (%v a board)", p.what(), p.limit, p.opts.move())
 }
 
 // gone describes a process whose output or input closed: how it exited,

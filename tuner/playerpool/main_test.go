@@ -60,7 +60,7 @@ func (m *misbehaving) Moves(boards []engine.Board, dst []engine.Dir) error {
 // returns its exit status. Modes: serve [DEPTH] (the built-in standard
 // player, 2 plies by default, as every other mode), crash-once FILE (crashes at its 20th move
 // request unless FILE exists, creating it), crash-always, crash-start,
-// hang, hang-start, garbage, illegal, nondeterministic, comments, set-error, the bad
+// hang, hang-start, mute (never answers a move request), garbage, illegal, nondeterministic, comments, set-error, the bad
 // declarations decl-minmax, decl-nan and decl-dup, and the misbehaving
 // players of badPlayer.
 func testPlayer(mode string, args []string) int {
@@ -129,6 +129,11 @@ func testPlayer(mode string, args []string) int {
 		}}
 	case "hang-start":
 		time.Sleep(time.Hour)
+	case "mute":
+		p = &misbehaving{SearchPlayer: sp, fault: func(int, []engine.Board, []engine.Dir) {
+			fmt.Fprintln(os.Stderr, "never answering")
+			time.Sleep(time.Hour)
+		}}
 	case "illegal":
 		p = &misbehaving{SearchPlayer: sp, fault: func(_ int, boards []engine.Board, dst []engine.Dir) {
 			for i, b := range boards {

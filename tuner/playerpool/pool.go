@@ -22,8 +22,9 @@ import (
 // against 0.17 µs for the same games in process. A candidate's games are
 // shared by fewer slots as k grows, but near the end of a batch a slot
 // starting a candidate takes only its share of the games left (share), and
-// a tuning run's candidates rarely have more than 64 games each. The
-// request's limit is the per-board limit times its boards.
+// a tuning run's candidates rarely have more than 64 games each. A
+// request's limit grows with its boards by the player's own pace, not by
+// the per-board limit (see Process.Moves).
 const DefaultBatch = 64
 
 // MaxFailures is how many times one game may fail (its player crashed, hung
@@ -324,6 +325,10 @@ func (s *slot) play(ctx context.Context, b *tuner.Batch, c int, alone bool, live
 		}
 		d, err := s.proc.Moves(*boards, *dirs)
 		if err != nil {
+			var pe *Error
+			if errors.As(err, &pe) {
+				return pe.alone(), err
+			}
 			return -1, err
 		}
 		*dirs = d

@@ -420,3 +420,40 @@ func TestCancel(t *testing.T) {
 		t.Errorf("cancel took %v", el)
 	}
 }
+
+// TestHungPlayerEndsSoon: a player that never answers a move request ends
+// the batch within about the per-board limit for each of its MaxFailures
+// failures, whatever the boards a request may hold (a request's limit is
+// not the per-board limit times its boards, which held a run 671 s at 64
+// boards and 10 s); so does one that stops answering after a few requests.
+func TestHungPlayerEndsSoon(t *testing.T) {
+	const limit = 2 * time.Second
+	fam := probe(t, playerCommand("serve", "2"))
+	for _, c := range []struct {
+		mode string
+		k    int
+	}{{"mute", 1}, {"mute", 8}, {"mute", 64}, {"hang", 64}} {
+		t.Run(fmt.Sprintf("%s/k=%d", c.mode, c.k), func(t *testing.T) {
+			t.Parallel()
+			opts := testOptions(t)
+			opts.HandshakeTimeout, opts.MoveTimeout, opts.Batch = 8*time.Second, limit, c.k
+			p := New(1, opts)
+			defer p.Close()
+			f := fam
+			f.Command = playerCommand(c.mode)
+			start := time.Now()
+			_, err := playPool(t, p, f, [][]float64{f.Defaults()}, testSeeds(64))
+			el := time.Since(start)
+			checkError(t, err, ErrTimeout, "did not answer move", "failed 3 times")
+			t.Logf("%v: %v", el.Round(time.Millisecond), err)
+			// MaxFailures waits of the limit (one more for hang: its
+			// request of several boards fails uncharged first), and the
+			// time to start and kill the players (generous: a loaded
+			// machine). The limit times the boards would be 16 s at k = 8,
+			// 128 s at 64.
+			if most := (MaxFailures+1)*limit + 4*time.Second; el > most {
+				t.Errorf("the batch ended after %v, want at most %v", el, most)
+			}
+		})
+	}
+}

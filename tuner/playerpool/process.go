@@ -2,10 +2,12 @@ package playerpool
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -44,7 +46,13 @@ type Process struct {
 	limit time.Duration
 	doing string         // the exchange, "" for a move request
 	req   []engine.Board // a move request's boards
+	at    int            // the index of req[0] among the boards Moves was given
 	heard int            // lines received in the handshake, comments too
+	// paceOne and paceMany are the slowest time per board of the move
+	// requests of one board and of several answered so far, 0 before the
+	// first: what sets the time the boards of a request beyond its first
+	// are allowed (see Moves).
+	paceOne, paceMany time.Duration
 
 	mu      sync.Mutex
 	stopErr error // why a watched context ended the process
@@ -216,11 +224,53 @@ func (p *Process) Set(values []float64) error {
 // Moves asks for the moves of boards (each with a legal move) and stores
 // them in dst[:0]. It checks the reply's form, not the moves' legality:
 // the caller plays them and knows.
+//
+// A request's limit is the per-board limit for one of its boards, plus for
+// each other board paceFactor times the slowest time per board of the
+// requests answered so far (at most the per-board limit), so that a player
+// that stops answering is found within about the per-board limit whatever
+// the number of boards, while a slow one has its usual pace with room to
+// spare. A process that has answered nothing yet is asked for the first
+// board alone, then for the others: a player that never answers fails on
+// one board, in the per-board limit, and its first answer sets the pace.
 func (p *Process) Moves(boards []engine.Board, dst []engine.Dir) ([]engine.Dir, error) {
+	if p.pace() > 0 || len(boards) == 1 {
+		return p.moves(boards, 0, dst)
+	}
+	d, err := p.moves(boards[:1], 0, dst)
+	if err != nil {
+		return nil, err
+	}
+	first := d[0]
+	d, err = p.moves(boards[1:], 1, d)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Insert(d, 0, first), nil
+}
+
+// paceFactor is how many times the slowest time per board seen so far a
+// request allows each of its boards beyond the first (see Moves).
+const paceFactor = 4
+
+// pace is the slowest time per board of the requests of several boards
+// answered so far, or before the first of them, of those of one board
+// (whose time is mostly the round trip, which several boards share).
+func (p *Process) pace() time.Duration { return cmp.Or(p.paceMany, p.paceOne) }
+
+// moveLimit is the limit of a move request of k boards.
+func (p *Process) moveLimit(k int) time.Duration {
+	return p.opts.move() + time.Duration(k-1)*min(p.opts.move(), paceFactor*p.pace())
+}
+
+// moves is one move request: boards, the boards given to Moves from
+// index at on.
+func (p *Process) moves(boards []engine.Board, at int, dst []engine.Dir) ([]engine.Dir, error) {
 	p.buf = append(AppendMove(p.buf[:0], boards), '\n')
-	p.req = boards
-	p.arm("", p.opts.move()*time.Duration(len(boards)))
+	p.req, p.at = boards, at
+	p.arm("", p.moveLimit(len(boards)))
 	defer p.disarm()
+	t0 := time.Now()
 	if err := p.send(p.buf); err != nil {
 		return nil, err
 	}
@@ -234,6 +284,11 @@ func (p *Process) Moves(boards []engine.Board, dst []engine.Dir) ([]engine.Dir, 
 	dst, err = ParseBest(reply, len(boards), dst)
 	if err != nil {
 		return nil, p.fail("answered "+p.what()+" with a malformed line: "+errText(err), ErrProtocol)
+	}
+	if per := max(time.Since(t0)/time.Duration(len(boards)), 1); len(boards) == 1 {
+		p.paceOne = max(p.paceOne, per)
+	} else {
+		p.paceMany = max(p.paceMany, per)
 	}
 	return dst, nil
 }
