@@ -87,6 +87,11 @@ type FeatureSet struct {
 	// positive default weight that no sensible vector makes negative (empty
 	// cells, for the built-in sets). See Normalize.
 	Reference string
+	// WeightLimit is the largest magnitude a weight may have where the
+	// model holds weights in a narrower type than float64 (the nneonneo
+	// set's float32, as the program's constants are); 0 means any finite
+	// weight. Compiling a weight beyond it fails.
+	WeightLimit float64
 	// Model computes the features and compiles weights.
 	Model Model
 

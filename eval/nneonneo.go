@@ -49,6 +49,7 @@ var nneonneoSet = &FeatureSet{
 	// under any scale; the compatible search adds no move scores.
 	ScaleInvariant: true,
 	Reference:      "empty",
+	WeightLimit:    math.MaxFloat32,
 	Model:          nneonneoModel{},
 }
 
@@ -209,8 +210,8 @@ func (nneonneoModel) Compile(w, p []float64) (engine.Evaluator, error) {
 	var w32 [5]float32
 	for i, x := range w {
 		w32[i] = float32(x)
-		if math.IsInf(float64(w32[i]), 0) {
-			return nil, fmt.Errorf("%w: nneonneo: weight of %s is %g, want a float32 (magnitude below %g)",
+		if math.Abs(x) > nneonneoSet.WeightLimit {
+			return nil, fmt.Errorf("%w: nneonneo: weight of %s is %g, want a float32 (magnitude at most %g)",
 				ErrWeights, nneonneoSet.Features[i].Name, x, math.MaxFloat32)
 		}
 	}

@@ -25,7 +25,8 @@ type PlayerConfig struct {
 	// Bounds narrow parameters' declared bounds, by name: [lower, upper].
 	Bounds map[string][]float64 `yaml:"bounds,omitempty"`
 	// Fixed names parameters held at their starting value: a player whose
-	// evaluation is scale-invariant wastes a dimension on one of them.
+	// evaluation is scale-invariant wastes a dimension on one of them. A
+	// parameter declared with min = max is held without being named.
 	Fixed []string `yaml:"fixed,omitempty"`
 	// Declared is what the player declared in its handshake when the run
 	// began. evotune writes it (a config need not), so that the run's
@@ -150,12 +151,13 @@ func (c *Config) validatePlayer() error {
 		free--
 	}
 	for i, q := range d.Params {
+		// A parameter with one value is held (see Coordinates).
 		if lo, hi := pc.bounds(i); lo == hi && !slices.Contains(pc.Fixed, q.Name) {
-			return c.errorf("player", "parameter %s has min = max = %v: hold it in player.fixed", q.Name, lo)
+			free--
 		}
 	}
 	if free == 0 {
-		return c.errorf("player.fixed", "every parameter is fixed: there is nothing to tune")
+		return c.errorf("player.fixed", "every parameter is fixed or declared with min = max: there is nothing to tune")
 	}
 	return nil
 }

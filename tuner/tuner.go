@@ -1,9 +1,7 @@
 package tuner
 
 import (
-	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"time"
 
@@ -252,17 +250,16 @@ func (t *Tuner) enterStage(i int, from []float64) error {
 	t.search = *st.Search
 	t.valSearch = t.cfg.StageValidationSearch(i)
 	t.base = slices.Clone(from)
-	// Scale invariance: without move scores only the direction of a linear
-	// weight vector matters, so the reference weight stays fixed.
+	// Held coordinates (see Coordinates) stay at their value.
+	coords, err := Coordinates(t.cfg, t.search)
+	if err != nil {
+		return err
+	}
 	t.free = t.free[:0]
-	for k, name := range t.names {
-		if pc := t.cfg.Player; pc != nil && slices.Contains(pc.Fixed, name) {
-			continue
+	for k, c := range coords {
+		if !c.Held {
+			t.free = append(t.free, k)
 		}
-		if t.set != nil && !t.search.ScoresMoves() && t.set.ScaleInvariant && k == t.set.ReferenceIndex() {
-			continue
-		}
-		t.free = append(t.free, k)
 	}
 	opt, err := newOptimizer(t.cfg, st, optimizerSeed(t.cfg.Seed, i), t.set, t.names, t.free, t.base, t.init)
 	if err != nil {
@@ -287,24 +284,19 @@ func newOptimizer(cfg *Config, st StageConfig, seed uint64, set *eval.FeatureSet
 		Noisy: true,
 	}
 	pc.Restarts, _ = population.ParseRestarts(cfg.Optimizer.Restarts)
+	// The scales and bounds are Coordinates', from the run's start (init).
+	coords, err := Coordinates(cfg, *st.Search)
+	if err != nil {
+		return nil, err
+	}
 	for _, i := range free {
-		x := base[i]
-		pc.X0 = append(pc.X0, x)
-		if cfg.Player != nil {
-			lo, hi := cfg.Player.bounds(i)
-			pc.Scale = append(pc.Scale, hi-lo)
-			pc.Lower, pc.Upper = append(pc.Lower, lo), append(pc.Upper, hi)
-			continue
+		c := coords[i]
+		if init[i] != c.Start {
+			return nil, fmt.Errorf("tuner: %s starts at %v, its coordinate at %v", c.Name, init[i], c.Start) // a broken invariant
 		}
-		pc.Scale = append(pc.Scale, cmp.Or(math.Abs(init[i]), 1))
-		lo, hi := math.Inf(-1), math.Inf(1)
-		if k := i - len(set.Features); k >= 0 { // a parameter: always within its own bounds
-			lo, hi = set.Params[k].Min, set.Params[k].Max
-		}
-		if b, ok := cfg.Bounds[names[i]]; ok {
-			lo, hi = b[0], b[1]
-		}
-		pc.Lower, pc.Upper = append(pc.Lower, lo), append(pc.Upper, hi)
+		pc.X0 = append(pc.X0, base[i])
+		pc.Scale = append(pc.Scale, c.Scale)
+		pc.Lower, pc.Upper = append(pc.Lower, c.Lower), append(pc.Upper, c.Upper)
 	}
 	if cfg.Player == nil && len(cfg.Bounds) == 0 && len(set.Params) == 0 {
 		pc.Lower, pc.Upper = nil, nil

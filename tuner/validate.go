@@ -84,7 +84,17 @@ func (c *Config) Validate() error {
 			return c.errorf(field, "[%v, %v] does not contain the starting weight %v", b[0], b[1], x)
 		}
 	}
-	return c.validateRest()
+	if err := c.validateRest(); err != nil {
+		return err
+	}
+	for _, st := range c.StageList() { // a held reference weight's sign
+		if st.Search != nil {
+			if _, err := setCoordinates(c, set, *st.Search); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // validateRest checks what a run of a feature set and one of a player
