@@ -13,11 +13,12 @@
 //	{"id":1,"params":{"empty":300,...},"games":40,"first":0}
 //	{"id":1,"scores":[...],"mean":...,"games":40,"cpu_s":...}
 //
-//	{"recommend":{"empty":310,...}}
-//	{"ok":true}
+//	{"id":2,"recommend":{"empty":310,...}}
+//	{"id":2,"ok":true}
 //
-// and a bad line gets {"error":"..."} naming what is wrong and what is
-// allowed, after which the exchange goes on. The end of the input ends it.
+// and a bad line gets {"id":..,"error":"..."} naming what is wrong and
+// what is allowed, after which the exchange goes on. The end of the input
+// ends it.
 //
 // The design, and why:
 //
@@ -37,7 +38,18 @@
 //     scale-invariant set, a player's fixed parameters) are held here too,
 //     and listed as such: the problem an optimizer sees is the tuner's.
 //   - A bad request costs a line, not the exchange: an optimizer's bug
-//     should be found by reading the error, not by a lost run.
+//     should be found by reading the error, not by a lost run. Reading is
+//     strict (request.go), so that nothing is played that the optimizer
+//     did not mean: JSON numbers only as numbers, no key twice, every
+//     value the games cannot take refused before a game (the first line
+//     gives the limits), and the first fault named in a fixed order, the
+//     problem's parameter order, never a map's.
+//   - Free parameters, bounds, scales and held weights are the tuner's,
+//     from tuner.Coordinates, under the search the games are played with.
+//   - Besides the stream ("first"), a held-out block ("held_out": the
+//     tuner's validation games) that no game of the stream is, so that an
+//     optimizer can judge its final choice on games that did not choose
+//     it.
 //   - Hooks (Server.Admit, Server.Answered, Server.Recommend) let a caller
 //     such as tunebench stop an optimizer at its budget, refuse seeds it
 //     keeps for itself and judge recommendations; the plain server needs

@@ -1,11 +1,12 @@
 package objective
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/evotune/evotune/tuner"
 )
@@ -16,10 +17,17 @@ import (
 type Param struct {
 	Name  string  `json:"name"`
 	Start float64 `json:"start"`
-	// Min and Max bound the values a request may give; nil is unbounded
-	// (a feature weight without bounds in the config).
+	// Min and Max bound the values a request may give; nil is unbounded.
+	// They are the tuner's bounds (the config's, a shape parameter's or a
+	// player parameter's own) within what the games can take (a set that
+	// holds its weights in float32: ±3.4028234663852886e38).
 	Min *float64 `json:"min"`
 	Max *float64 `json:"max"`
+	// Box is a search box for optimizers that need one: [Min, Max] where
+	// both are finite (and narrower than the float32 limit), else from 0
+	// to 3 times the start on the start's side of 0 ([−1, 1] for a start
+	// of 0), cut to Min and Max. Values outside it are allowed.
+	Box [2]float64 `json:"box"`
 	// Scale is the tuner's unit for the parameter: the start's magnitude
 	// (1 where it is 0), or a player parameter's range.
 	Scale float64 `json:"scale"`
@@ -28,7 +36,8 @@ type Param struct {
 }
 
 // A Problem is what the server plays: a family of players, the pool that
-// plays them, the start and which coordinates are free.
+// plays them, the start and which coordinates are free. New makes one;
+// its fields are for reading. A Server refuses a Problem not made by New.
 type Problem struct {
 	// Name names the problem in the first line (a tunebench problem, a
 	// preset, a config file, a player).
@@ -43,7 +52,6 @@ type Problem struct {
 	// with the value they are held at.
 	Params []Param
 	Fixed  map[string]float64
-	free   []int
 	// Search describes the player's search; Metric the config's fitness
 	// metric; Games its games per candidate, a hint for an optimizer that
 	// has no better idea.
@@ -54,14 +62,21 @@ type Problem struct {
 	MaxMoves int
 	// RunSeed names the stream of games a request's "first" counts in.
 	RunSeed uint64
+
+	coords []tuner.Coordinate
+	free   []int // the indices in Names of Params
 }
+
+// errUnbuilt is Serve's error for a Problem not made by New.
+var errUnbuilt = errors.New("objective: a Problem is made by New")
 
 // New returns the problem cfg poses: cfg is resolved and valid. A config
 // that tunes a player needs its family and a pool that plays it; one that
 // tunes a feature set needs neither (nil pool: a LocalPool of cfg.Workers
 // goroutines). The games are played with the last stage's validation
 // search, the one the tuner's recommendation is judged with, and the move
-// limit of the config's fitness.
+// limit of the config's fitness. Free parameters, bounds, scales and held
+// weights are the tuner's (tuner.Coordinates) under that search.
 func New(name string, cfg *tuner.Config, players tuner.Players, pool tuner.Pool) (*Problem, error) {
 	stages := cfg.StageList()
 	last := stages[len(stages)-1]
@@ -69,79 +84,69 @@ func New(name string, cfg *tuner.Config, players tuner.Players, pool tuner.Pool)
 		Name: name, Players: players, Pool: pool, Fixed: map[string]float64{},
 		Metric: cfg.Fitness.Metric, Games: last.Games, MaxMoves: cfg.Fitness.MaxMoves, RunSeed: cfg.Seed,
 	}
-	bounded := func(lo, hi float64) (*float64, *float64) {
-		var l, h *float64
-		if !math.IsInf(lo, -1) {
-			l = &lo
-		}
-		if !math.IsInf(hi, 1) {
-			h = &hi
-		}
-		return l, h
-	}
-	if pc := cfg.Player; pc != nil {
-		if pc.Declared == nil {
-			return nil, errors.New("objective: the player's declaration is missing")
-		}
+	search := cfg.StageValidationSearch(len(stages) - 1)
+	if cfg.Player != nil {
 		if players == nil || pool == nil {
 			return nil, errors.New("objective: a player's problem needs its family and a pool")
 		}
 		p.Search = "the player's own"
-		for _, q := range pc.Declared.Params {
-			x := pc.Init[q.Name]
-			p.Names, p.Start = append(p.Names, q.Name), append(p.Start, x)
-			if slices.Contains(pc.Fixed, q.Name) {
-				p.Fixed[q.Name] = x
-				continue
-			}
-			lo, hi := q.Min, q.Max
-			if b, ok := pc.Bounds[q.Name]; ok {
-				lo, hi = b[0], b[1]
-			}
-			typ := cmp.Or(q.Type, "float")
-			l, h := bounded(lo, hi)
-			p.free = append(p.free, len(p.Names)-1)
-			p.Params = append(p.Params, Param{Name: q.Name, Start: x, Min: l, Max: h, Scale: hi - lo, Type: typ})
+	} else {
+		set, err := cfg.FeatureSet()
+		if err != nil {
+			return nil, err
 		}
-		return p, nil
+		p.Search = search.String()
+		if p.Players == nil {
+			p.Players = tuner.FeaturePlayers{Set: set, Search: search}
+		}
+		if p.Pool == nil {
+			p.Pool = tuner.NewLocalPool(cfg.Workers)
+		}
 	}
-	set, err := cfg.FeatureSet()
+	coords, err := tuner.Coordinates(cfg, search)
 	if err != nil {
 		return nil, err
 	}
-	search := cfg.StageValidationSearch(len(stages) - 1)
-	p.Search = search.String()
-	if p.Players == nil {
-		p.Players = tuner.FeaturePlayers{Set: set, Search: search}
-	}
-	if p.Pool == nil {
-		p.Pool = tuner.NewLocalPool(cfg.Workers)
-	}
-	// The tuner holds a scale-invariant set's reference weight when its
-	// search adds no move scores: only directions matter then.
-	ref := -1
-	if set.ScaleInvariant && !last.Search.ScoresMoves() {
-		ref = set.ReferenceIndex()
-	}
-	for i, name := range set.VectorNames() {
-		x := cfg.Init[name]
-		p.Names, p.Start = append(p.Names, name), append(p.Start, x)
-		if i == ref {
-			p.Fixed[name] = x
+	p.coords = coords
+	for i, c := range coords {
+		p.Names, p.Start = append(p.Names, c.Name), append(p.Start, c.Start)
+		if c.Held {
+			p.Fixed[c.Name] = c.Start
 			continue
 		}
-		lo, hi := math.Inf(-1), math.Inf(1)
-		if k := i - len(set.Features); k >= 0 {
-			lo, hi = set.Params[k].Min, set.Params[k].Max
-		}
-		if b, ok := cfg.Bounds[name]; ok {
-			lo, hi = b[0], b[1]
-		}
-		l, h := bounded(lo, hi)
 		p.free = append(p.free, i)
-		p.Params = append(p.Params, Param{Name: name, Start: x, Min: l, Max: h, Scale: cmp.Or(math.Abs(x), 1), Type: "float"})
+		p.Params = append(p.Params, param(c))
 	}
 	return p, nil
+}
+
+// param describes a free coordinate for the first line.
+func param(c tuner.Coordinate) Param {
+	q := Param{Name: c.Name, Start: c.Start, Scale: c.Scale, Type: "float"}
+	if c.Int {
+		q.Type = "int"
+	}
+	lo, hi := max(c.Lower, -c.Limit), min(c.Upper, c.Limit)
+	if !math.IsInf(lo, -1) {
+		q.Min = &lo
+	}
+	if !math.IsInf(hi, 1) {
+		q.Max = &hi
+	}
+	if c.Lower > -c.Limit && c.Upper < c.Limit {
+		q.Box = [2]float64{lo, hi}
+		return q
+	}
+	switch x := c.Start; {
+	case x > 0:
+		q.Box = [2]float64{0, 3 * x}
+	case x < 0:
+		q.Box = [2]float64{3 * x, 0}
+	default:
+		q.Box = [2]float64{-1, 1}
+	}
+	q.Box = [2]float64{max(q.Box[0], lo), min(q.Box[1], hi)}
+	return q
 }
 
 // Seed returns the seed of game k of the problem's stream, the games a
@@ -150,62 +155,88 @@ func New(name string, cfg *tuner.Config, players tuner.Players, pool tuner.Pool)
 // from a run's holds for them too.
 func (p *Problem) Seed(k uint64) uint64 { return tuner.TuningSeedAt(p.RunSeed, k) }
 
-// Vector returns the whole parameter vector of the free parameters'
-// values, by name, checking each: every free parameter named once, within
-// its bounds, finite, an integer where its type says so; a fixed one, if
-// named, at the value it is held at.
-func (p *Problem) Vector(values map[string]float64) ([]float64, error) {
-	v := slices.Clone(p.Start)
-	for name, x := range values {
-		i := slices.Index(p.Names, name)
-		if i < 0 {
-			return nil, fmt.Errorf("unknown parameter %q (parameters: %s)", name, p.names())
+// HeldOutSeed returns the seed of game k of the problem's held-out block:
+// the tuner's validation games of run seed RunSeed, which no game of the
+// stream (Seed) is.
+func (p *Problem) HeldOutSeed(k uint64) uint64 { return tuner.ValidationSeed(p.RunSeed, int(k)) }
+
+// A value is one parameter value of a request, as it was written.
+type value struct {
+	name string
+	raw  string // the JSON text, for errors
+	x    float64
+}
+
+// vector returns the whole parameter vector of the free parameters'
+// values, checking each as the games need it: no unknown name, every free
+// parameter given, within its bounds (Param.Min, Param.Max), an integer
+// where its type says so; a fixed one, if given, at the value it is held
+// at. The first problem found is named: an unknown name in the order
+// given, then the parameters in the problem's order, so the error does not
+// depend on the order of the values.
+func (p *Problem) vector(key string, values []value) ([]float64, error) {
+	if p.coords == nil {
+		return nil, errUnbuilt
+	}
+	for _, v := range values {
+		if !slices.Contains(p.Names, v.name) {
+			return nil, fmt.Errorf("%s.%s: unknown parameter (parameters: %s)", key, v.name, p.names())
 		}
-		if held, ok := p.Fixed[name]; ok {
-			if x != held {
-				return nil, fmt.Errorf("%s: %v: held at %v (leave it out)", name, x, held)
+	}
+	vec := slices.Clone(p.Start)
+	for i, c := range p.coords {
+		k := slices.IndexFunc(values, func(v value) bool { return v.name == c.Name })
+		if k < 0 {
+			if c.Held {
+				continue
+			}
+			return nil, fmt.Errorf("%s.%s: missing (want every free parameter: %s)", key, c.Name, p.names())
+		}
+		v := values[k]
+		if c.Held {
+			if v.x != c.Start {
+				return nil, fmt.Errorf("%s.%s: %s: held at %v (leave it out)", key, c.Name, v.raw, num(c.Start))
 			}
 			continue
 		}
 		q := p.Params[slices.Index(p.free, i)]
 		switch {
-		case math.IsNaN(x) || math.IsInf(x, 0):
-			return nil, fmt.Errorf("%s: not a finite number", name)
-		case q.Min != nil && x < *q.Min, q.Max != nil && x > *q.Max:
-			return nil, fmt.Errorf("%s: %v: out of bounds, want %s", name, x, q.bounds())
-		case q.Type == "int" && x != math.Trunc(x):
-			return nil, fmt.Errorf("%s: %v: want an integer (type int)", name, x)
+		case math.IsNaN(v.x) || math.IsInf(v.x, 0):
+			return nil, fmt.Errorf("%s.%s: %s: want a finite number", key, c.Name, v.raw)
+		case q.Min != nil && v.x < *q.Min, q.Max != nil && v.x > *q.Max:
+			why := ""
+			if math.Abs(v.x) > c.Limit {
+				why = " (the set's weights are float32)"
+			}
+			return nil, fmt.Errorf("%s.%s: %s: out of bounds, want %s%s", key, c.Name, v.raw, q.bounds(), why)
+		case c.Int && v.x != math.Trunc(v.x):
+			return nil, fmt.Errorf("%s.%s: %s: want an integer (type int)", key, c.Name, v.raw)
 		}
-		v[i] = x
+		vec[i] = v.x
 	}
-	for _, q := range p.Params {
-		if _, ok := values[q.Name]; !ok {
-			return nil, fmt.Errorf("missing %s (want every free parameter: %s)", q.Name, p.names())
-		}
-	}
-	return v, nil
+	return vec, nil
 }
 
 // names lists the free parameters, for errors.
 func (p *Problem) names() string {
-	var s string
+	names := make([]string, len(p.Params))
 	for i, q := range p.Params {
-		if i > 0 {
-			s += ", "
-		}
-		s += q.Name
+		names[i] = q.Name
 	}
-	return s
+	return strings.Join(names, ", ")
 }
 
 // bounds says what values q allows.
 func (q Param) bounds() string {
 	lo, hi := "-inf", "+inf"
 	if q.Min != nil {
-		lo = fmt.Sprint(*q.Min)
+		lo = num(*q.Min)
 	}
 	if q.Max != nil {
-		hi = fmt.Sprint(*q.Max)
+		hi = num(*q.Max)
 	}
 	return "[" + lo + ", " + hi + "]"
 }
+
+// num writes x as JSON would, the shortest decimal that reads back.
+func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
