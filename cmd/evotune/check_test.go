@@ -108,7 +108,7 @@ func TestCheckUsage(t *testing.T) {
 		{nil, "evotune check: want one weights file, got 0 arguments"},
 		{[]string{"a.yaml", "b.yaml"}, "evotune check: want one weights file, got 2 arguments"},
 		{[]string{missing}, "evotune check: " + missing + ": no such file or directory"},
-		{[]string{"--bogus", "a.yaml"}, "evotune check: flag provided but not defined: -bogus"},
+		{[]string{"--bogus", "a.yaml"}, "evotune check: unknown flag --bogus (flags: --format, --player, --player-timeouts)"},
 	} {
 		code, out, errs := runCLI(t, append([]string{"check"}, tc.args...)...)
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, tc.want) {

@@ -153,7 +153,7 @@ func runWith(ctx context.Context, o options, args []string, stdout, stderr io.Wr
 			commandUsage(stdout, c, fs)
 			return exitOK
 		}
-		fmt.Fprintf(stderr, "evotune %s: %v (see evotune %s -h)\n", c.name, err, c.name)
+		fmt.Fprintf(stderr, "evotune %s: %v (see evotune %s -h)\n", c.name, flagParseError(fs, err), c.name)
 		return exitUsage
 	}
 	err := do(ctx, fs.Args(), stdout, stderr)

@@ -159,6 +159,10 @@ func (o *optNumber) String() string {
 	return strconv.FormatFloat(o.v, 'g', -1, 64)
 }
 
+// Get implements flag.Getter, so that a parse error says what the flag
+// takes.
+func (o *optNumber) Get() any { return o.v }
+
 func (o *optNumber) Set(s string) error {
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
@@ -180,6 +184,9 @@ func (o *optInt) String() string {
 	}
 	return strconv.Itoa(o.v)
 }
+
+// Get implements flag.Getter.
+func (o *optInt) Get() any { return o.v }
 
 func (o *optInt) Set(s string) error {
 	v, err := strconv.Atoi(s)
