@@ -1,10 +1,13 @@
 package tuner
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/yamlx"
@@ -130,5 +133,30 @@ search: {algorithm: nneonneo, depth: 3}
 	// Where the search adds move scores nothing is held: any sign goes.
 	if _, err := ReadConfig([]byte("features: standard\ninit: {empty: -270}\n"), "neg.yaml"); err != nil {
 		t.Errorf("standard set with move scores: %v", err)
+	}
+}
+
+// TestNextGames: NextGames is what the next generation plays, with noise
+// handling at a stage's start (games off the blocks) and after.
+func TestNextGames(t *testing.T) {
+	for _, games := range []int{6, 8, 13} {
+		cfg, err := ReadConfig([]byte(fmt.Sprintf("seed: 3\ngenerations: 3\noptimizer: {population: 4}\nsearch: {depth: 1}\nfitness: {games: %d, max_moves: 40}\nvalidation: {every: 10, games: 4}\n", games)), "g.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tu, err := New(cfg, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for g := range 3 {
+			next := tu.NextGames()
+			rec, err := tu.Step(context.Background(), func() time.Duration { return 0 })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Noise == nil || rec.Noise.Games != next {
+				t.Errorf("games %d, generation %d: NextGames %d, played %+v", games, g+1, next, rec.Noise)
+			}
+		}
 	}
 }

@@ -381,6 +381,21 @@ func (t *Tuner) GamesBounds() (block, lo, hi int) { return t.cfg.Noise.bounds(t.
 // Games returns the games each candidate plays per generation now.
 func (t *Tuner) Games() int { return t.games() }
 
+// NextGames returns the games per candidate the next generation plays: with
+// noise handling the number its measure of the noise sets (at a stage's
+// start, Games cut to the bounds in whole blocks), before racing stops
+// any candidate early.
+func (t *Tuner) NextGames() int {
+	if !t.cfg.Noise.Handling {
+		return t.games()
+	}
+	block, lo, hi := t.GamesBounds()
+	if t.state.Noise != nil {
+		return gamesFor(t.state.Noise.Effort, block, lo, hi)
+	}
+	return gamesFor(float64(min(max(t.games(), lo), hi)), block, lo, hi)
+}
+
 // Stage returns the current stage (0-based) and its resolved settings.
 func (t *Tuner) Stage() (int, StageConfig) { return t.state.Stage, t.stages[t.state.Stage] }
 

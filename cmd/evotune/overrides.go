@@ -44,7 +44,7 @@ func addOverrides(fs *flag.FlagSet, which ...string) *overrides {
 		case "workers":
 			fs.IntVar(&o.workers, "workers", 0, "games played at once, 0 = one per core; changes no result (default: the config's)")
 		case "games":
-			fs.IntVar(&o.games, "games", 0, "games per candidate per generation (default: the config's)")
+			fs.IntVar(&o.games, "games", 0, "games per candidate per generation; with noise handling the first generation's (in whole blocks of noise.block), and noise handling's bounds become N/4 to 4N, in place of the config's noise.games (default: the config's)")
 		case "population":
 			fs.IntVar(&o.population, "population", 0, "candidates per generation, 0 = the optimizer's default (default: the config's)")
 		case "depth":
@@ -97,7 +97,11 @@ func (o *overrides) apply(cfg *tuner.Config) (map[string]string, error) {
 		case "workers":
 			cfg.Workers = o.workers
 		case "games":
-			cfg.Fitness.Games = o.games
+			// Bounds of noise handling that the file set for its own
+			// fitness.games would override the flag (12 to 48 in the quick
+			// preset: --games 8 would play 12): they follow the flag, as
+			// they follow fitness.games in a file that leaves them out.
+			cfg.Fitness.Games, cfg.Noise.Games = o.games, nil
 		case "population":
 			cfg.Optimizer.Population = o.population
 		case "depth":

@@ -149,10 +149,16 @@ func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
 	if vs := t.ValidationSearchConfig(); vs != t.SearchConfig() {
 		search += " (validated with " + vs.String() + ")"
 	}
-	games := fmt.Sprintf("%d games", t.Games())
+	// What the next generation plays, which noise handling may make other
+	// than the games asked for.
+	games := fmt.Sprintf("%d games", t.NextGames())
 	if cfg.Noise.Handling {
-		_, lo, hi := t.GamesBounds()
-		games += fmt.Sprintf(" (noise handling: %d to %d as ranks need", lo, hi)
+		block, lo, hi := t.GamesBounds()
+		games += " ("
+		if n := t.Games(); n != t.NextGames() && t.State().Noise == nil {
+			games += fmt.Sprintf("%d in whole blocks of %d; ", n, block)
+		}
+		games += fmt.Sprintf("noise handling: %d to %d as ranks need", lo, hi)
 		if cfg.Noise.Racing {
 			games += ", racing"
 		}
