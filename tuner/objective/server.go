@@ -50,6 +50,9 @@ type Hello struct {
 	// Budget is the CPU seconds the optimizer may spend, its own process
 	// included, when a caller sets one (tunebench); 0 is none.
 	Budget float64 `json:"budget_cpu_s,omitempty"`
+	// BudgetGames is the games the optimizer may ask for in all, when a
+	// caller sets such a budget (tunebench --budget-games); 0 is none.
+	BudgetGames int64 `json:"budget_games,omitempty"`
 }
 
 // MaxFirst is the largest first a request may give (Hello.MaxFirst): the
@@ -72,8 +75,10 @@ type Answer struct {
 // A Server serves a Problem. The hooks are optional.
 type Server struct {
 	P *Problem
-	// Budget goes into the first line (Hello.Budget).
-	Budget float64
+	// Budget and BudgetGames go into the first line (Hello.Budget,
+	// Hello.BudgetGames).
+	Budget      float64
+	BudgetGames int64
 	// Admit, if not nil, is asked before a request's games are played:
 	// a non-empty stop answers it {"id":..,"stop":stop} instead, and every
 	// later request too; an error answers it with an error line (seeds a
@@ -118,7 +123,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	hello := Hello{
 		Objective: p.Name, Version: Version, Params: p.Params, Fixed: p.Fixed, Search: p.Search,
 		Metric: p.Metric, Games: p.Games, MaxMoves: p.MaxMoves, MaxGames: MaxGames, MaxFirst: MaxFirst,
-		Seed: p.RunSeed, Budget: s.Budget,
+		Seed: p.RunSeed, Budget: s.Budget, BudgetGames: s.BudgetGames,
 	}
 	if err := send(hello); err != nil {
 		return fmt.Errorf("objective: %w", err)
