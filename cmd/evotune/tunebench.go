@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/evotune/evotune/tuner/playerpool"
@@ -19,56 +19,98 @@ import (
 )
 
 var tunebenchCommand = &command{
-	name:     "tunebench",
-	synopsis: "[--problems LIST|all] [--config FILE | --peer CMD] [--seeds 1,2,3] [--budget CPU-S] [--full] [--short] [--workers N] [--json]",
-	summary:  "time the tuner: CPU seconds and games until held-out games reach each problem's target",
-	setup:    setupTunebench,
+	name: "tunebench",
+	synopsis: "[--problems LIST|all] [--seeds 1,2,3] [--budget CPU-S] [--budget-games N] [--full] [--short] [--workers N]\n" +
+		"                         [--peer CMD]... [--config FILE]... [--no-tuner] [--peer-idle D] [--json | --markdown]\n" +
+		"       evotune tunebench table [--markdown] FILE.json...",
+	summary: "time tuners side by side: CPU seconds and games until held-out games reach each problem's target",
+	setup:   setupTunebench,
 }
 
 // defaultTunebenchProblems are the problems run without --problems: the two
 // that take minutes, not hours.
 const defaultTunebenchProblems = "standard-3,nneonneo-cap1"
 
+// listFlag is a flag that may be given more than once.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, " ") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
 func setupTunebench(fs *flag.FlagSet) runFunc {
-	names := fs.String("problems", defaultTunebenchProblems, "comma-separated problems, or all: "+strings.Join(tunebench.Names(), ", "))
-	configFile := fs.String("config", "", "tuning config `FILE` to run instead of the problem's own tuner settings (one problem; the same features, init and final search as the problem's, which keeps its target and held-out games)")
-	seedList := fs.String("seeds", "1,2,3", "comma-separated run seeds, one run of each problem per seed")
-	budget := fs.Float64("budget", 0, "tuning CPU seconds a run may spend before it stops unreached (0 = each problem's own)")
+	names := fs.String("problems", defaultTunebenchProblems, "comma-separated problems, or all: "+strings.Join(tunebench.Names(), ", ")+
+		"; every row is judged at every multiple of the problem's grid of games (1,000; 2,000 for the 5-ply problems)")
+	var configs, peers listFlag
+	fs.Var(&configs, "config", "a row of evotune's tuner with the tuning config `FILE` instead of the problem's own settings (one problem; the same features, init and final search as the problem's, which keeps its target and held-out games); may be given more than once")
+	noTuner := fs.Bool("no-tuner", false, "leave out the row of evotune's tuner with the problem's own settings")
+	seedList := fs.String("seeds", "1,2,3", "comma-separated run seeds, one run of each problem and row per seed")
+	budget := fs.Float64("budget", 0, "tuning CPU seconds a run may spend before it stops (0 = each problem's own)")
+	budgetGames := fs.Int64("budget-games", 0, "games a run may play before it stops, next to the CPU budget, the tuner's validation games and a peer's requests alike (0 = none)")
 	full := fs.Bool("full", false, "go on after the target to the budget, for the strength a run of that budget ends with")
-	short := fs.Bool("short", false, "shrink every problem to seconds (2 generations, 4 games of 40 moves, 4 held-out games): checks that it works, not how fast")
+	short := fs.Bool("short", false, "shrink every problem to seconds (2 generations, 4 games of 40 moves, 4 held-out games, points every 20 games, a budget of 120 games): checks that it works, not how fast")
 	workers := fs.Int("workers", 0, "games played at once (0 = one per core); CPU seconds count every worker")
-	peer := fs.String("peer", "", "run the optimizer this `COMMAND` runs instead of evotune's tuner: it speaks the objective protocol on stdin and stdout (docs/objective.md) and is judged as the tuner is, its own CPU counted; words split as a shell splits a simple command")
+	fs.Var(&peers, "peer", "a row of the optimizer this `COMMAND` runs: it speaks the objective protocol on stdin and stdout (docs/objective.md) and is judged as the tuner is, its own CPU counted; words split as a shell splits a simple command; may be given more than once")
+	peerIdle := fs.Duration("peer-idle", tunebench.DefaultPeerIdle, "wall `time` a peer may take to send a line when one is awaited (or to read one of evotune's) before its run ends with an error")
 	asJSON := fs.Bool("json", false, "print one JSON object, with every run's points, instead of tables")
+	markdown := fs.Bool("markdown", false, "print the tables as markdown, to paste into docs/tunebench.md")
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		if len(args) > 0 && args[0] == "table" {
+			var others []string
+			fs.Visit(func(f *flag.Flag) {
+				if f.Name != "markdown" {
+					others = append(others, "--"+f.Name)
+				}
+			})
+			if len(others) > 0 {
+				return usagef("tunebench table: flag %s: the table is rendered from the files; only --markdown applies", others[0])
+			}
+			return tunebenchTable(args[1:], *markdown, stdout)
+		}
 		if len(args) > 0 {
-			return usagef("unexpected argument %q (tunebench takes flags only)", args[0])
+			return usagef("unexpected argument %q (tunebench takes flags, or: tunebench table FILE.json...)", args[0])
 		}
 		ps, err := parseProblems(*names)
 		if err != nil {
 			return err
 		}
-		if *configFile != "" {
-			if len(ps) != 1 {
-				return usagef("flag --config: replaces one problem's tuner settings; --problems names %d", len(ps))
-			}
-			if ps[0].Text, err = os.ReadFile(*configFile); err != nil {
+		var rows []tunebench.Row
+		if !*noTuner {
+			rows = append(rows, tunebench.Row{})
+		}
+		if len(configs) > 0 && len(ps) != 1 {
+			return usagef("flag --config: replaces one problem's tuner settings; --problems names %d", len(ps))
+		}
+		for _, file := range configs {
+			text, err := os.ReadFile(file)
+			if err != nil {
 				return badInput(fmt.Errorf("flag --config: %w", err))
 			}
-			ps[0].File = *configFile
 			// Check it now, so that a bad file is bad input, not a failure
 			// after the start's held-out games.
-			if err := ps[0].Validate(); err != nil {
+			p := ps[0]
+			p.Text, p.File = text, file
+			if err := p.Validate(); err != nil {
 				return badInput(err)
 			}
+			rows = append(rows, tunebench.Row{Config: file, ConfigText: text})
 		}
-		var peerCmd []string
-		if *peer != "" {
-			if *configFile != "" {
-				return usagef("flag --peer: runs an optimizer of its own; leave --config out")
-			}
-			if peerCmd, err = playerpool.SplitCommand(*peer); err != nil {
+		if len(peers) > 0 {
+			if err := tunebench.PeersSupported(); err != nil {
 				return usagef("flag --peer: %v", err)
 			}
+		}
+		for _, peer := range peers {
+			words, err := playerpool.SplitCommand(peer)
+			if err != nil {
+				return usagef("flag --peer: %v", err)
+			}
+			if len(words) == 0 {
+				return usagef("flag --peer: empty command")
+			}
+			rows = append(rows, tunebench.Row{Peer: words})
+		}
+		if len(rows) == 0 {
+			return usagef("flag --no-tuner: nothing left to run; add --peer CMD or --config FILE")
 		}
 		seeds, err := parseSeedList(*seedList)
 		if err != nil {
@@ -77,39 +119,110 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 		switch {
 		case math.IsNaN(*budget) || math.IsInf(*budget, 0) || *budget < 0:
 			return usagef("flag --budget: %v: want 0 (each problem's) or a positive number of CPU seconds", *budget)
+		case *budgetGames < 0:
+			return usagef("flag --budget-games: %d: want 0 (none) or a positive number of games", *budgetGames)
 		case *workers < 0:
 			return usagef("flag --workers: %d: want 0 (one per core) or more", *workers)
+		case *peerIdle <= 0:
+			return usagef("flag --peer-idle: %v: want a positive duration such as 2m", *peerIdle)
+		case *asJSON && *markdown:
+			return usagef("flag --markdown: prints tables; --json prints the results instead: give one")
 		}
+		command := commandLine("evotune tunebench", fs)
 		o := tunebench.Options{
-			Seeds:   seeds,
-			Workers: *workers,
-			Budget:  time.Duration(*budget * float64(time.Second)),
-			Full:    *full,
-			Short:   *short,
-			Peer:    peerCmd,
-			Progress: func(problem string, seed uint64, p tunebench.Point) {
-				unit := "gen"
-				if peerCmd != nil {
-					unit = "evals"
+			Seeds:       seeds,
+			Workers:     *workers,
+			Budget:      time.Duration(*budget * float64(time.Second)),
+			BudgetGames: *budgetGames,
+			Full:        *full,
+			Short:       *short,
+			PeerLimits:  tunebench.PeerLimits{Idle: *peerIdle},
+			Command:     command,
+			Progress: func(problem, tuner string, seed uint64, p tunebench.Point) {
+				at := "end"
+				if p.Grid > 0 {
+					at = "grid " + strconv.FormatInt(p.Grid, 10)
 				}
-				fmt.Fprintf(stderr, "%s  seed %d  %s %d  games %d  %.1f CPU s  held-out %.0f  ×%.3f\n",
-					problem, seed, unit, p.Generation, p.Games, p.CPU, p.Mean, p.Ratio)
+				fmt.Fprintf(stderr, "%s  %s  seed %d  %s  games %d  gen %d  %.1f CPU s  held-out %.0f  ×%.3f\n",
+					problem, tuner, seed, at, p.Games, p.Generation, p.CPU, p.Mean, p.Ratio)
 			},
 		}
-		res, err := tunebench.Bench(ctx, ps, o)
+		res, err := tunebench.Bench(ctx, ps, rows, o)
 		if err != nil {
-			return err
+			return peerHint(err)
 		}
 		if *asJSON {
 			return json.NewEncoder(stdout).Encode(struct {
+				Command  string             `json:"command"`
 				Short    bool               `json:"short"`
-				Peer     string             `json:"peer,omitempty"`
 				Full     bool               `json:"full"`
 				Problems []tunebench.Result `json:"problems"`
-			}{*short, *peer, *full, res})
+			}{command, *short, *full, res})
 		}
-		return writeTunebenchText(stdout, ps, res)
+		return tunebench.WriteTable(stdout, res, *markdown)
 	}
+}
+
+// peerHint adds to a peer's broken limit the flag that sets it.
+func peerHint(err error) error {
+	switch {
+	case errors.Is(err, tunebench.ErrPeerIdle):
+		return fmt.Errorf("%w; --peer-idle sets the limit", err)
+	case errors.Is(err, tunebench.ErrPeerCPU):
+		return fmt.Errorf("%w; --budget sets the budget", err)
+	}
+	return err
+}
+
+// tunebenchTable renders the tables of saved --json outputs.
+func tunebenchTable(files []string, markdown bool, stdout io.Writer) error {
+	if len(files) == 0 {
+		return usagef("tunebench table: no files: name the outputs of evotune tunebench --json to render")
+	}
+	var all []tunebench.Result
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return badInput(fmt.Errorf("tunebench table: %w", err))
+		}
+		rs, err := tunebench.ReadResults(data)
+		if err != nil {
+			return badInput(fmt.Errorf("tunebench table: %s: %w", name, err))
+		}
+		all = append(all, rs...)
+	}
+	return tunebench.WriteTable(stdout, all, markdown)
+}
+
+// commandLine writes the command with the flags set on fs (in the flag
+// package's order: by name), each value quoted as a shell needs it, so
+// that the line runs the same benchmark again.
+func commandLine(name string, fs *flag.FlagSet) string {
+	words := []string{name}
+	fs.Visit(func(f *flag.Flag) {
+		values := []string{f.Value.String()}
+		if l, ok := f.Value.(*listFlag); ok {
+			values = *l
+		}
+		for _, v := range values {
+			if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() && v == "true" {
+				words = append(words, "--"+f.Name)
+				continue
+			}
+			words = append(words, "--"+f.Name, shellWord(v))
+		}
+	})
+	return strings.Join(words, " ")
+}
+
+// shellWord is s as one shell word: bare where that is safe.
+func shellWord(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._,/:=@%+-", r))
+	}) < 0 {
+		return s
+	}
+	return shellQuote(s)
 }
 
 // parseProblems reads --problems: names, or all.
@@ -145,46 +258,4 @@ func parseSeedList(list string) ([]uint64, error) {
 		seeds = append(seeds, seed)
 	}
 	return seeds, nil
-}
-
-func writeTunebenchText(w io.Writer, ps []tunebench.Problem, res []tunebench.Result) error {
-	for i, r := range res {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		fmt.Fprintf(w, "%s: %s\n", r.Problem, ps[i].Summary)
-		if r.Config != "" {
-			fmt.Fprintf(w, "tuner settings from %s instead of the problem's own\n", r.Config)
-		}
-		unit := "gen"
-		if r.Peer != "" {
-			fmt.Fprintf(w, "optimizer: %s (evals: its requests for games)\n", r.Peer)
-			unit = "evals"
-		}
-		fmt.Fprintf(w, "target ×%.2f the start's %.0f on %d held-out games; budget %.0f CPU s a run\n\n",
-			r.Target, r.Start, r.HeldOut, r.Budget)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		// Two groups: when the target was first met, and where the run ended.
-		fmt.Fprint(tw, "\tto target:\t\t\tfinal:\t\t\t\t\t\t\n")
-		fmt.Fprintf(tw, "seed\tCPU s\tgames\t%s\tratio\t95%% CI\tmean\t%[1]s\tCPU s\tstop\t\n", unit)
-		for _, run := range r.Runs {
-			cpu, games, gen := "-", "-", "-"
-			if p := run.Reached; p != nil {
-				cpu, games, gen = fmt.Sprintf("%.1f", p.CPU), strconv.FormatInt(p.Games, 10), strconv.Itoa(p.Generation)
-			}
-			f := run.Final
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t×%.3f\t[%.3f, %.3f]\t%.0f\t%d\t%.1f\t%s\t\n",
-				run.Seed, cpu, games, gen, f.Ratio, f.RatioCI95[0], f.RatioCI95[1], f.Mean, f.Generation, f.CPU, run.Stop)
-		}
-		cpu, games := "not reached", "-"
-		if r.MedianCPU != nil {
-			cpu, games = fmt.Sprintf("%.1f", *r.MedianCPU), fmt.Sprintf("%.0f", *r.MedianGames)
-		}
-		fmt.Fprintf(tw, "median\t%s\t%s\t\t×%.3f\t\t\t\t\t\t\n", cpu, games, r.MedianFinal)
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "reached %d of %d runs\n", r.Reached, len(r.Runs))
-	}
-	return nil
 }

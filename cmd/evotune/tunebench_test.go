@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -20,14 +22,15 @@ func TestTunebenchShort(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &top); err != nil {
 		t.Fatalf("%v in %q", err, out)
 	}
-	if got := keys(top); !slices.Equal(got, []string{"full", "problems", "short"}) {
+	if got := keys(top); !slices.Equal(got, []string{"command", "full", "problems", "short"}) {
 		t.Fatalf("keys %v", got)
 	}
 	var ps []map[string]json.RawMessage
 	if err := json.Unmarshal(top["problems"], &ps); err != nil || len(ps) != 2 {
 		t.Fatalf("problems: %v, %s", err, top["problems"])
 	}
-	want := []string{"budget_cpu_s", "held_out_games", "median_cpu_s", "median_final_ratio", "median_games", "problem", "reached", "runs", "start_mean", "target"}
+	want := []string{"budget_cpu_s", "budget_games", "command", "full", "grid_games", "held_out_games", "median_cpu_s", "median_final_ratio",
+		"median_games", "problem", "reached", "runs", "short", "start_mean", "target", "worst_drop", "worst_final_ratio"}
 	if got := keys(ps[0]); !slices.Equal(got, want) {
 		t.Fatalf("problem keys %v, want %v", got, want)
 	}
@@ -35,13 +38,13 @@ func TestTunebenchShort(t *testing.T) {
 	if err := json.Unmarshal(ps[0]["runs"], &runs); err != nil || len(runs) != 2 {
 		t.Fatalf("runs: %v, %s", err, ps[0]["runs"])
 	}
-	if got := keys(runs[0]); !slices.Equal(got, []string{"final", "points", "reached", "seed", "stop"}) {
+	if got := keys(runs[0]); !slices.Equal(got, []string{"drop", "final", "max", "points", "reached", "seed", "stop"}) {
 		t.Fatalf("run keys %v", got)
 	}
 	if _, ok := ps[0]["config"]; ok {
 		t.Errorf("a problem run with its own settings names a config: %s", ps[0]["config"])
 	}
-	if !strings.Contains(errs, "standard-3  seed 1  gen 1") {
+	if !strings.Contains(errs, "standard-3  evotune  seed 1  grid 20  games ") {
 		t.Errorf("no progress line on stderr: %q", errs)
 	}
 
@@ -49,7 +52,7 @@ func TestTunebenchShort(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, s := range []string{"standard-3: ", "nneonneo-cap1: ", "to target:", "median", "reached "} {
+	for _, s := range []string{"standard-3: ", "nneonneo-cap1: ", "CPU s to target", "median", "reached", "evotune tunebench --seeds 3 --short"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("text output lacks %q:\n%s", s, out)
 		}
@@ -60,8 +63,8 @@ func TestTunebenchShort(t *testing.T) {
 	if err := os.WriteFile(own, []byte("name: own\nfeatures: standard\nsigma: 0.5\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs = runCLI(t, "tunebench", "--short", "--seeds", "1", "--problems", "standard-3", "--config", own)
-	if code != 0 || !strings.Contains(out, "tuner settings from "+own+" instead of the problem's own") {
+	code, out, errs = runCLI(t, "tunebench", "--short", "--seeds", "1", "--problems", "standard-3", "--config", own, "--no-tuner")
+	if code != 0 || !strings.Contains(out, "evotune, "+own+" ") || strings.Contains(out, "\nevotune ") {
 		t.Errorf("--config: exit %d, stderr %q:\n%s", code, errs, out)
 	}
 }
@@ -83,6 +86,16 @@ func TestTunebenchBadFlags(t *testing.T) {
 		{"--seeds", ""},
 		{"--budget", "-1"},
 		{"--budget", "NaN"},
+		{"--budget-games", "-1"},
+		{"--peer-idle", "0s"},
+		{"--no-tuner"},
+		{"--json", "--markdown"},
+		{"--peer", ""},
+		{"--peer", "'unclosed"},
+		{"table"},
+		{"table", "--short", "x.json"},
+		{"table", filepath.Join(dir, "missing.json")},
+		{"table", withGenerations},
 		{"--workers", "-1"},
 		{"extra"},
 		{"--nope"},
@@ -95,5 +108,63 @@ func TestTunebenchBadFlags(t *testing.T) {
 	code, out, _ := runCLI(t, "tunebench", "-h")
 	if code != 0 || !strings.Contains(out, `(default "1,2,3")`) || !strings.Contains(out, "CPU seconds") {
 		t.Errorf("tunebench -h: exit %d:\n%s", code, out)
+	}
+}
+
+// shPeer is a peer optimizer in POSIX shell for standard-3: it asks for
+// games at its start (the weights it is given as $1) and recommends them
+// when asked, and at the stop.
+const shPeer = `p='{"monotonicity":47,"smoothness":11,"empty":270,"corner":100,"merge":'$1'}'
+read hello
+while :; do
+  echo '{"params":'"$p"',"games":4,"first":0}'
+  read a || exit 0
+  case $a in *'"stop"'*) echo '{"recommend":'"$p"',"final":true}'; read a; exit 0;; esac
+  case $a in *'"recommend":true'*) echo '{"recommend":'"$p"'}'; read a;; esac
+done
+`
+
+// TestTunebenchPeersTable runs the tuner and two peers side by side, then
+// renders the same table from the saved JSON output.
+func TestTunebenchPeersTable(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the peer is a POSIX shell script")
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh for the peer script")
+	}
+	dir := t.TempDir()
+	script := filepath.Join(dir, "peer.sh")
+	if err := os.WriteFile(script, []byte(shPeer), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"tunebench", "--short", "--problems", "standard-3", "--seeds", "1,2",
+		"--peer", sh + " " + script + " 70", "--peer", sh + " " + script + " 140"}
+	code, out, errs := runCLI(t, append(args, "--markdown")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"| evotune | **×", "| `" + sh + " " + script + " 70` | **×", "| `" + sh + " " + script + " 140` | **×",
+		"evotune tunebench --markdown --peer '" + sh + " " + script + " 70' --peer '" + sh + " " + script + " 140' --problems standard-3 --seeds 1,2 --short"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the table lacks %q:\n%s", want, out)
+		}
+	}
+	code, saved, errs := runCLI(t, append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("--json: exit %d: %s", code, errs)
+	}
+	file := filepath.Join(dir, "out.json")
+	if err := os.WriteFile(file, []byte(saved), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, table, errs := runCLI(t, "tunebench", "table", "--markdown", file)
+	if code != 0 {
+		t.Fatalf("table: exit %d: %s", code, errs)
+	}
+	// The same table but for the command it records: --json for --markdown.
+	if want := strings.Replace(out, "tunebench --markdown --peer", "tunebench --json --peer", 1); table != want {
+		t.Errorf("table of the saved output:\n%s\nwant the run's own:\n%s", table, want)
 	}
 }

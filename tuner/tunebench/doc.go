@@ -6,12 +6,14 @@
 // a feature set, a search, a start, the tuner's settings) and a target: a
 // ratio of mean scores, the recommended weights' over the start's, on
 // held-out games that no run plays while it tunes. RunProblem runs the
-// tuner in this process on each run seed and, after each of the tuner's
-// validations, plays the recommended weights (the validated distribution
-// mean, what a user would export) on the held-out games. It records the
-// tuning CPU time and the games played until the first validation that
-// meets the target, the strength the run ends with, and the medians over
-// the run seeds.
+// tuner in this process on each run seed and, at every grid line (every
+// multiple of the problem's Grid games the run has played), plays the
+// weights the tuner recommends (tuner.State.Recommended: what a user would
+// export at that moment) on the held-out games. It records the tuning CPU
+// time and the games played until the first point that meets the target,
+// the strength the run ends with, the best point it passed, and the
+// medians and worst figures over the run seeds. WriteTable sets tuners
+// side by side, from a run or from saved results (ReadResults).
 //
 // The design, and why:
 //
@@ -24,22 +26,30 @@
 //     seed (the tuner's determinism), so a change that alters them alters
 //     the tuner; CPU seconds vary a few per cent from one run to the next.
 //     Where a run stops on its CPU budget is not deterministic: the final
-//     strength of a run cut by its budget may move by a validation.
+//     strength of a run cut by its budget may move by a generation. A
+//     budget in games (Options.BudgetGames) is: the tuner's points and end
+//     are then a pure function of the problem and the run seed.
+//   - The tuner and peers are judged alike: on the same grid of games,
+//     every game the optimizer plays counted (the tuner's tuning and
+//     validation games, a peer's requests), at the end of the step that
+//     passed the line (a generation, a request); and they stop alike, at
+//     the last step that fits within the budgets.
 //   - The held-out games are the same for every run seed and problem
 //     (HeldOutSeed), so every run of a problem is judged on the same games,
 //     paired by seed with the start. They are disjoint from the run's
 //     tuning and validation games, proven run by run (checkDisjoint), not
 //     hoped for.
 //   - A problem has no generations or duration: the benchmark ends a run,
-//     at the target (or, with Options.Full, at the budget) or at its CPU
-//     budget, whichever comes first, or where the tuner itself stops.
+//     at the target (or, with Options.Full, at the budget) or at a budget,
+//     whichever comes first, or where the tuner itself stops.
 //   - Options.Short shrinks every problem to seconds, so a test can run
 //     the whole benchmark end to end.
 //
 // RunPeer judges an optimizer of one's own the same way (Options.Peer: a
-// program speaking package objective's protocol): the same budget, held-out
-// games and figures, its own process's CPU counted, its recommendation
-// asked for at the cadence of the tuner's validations (see RunPeer).
+// program speaking package objective's protocol): the same budgets, grid,
+// held-out games and figures, its own processes' CPU counted; it runs in a
+// process group of its own under limits (PeerLimits), since another
+// program is input (see RunPeer). Bench runs rows of both kinds.
 //
 // The problems, their targets and today's figures are in docs/tunebench.md.
 package tunebench

@@ -6,10 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/evotune/evotune/engine/stats"
@@ -24,28 +20,42 @@ import (
 // RunProblem judges the tuner:
 //
 //   - Its CPU is this process's, held-out games left out, plus the
-//     program's own (and its children's, once it has waited for them):
-//     read live from /proc on Linux, and exactly when it exits everywhere.
-//   - At the cadence of the problem's validations (the games the tuner
-//     plays between two: population × games × validation.every), an answer
-//     asks the program for its recommendation, which is played on the
+//     program's own and its children's (its process group's, read live
+//     where the system allows: /proc on Linux, the Job object on
+//     Windows), and, once it has exited, its exit figure (the rusage of
+//     the reaped process and the children it waited for) where that is
+//     more.
+//   - Its games are the games it asked for. At every grid line they pass,
+//     the answer asks for its recommendation, which is played on the
 //     held-out games outside the clock: a Point, its Generation counting
-//     the program's requests so far.
-//   - Once the budget is spent (or, without Full, the target met), every
-//     request is answered {"stop": ...}; the program then sends its final
-//     recommendation ({"recommend": ..., "final": true}), which is judged
-//     too, and exits.
+//     the program's requests so far. A request for games before that
+//     recommendation is refused.
+//   - A request that would take the run past a budget is answered
+//     {"stop": ...}: in games, exactly; in CPU, when it is spent or the
+//     request's games would take more than remains at the run's CPU per
+//     game so far. The same answer comes at the target without Full.
+//     The program then sends its final recommendation ({"recommend": ...,
+//     "final": true}), which is judged too, and exits.
 //   - Requests for held-out games are refused, so that a program cannot
 //     tune on the games it is judged on.
+//   - The program runs under PeerLimits: its own process group, which
+//     ctx's end kills at once; an idle limit on each line; a CPU watchdog;
+//     caps on what it sends and logs; a grace after stop and after its
+//     final line, then its input closed and its group killed. A program
+//     that breaks a limit ends the benchmark with an error that names it.
 //
-// The first line gives the program the run seed and the budget.
+// The first line gives the program the run seed and the budgets.
 func RunPeer(ctx context.Context, p Problem, o Options) (Result, error) {
 	if len(o.Peer) == 0 {
 		return Result{}, errors.New("tunebench: no peer command")
 	}
+	if err := cpuReadable(); err != nil {
+		return Result{}, fmt.Errorf("tunebench: %w", err)
+	}
 	b, seeds := newBench(p, o)
 	res := b.result()
-	res.Peer = strings.Join(o.Peer, " ")
+	res.Peer = joinCommand(o.Peer)
+	b.label = res.Name()
 	for _, seed := range seeds {
 		run, err := b.runPeer(ctx, seed)
 		if err != nil {
@@ -61,27 +71,31 @@ func RunPeer(ctx context.Context, p Problem, o Options) (Result, error) {
 // peerRun is one run of a peer in progress.
 type peerRun struct {
 	b       *bench
-	t       *tuner.Tuner
+	j       *judge
+	proc    *peerProc
 	heldOut map[uint64]bool
-	cadence int64
 
-	base     time.Duration // this process's CPU when the run began
-	excluded time.Duration // this process's CPU on held-out games since
-	peerCPU  func() time.Duration
+	base    time.Duration // this process's CPU when the run began
+	exitCPU time.Duration // the peer's CPU once it has exited; 0 before
 
-	run            Run
-	games, last    int64
-	evals          int
-	asked, final   bool
-	latest, judged []float64
-	stopping       string
+	games        int64
+	gameCPU      time.Duration // this process's CPU on the peer's games
+	evals        int
+	asked, final bool
+	latest       []float64
+	stopping     string
+	endPeerCPU   time.Duration // the peer's CPU in its final point
 }
 
-// used is the run's CPU so far: this process's outside held-out games and
-// the peer's.
-func (r *peerRun) used() time.Duration {
+// clock is the run's CPU so far, this process's outside held-out games and
+// the peer's, and the peer's part of it.
+func (r *peerRun) clock() (used, peer time.Duration) {
 	now, _ := cputime.Process()
-	return now - r.base - r.excluded + r.peerCPU()
+	peer = r.exitCPU
+	if peer == 0 {
+		peer, _ = r.proc.cpuNow()
+	}
+	return now - r.base - r.j.heldOutCPU + peer, peer
 }
 
 func (b *bench) runPeer(ctx context.Context, seed uint64) (Run, error) {
@@ -98,185 +112,152 @@ func (b *bench) runPeer(ctx context.Context, seed uint64) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
-	if b.start == nil {
-		if b.start, err = b.measure(ctx, t, obj.Start); err != nil {
-			return Run{}, err
-		}
+	if err := b.measureStart(ctx, t, obj.Start); err != nil {
+		return Run{}, err
 	}
-	r := &peerRun{b: b, t: t, run: Run{Seed: seed}, heldOut: map[uint64]bool{}}
+	r := &peerRun{b: b, j: newJudge(b, t, seed, obj.Start), heldOut: map[uint64]bool{}}
 	for _, s := range b.seeds {
 		r.heldOut[s] = true
 	}
-	// The games the tuner plays from one validation to the next, its
-	// validation games left out: a peer's recommendation is judged as
-	// often, in games, as the tuner's.
-	r.cadence = int64(t.Lambda() * t.Games() * cfg.Validation.Every)
-	cmd := exec.CommandContext(ctx, b.o.Peer[0], b.o.Peer[1:]...)
-	cmd.Stderr = b.o.PeerStderr
-	if cmd.Stderr == nil {
-		cmd.Stderr = os.Stderr
-	}
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return Run{}, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return Run{}, err
+	stderr := b.o.PeerStderr
+	if stderr == nil {
+		stderr = os.Stderr
 	}
 	r.base, _ = cputime.Process()
-	if err := cmd.Start(); err != nil {
+	lim := b.o.PeerLimits.resolved(b.p.Budget)
+	if r.proc, err = startPeer(ctx, b.o.Peer, stderr, lim, b.p.Budget); err != nil {
 		return Run{}, fmt.Errorf("peer: %w", err)
 	}
-	pid := cmd.Process.Pid
-	r.peerCPU = func() time.Duration { return procCPU(pid) }
 	srv := &objective.Server{
-		P:         obj,
-		Budget:    b.p.Budget.Seconds(),
-		Admit:     r.admit,
-		Answered:  r.answered,
-		Recommend: func(v []float64, final bool) error { return r.recommend(ctx, v, final) },
+		P:           obj,
+		Budget:      b.p.Budget.Seconds(),
+		BudgetGames: b.budgetGames,
+		Admit:       r.admit,
+		Answered:    r.answered,
+		Recommend:   func(v []float64, final bool) error { return r.recommend(ctx, v, final) },
 	}
-	serr := srv.Serve(ctx, out, in)
-	in.Close()
-	werr := cmd.Wait()
-	if serr != nil {
+	serr := srv.Serve(ctx, r.proc, r.proc)
+	exitCPU, werr, why := r.proc.finish()
+	switch {
+	case why != nil && ctx.Err() != nil:
+		return Run{}, ctx.Err()
+	case why != nil && !(r.final && errors.Is(why, ErrPeerNoFinal)):
+		// A peer that sent its final word and then did not exit in time
+		// was killed, its result kept; any other limit is the peer's bug.
+		return Run{}, fmt.Errorf("%w %s", why, r.proc.describe())
+	case werr != nil:
+		return Run{}, fmt.Errorf("peer %s: %v %s", b.o.Peer[0], werr, r.proc.describe())
+	case serr != nil && why == nil:
 		return Run{}, serr
 	}
-	if werr != nil {
-		return Run{}, fmt.Errorf("peer %s: %w", b.o.Peer[0], werr)
-	}
-	exitCPU := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	r.exitCPU = exitCPU
 	if !r.final && r.stopping != "target" {
-		// The peer ended on its own: its last recommendation, at the CPU it
-		// ended with, is its result.
+		// The peer ended on its own: its latest recommendation, at the CPU
+		// it ended with, is its result.
 		if r.latest == nil {
-			return Run{}, errors.New("the peer exited without recommending anything")
+			return Run{}, fmt.Errorf("the peer exited without recommending anything %s", r.proc.describe())
 		}
-		r.peerCPU = func() time.Duration { return exitCPU }
-		if err := r.judge(ctx, r.latest); err != nil {
+		used, _ := r.clock()
+		if err := r.j.end(ctx, Point{Generation: r.evals, Games: r.games, CPU: used.Seconds()}, r.latest); err != nil {
 			return Run{}, err
 		}
-		r.run.Stop = cmp.Or(r.stopping, "peer")
+	} else if r.final && r.stopping != "target" && exitCPU > r.endPeerCPU {
+		// The final point was judged before the peer exited: its exit
+		// figure counts what the live one could not see (off Linux and
+		// Windows, all of it; children it reaped after, or never).
+		r.j.addCPU(exitCPU - r.endPeerCPU)
 	}
-	if len(r.run.Points) == 0 {
-		return Run{}, errors.New("the peer was never judged")
-	}
-	r.run.Final = r.run.Points[len(r.run.Points)-1]
-	if r.run.Stop == "" {
-		r.run.Stop = r.stopping
-	}
-	return r.run, nil
+	return r.j.done(cmp.Or(r.stopping, "peer"))
 }
 
-// admit refuses held-out seeds and stops the peer at its budget or, without
-// Full, at the target.
+// admit refuses held-out seeds and games before an asked-for
+// recommendation, and stops the peer at the target (without Full), at
+// its final line, or at a budget: a request that would pass one is not
+// played.
 func (r *peerRun) admit(seeds []uint64) (string, error) {
 	for i, s := range seeds {
 		if r.heldOut[s] {
 			return "", fmt.Errorf("game %d: seed %d is one of tunebench's held-out games; ask for others", i, s)
 		}
 	}
+	if r.asked {
+		return "", errors.New(`the last answer asked for your recommendation: send {"recommend":{...}} before asking for more games`)
+	}
+	b, n := r.b, int64(len(seeds))
+	stop := ""
 	switch {
-	case r.run.Reached != nil && !r.b.o.Full:
+	case r.j.reachedStop():
 		r.stopping = "target"
-		return "target met: send your final recommendation", nil
-	case r.b.o.Short && r.games >= 2*r.cadence:
-		// Two generations' games, as a short run of the tuner plays.
-		r.stopping = "budget"
-		return "short run over: send your final recommendation", nil
-	case r.used() >= r.b.p.Budget:
-		r.stopping = "budget"
-		return fmt.Sprintf("budget spent (%.0f CPU s): send your final recommendation", r.b.p.Budget.Seconds()), nil
+		stop = "target met: send your final recommendation"
+	case r.final:
+		stop = "you sent your final recommendation: exit"
+	case b.budgetGames > 0 && r.games+n > b.budgetGames:
+		stop = fmt.Sprintf("budget: %d of the %d games played, and this request's %d would pass it: send your final recommendation",
+			r.games, b.budgetGames, n)
+	default:
+		used, _ := r.clock()
+		left := b.p.Budget - used
+		if left <= 0 {
+			stop = fmt.Sprintf("budget spent (%.0f CPU s): send your final recommendation", b.p.Budget.Seconds())
+		} else if need := r.cost(n); need > left {
+			stop = fmt.Sprintf("budget: this request's %d games would take about %.1f CPU s, and %.1f of the %.0f remain: send your final recommendation",
+				n, need.Seconds(), left.Seconds(), b.p.Budget.Seconds())
+		}
 	}
-	return "", nil
+	if stop != "" {
+		r.stopping = cmp.Or(r.stopping, "budget")
+		r.proc.stopping()
+	}
+	return stop, nil
 }
 
-// answered counts the games and asks for a recommendation once a
-// validation's worth of games has been played since the last.
-func (r *peerRun) answered(games int, _ time.Duration) bool {
+// cost estimates the CPU n games will take: at the run's CPU per game so
+// far, or before its first answer, at the start's on the held-out games.
+func (r *peerRun) cost(n int64) time.Duration {
+	per := float64(r.b.startCPU) / float64(len(r.b.seeds))
+	if r.games > 0 {
+		per = float64(r.gameCPU) / float64(r.games)
+	}
+	return time.Duration(per * float64(n))
+}
+
+// answered counts the games and asks for a recommendation once they pass
+// the next grid line.
+func (r *peerRun) answered(games int, cpu time.Duration) bool {
 	r.games += int64(games)
+	r.gameCPU += cpu
 	r.evals++
-	if r.games-r.last >= r.cadence {
-		r.last = r.games
+	r.proc.played()
+	if r.j.crossed(r.games) {
 		r.asked = true
-		return true
 	}
-	return false
+	return r.asked
 }
 
-// recommend judges a recommendation the peer was asked for, and its final
-// one; others are kept as its latest.
+// recommend judges a recommendation the peer was asked for on the grid,
+// and its final one; others are kept as its latest.
 func (r *peerRun) recommend(ctx context.Context, v []float64, final bool) error {
 	r.latest = v
-	switch {
-	case final && r.stopping == "target":
-		r.final = true
-		return nil // the run ended at the point that met the target
-	case final:
-		r.final = true
-	case !r.asked:
-		return nil
-	}
-	r.asked = false
-	return r.judge(ctx, v)
-}
-
-// judge plays v on the held-out games outside the clock and adds its point.
-func (r *peerRun) judge(ctx context.Context, v []float64) error {
-	b := r.b
-	pt := Point{Generation: r.evals, Games: r.games, CPU: r.used().Seconds()}
-	n := len(r.run.Points)
-	if n > 0 && slices.Equal(r.judged, v) {
-		prev := r.run.Points[n-1]
-		pt.Mean, pt.Ratio, pt.RatioCI95 = prev.Mean, prev.Ratio, prev.RatioCI95
-	} else {
-		before, _ := cputime.Process()
-		err := b.judge(ctx, r.t, v, &pt)
-		after, _ := cputime.Process()
-		r.excluded += after - before
-		if err != nil {
+	if r.asked {
+		r.asked = false
+		used, _ := r.clock()
+		if err := r.j.grid(ctx, Point{Generation: r.evals, Games: r.games, CPU: used.Seconds()}, v); err != nil {
 			return err
 		}
-		r.judged = v
 	}
-	r.run.Points = append(r.run.Points, pt)
-	if b.o.Progress != nil {
-		b.o.Progress(b.p.Name, r.run.Seed, pt)
+	if !final {
+		return nil
 	}
-	if r.run.Reached == nil && pt.Ratio >= b.p.Target {
-		r.run.Reached = &pt // a copy: Points may grow
+	r.final = true
+	r.proc.stopping() // the grace to exit
+	if r.stopping == "target" {
+		return nil // the run ended at the point that met the target
 	}
-	return nil
+	used, peer := r.clock()
+	r.endPeerCPU = peer
+	return r.j.end(ctx, Point{Generation: r.evals, Games: r.games, CPU: used.Seconds()}, v)
 }
 
-// procCPU reads a live process's CPU time, its own and that of the
-// children it has waited for, from /proc (Linux; 0 elsewhere, or once it
-// has exited: the exit's figures then come from the process state). The
-// clock ticks are 100 a second on every Linux that matters (USER_HZ).
-func procCPU(pid int) time.Duration {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	s := string(data)
-	// The command name, in parentheses, may hold spaces; the fields
-	// counted from 3 (state) follow its closing one.
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 15 {
-		return 0
-	}
-	var ticks int64
-	for _, k := range []int{11, 12, 13, 14} { // utime, stime, cutime, cstime
-		n, err := strconv.ParseInt(f[k], 10, 64)
-		if err != nil {
-			return 0
-		}
-		ticks += n
-	}
-	return time.Duration(ticks) * (time.Second / 100)
-}
+// PeersSupported reports whether peers can run here: an error, naming the
+// system, where a peer's CPU can be read neither live nor at its exit.
+func PeersSupported() error { return cpuReadable() }

@@ -41,6 +41,11 @@ type Problem struct {
 	// Budget is the tuning CPU time a run may spend; a run that has not
 	// reached the target by then stops.
 	Budget time.Duration
+	// Grid is the games between two of a run's points: every run, of the
+	// tuner or a peer, is judged at every multiple of Grid games it plays
+	// (see docs/tunebench.md, "Reading the output"). A finer grid times a
+	// result more finely and costs more held-out games between steps.
+	Grid int64
 }
 
 // problems are the reference problems, cheapest first. Their targets and
@@ -48,23 +53,23 @@ type Problem struct {
 var problems = []Problem{
 	{
 		Name: "standard-3", Summary: "standard, 3 plies, from the hand-set weights (the quick preset)",
-		File: "problems/standard-3.yaml", Target: 1.50, HeldOut: 1000, Budget: 240 * time.Second,
+		File: "problems/standard-3.yaml", Target: 1.50, HeldOut: 1000, Budget: 240 * time.Second, Grid: 1000,
 	},
 	{
 		Name: "nneonneo-cap1", Summary: "nneonneo, cap 1 (3 plies), from the program's constants",
-		File: "problems/nneonneo-cap1.yaml", Target: 1.50, HeldOut: 1000, Budget: 300 * time.Second,
+		File: "problems/nneonneo-cap1.yaml", Target: 1.50, HeldOut: 1000, Budget: 300 * time.Second, Grid: 1000,
 	},
 	{
 		Name: "snake16-2", Summary: "snake16 (17 weights), 2 plies, from its halving table",
-		File: "problems/snake16-2.yaml", Target: 1.30, HeldOut: 1000, Budget: 120 * time.Second,
+		File: "problems/snake16-2.yaml", Target: 1.30, HeldOut: 1000, Budget: 120 * time.Second, Grid: 1000,
 	},
 	{
 		Name: "nneonneo-cap2", Summary: "nneonneo, cap 2 (5 plies), from the program's constants (the nneonneo preset)",
-		File: "problems/nneonneo-cap2.yaml", Target: 1.35, HeldOut: 1200, Budget: 9600 * time.Second,
+		File: "problems/nneonneo-cap2.yaml", Target: 1.35, HeldOut: 1200, Budget: 9600 * time.Second, Grid: 2000,
 	},
 	{
 		Name: "standard-5", Summary: "standard, 5 plies, from the quick preset's former weights (the plateau)",
-		File: "problems/standard-5.yaml", Target: 1.08, HeldOut: 1000, Budget: 9000 * time.Second,
+		File: "problems/standard-5.yaml", Target: 1.08, HeldOut: 1000, Budget: 9000 * time.Second, Grid: 2000,
 	},
 }
 

@@ -2,11 +2,14 @@ package tunebench
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/engine"
 )
 
 func TestProblemsAreValid(t *testing.T) {
@@ -59,8 +62,8 @@ func TestShortRunsAreDeterministic(t *testing.T) {
 			runs = append(runs, r.Runs)
 		}
 		for i, run := range runs[0] {
-			if len(run.Points) != 2 || run.Stop == "" {
-				t.Errorf("%s seed %d: %d points, stop %q; want 2 and a reason", name, run.Seed, len(run.Points), run.Stop)
+			if len(run.Points) < 2 || run.Stop == "" || run.Final.Generation != 2 {
+				t.Errorf("%s seed %d: %d points, stop %q, final %+v; want 2 or more, a reason and generation 2", name, run.Seed, len(run.Points), run.Stop, run.Final)
 			}
 			for _, other := range runs[1:] {
 				a, b := withoutCPU(run), withoutCPU(other[i])
@@ -68,7 +71,7 @@ func TestShortRunsAreDeterministic(t *testing.T) {
 					t.Fatalf("%s seed %d: %d points, then %d", name, run.Seed, len(a), len(b))
 				}
 				for k := range a {
-					if a[k] != b[k] {
+					if !reflect.DeepEqual(a[k], b[k]) {
 						t.Errorf("%s seed %d point %d: %+v, then %+v", name, run.Seed, k, a[k], b[k])
 					}
 				}
@@ -82,7 +85,7 @@ func TestShortRunsAreDeterministic(t *testing.T) {
 }
 
 func TestShortBenchRunsEveryProblem(t *testing.T) {
-	res, err := Bench(context.Background(), Problems(), Options{Short: true, Seeds: []uint64{1}})
+	res, err := Bench(context.Background(), Problems(), nil, Options{Short: true, Seeds: []uint64{1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +98,7 @@ func TestShortBenchRunsEveryProblem(t *testing.T) {
 			continue
 		}
 		run := r.Runs[0]
-		if len(run.Points) == 0 || run.Final != run.Points[len(run.Points)-1] || !(run.Final.Ratio > 0) {
+		if len(run.Points) == 0 || !reflect.DeepEqual(run.Final, run.Points[len(run.Points)-1]) || !(run.Final.Ratio > 0) {
 			t.Errorf("%s: final %+v of %d points", r.Problem, run.Final, len(run.Points))
 		}
 		if run.Reached != nil && run.Stop != "target" {
@@ -234,17 +237,87 @@ func TestRecommendBestPoints(t *testing.T) {
 		}
 		for k, pt := range withoutCPU(best) {
 			want := last[k]
-			if pt.Recommended != 0 {
+			if pt.Recommended != nil {
 				earlier++
-				want = byGen[pt.Recommended]
-				want.Generation, want.Games, want.Recommended = pt.Generation, pt.Games, pt.Recommended
+				want = byGen[*pt.Recommended]
+				want.Grid, want.Generation, want.Games, want.Recommended = pt.Grid, pt.Generation, pt.Games, pt.Recommended
 			}
-			if pt != want {
+			if !reflect.DeepEqual(pt, want) {
 				t.Errorf("seed %d point %d: %+v, want %+v", best.Seed, k, pt, want)
 			}
 		}
 	}
 	if earlier == 0 {
 		t.Fatalf("no run recommended an earlier generation's mean: the seeds no longer test the rule")
+	}
+}
+
+// TestGrid checks the judge's grid: a step that passes several lines
+// gives each a point on the same weights, measured once; the end adds a
+// point only where the run moved on; the target is met at the first point
+// over it.
+func TestGrid(t *testing.T) {
+	b := &bench{p: Problem{Name: "x", Target: 1.5}, grid: 1000, start: []engine.Result{{Score: 100}, {Score: 200}}}
+	start, w, better := []float64{1}, []float64{2}, []float64{3}
+	j := newJudge(b, nil, 1, start)
+	// Weights already judged are not played again (a nil tuner would fail).
+	j.figures[weightsKey(w)] = figures{150, 1.2, [2]float64{1.1, 1.3}}
+	j.figures[weightsKey(better)] = figures{250, 1.6, [2]float64{1.5, 1.7}}
+	ctx := context.Background()
+	if j.crossed(999) || !j.crossed(1000) {
+		t.Fatal("the first line is at 1,000 games")
+	}
+	if err := j.grid(ctx, Point{Games: 1200, Generation: 3}, start); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.grid(ctx, Point{Games: 3500, Generation: 9}, w); err != nil {
+		t.Fatal(err)
+	}
+	if j.crossed(3999) || !j.crossed(4000) {
+		t.Errorf("after 3,500 games the next line is at 4,000")
+	}
+	if err := j.end(ctx, Point{Games: 3500, Generation: 9}, w); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.end(ctx, Point{Games: 3700, Generation: 10}, better); err != nil {
+		t.Fatal(err)
+	}
+	run, err := j.done("budget")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range run.Points {
+		got = append(got, fmt.Sprintf("%d@%d:%.1f", p.Grid, p.Games, p.Ratio))
+	}
+	if want := "1000@1200:1.0 2000@3500:1.2 3000@3500:1.2 0@3700:1.6"; strings.Join(got, " ") != want {
+		t.Errorf("points %s, want %s", strings.Join(got, " "), want)
+	}
+	if run.Reached == nil || run.Reached.Games != 3700 || run.Final.Ratio != 1.6 || run.Max.Ratio != 1.6 || run.Drop != 0 {
+		t.Errorf("reached %+v, final %+v, best %+v, drop %v", run.Reached, run.Final, run.Max, run.Drop)
+	}
+}
+
+// TestTunerBudgetGames checks that a budget in games stops the tuner at
+// the last generation that fits, the same every time and with any number
+// of workers.
+func TestTunerBudgetGames(t *testing.T) {
+	ctx := context.Background()
+	p, _ := Lookup("nneonneo-cap1")
+	var first []Run
+	for _, workers := range []int{1, 2} {
+		r, err := RunProblem(ctx, p, Options{Short: true, Seeds: []uint64{1, 2}, Workers: workers, BudgetGames: 40})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, run := range r.Runs {
+			if run.Stop != "budget" || run.Final.Games > 40 || run.Final.Generation != 1 {
+				t.Errorf("seed %d: stop %q, final %+v; want the budget, generation 1, at most 40 games", run.Seed, run.Stop, run.Final)
+			}
+			if first != nil && !reflect.DeepEqual(withoutCPU(run), withoutCPU(first[i])) {
+				t.Errorf("seed %d: %+v, then %+v", run.Seed, withoutCPU(first[i]), withoutCPU(run))
+			}
+		}
+		first = r.Runs
 	}
 }

@@ -1,0 +1,315 @@
+package tunebench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/cputime"
+	"github.com/evotune/evotune/tuner"
+)
+
+// DefaultSeeds are the run seeds a benchmark uses when Options gives none.
+var DefaultSeeds = []uint64{1, 2, 3}
+
+// Short mode's grid and budget in games: two generations of the shrunk
+// tuner (see shrink) play 2 × 4 × 4 games, up to three times that with noise
+// handling's re-evaluations, and 3 × 4 validation games; they end by their
+// generations, within the budget, which stops a peer.
+const (
+	shortGrid        = 20
+	shortBudgetGames = 120
+)
+
+// Options say how a benchmark runs its problems. The zero value runs each
+// problem as defined, on run seeds 1, 2 and 3, one worker per core.
+type Options struct {
+	// Seeds are the run seeds; nil means DefaultSeeds.
+	Seeds []uint64
+	// Workers is the games played at once, by the tuner and by the held-out
+	// measurement; 0 means one per core. It changes CPU figures a little
+	// (scheduling), no game.
+	Workers int
+	// Budget replaces each problem's tuning CPU budget when positive.
+	Budget time.Duration
+	// BudgetGames, when positive, is a budget in games next to the CPU
+	// budget: a run stops at whichever it meets first. The tuner's
+	// generation (with its validation) or a peer's request that would
+	// take a run past it is not played.
+	BudgetGames int64
+	// Full goes on after the target is met, to the budget (or the tuner's
+	// own end), so that the final strength is what a run of that budget
+	// ends with; without it a run stops at the point that meets the
+	// target.
+	Full bool
+	// Short shrinks every problem to a run of seconds: two generations of
+	// four candidates on four games cut at 40 moves, four validation and
+	// four held-out games, a grid of 20 games and a budget of 120. It
+	// checks that the benchmark works, not how fast the tuner is.
+	Short bool
+	// Peer, if not empty, is an optimizer of one's own for RunPeer: the
+	// program, then its arguments.
+	Peer []string
+	// PeerStderr receives the peer's standard error, up to a cap; nil
+	// means this process's.
+	PeerStderr io.Writer
+	// PeerLimits are the limits a peer runs under; zero fields take their
+	// defaults (see PeerLimits).
+	PeerLimits PeerLimits
+	// Command is recorded in each Result (Result.Command).
+	Command string
+	// Progress, if not nil, is told about each point as it is measured,
+	// with the row's name (Result.Name).
+	Progress func(problem, tuner string, seed uint64, p Point)
+}
+
+// A Row is one tuner of a benchmark: evotune's tuner with the problem's
+// settings (the zero Row), with tuner settings of one's own (Config and
+// ConfigText: a file's name and contents, as Problem.File and
+// Problem.Text), or a peer optimizer (Peer: a program and its
+// arguments).
+type Row struct {
+	Config     string
+	ConfigText []byte
+	Peer       []string
+}
+
+// Bench runs each row on each problem, on each run seed, and returns their
+// results in order: the first problem's rows, then the next problem's.
+// Nil rows run the tuner alone, as one zero Row.
+func Bench(ctx context.Context, ps []Problem, rows []Row, o Options) ([]Result, error) {
+	if rows == nil {
+		rows = []Row{{}}
+	}
+	var out []Result
+	for _, p := range ps {
+		for _, row := range rows {
+			q, ro := p, o
+			var r Result
+			var err error
+			if row.Peer != nil {
+				ro.Peer = row.Peer
+				r, err = RunPeer(ctx, q, ro)
+			} else {
+				if row.ConfigText != nil {
+					q.Text, q.File = row.ConfigText, row.Config
+				}
+				r, err = RunProblem(ctx, q, ro)
+			}
+			if err != nil {
+				return out, err
+			}
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// bench is one problem's benchmark in progress: the held-out pool and
+// seeds, and the start's held-out games once measured (the same for every
+// run seed: the start does not depend on it).
+type bench struct {
+	p       Problem
+	o       Options
+	heldOut *tuner.LocalPool
+	seeds   []uint64
+	start   []engine.Result
+	// startCPU is the CPU the start's held-out games took, a first
+	// estimate of a game's cost (see peerRun.admit).
+	startCPU time.Duration
+	// grid and budgetGames are the problem's, or short mode's.
+	grid, budgetGames int64
+	// label names the row in progress lines (Result.Name).
+	label string
+}
+
+// newBench begins problem p's benchmark under o, and returns it with the
+// run seeds: o's, or DefaultSeeds.
+func newBench(p Problem, o Options) (*bench, []uint64) {
+	seeds := o.Seeds
+	if seeds == nil {
+		seeds = DefaultSeeds
+	}
+	b := &bench{p: p, o: o, grid: p.Grid, budgetGames: o.BudgetGames}
+	if o.Short {
+		b.p.HeldOut, b.grid = 4, shortGrid
+		if b.budgetGames == 0 {
+			b.budgetGames = shortBudgetGames
+		}
+	}
+	if o.Budget > 0 {
+		b.p.Budget = o.Budget
+	}
+	if b.grid <= 0 {
+		b.grid = 1000 // a problem of one's own without a grid
+	}
+	b.heldOut, b.seeds = tuner.NewLocalPool(o.Workers), heldOutSeeds(b.p.HeldOut)
+	return b, seeds
+}
+
+// result is the benchmark's result before its runs.
+func (b *bench) result() Result {
+	return Result{
+		Problem: b.p.Name, Command: b.o.Command, Target: b.p.Target, HeldOut: b.p.HeldOut,
+		Budget: b.p.Budget.Seconds(), BudgetGames: b.budgetGames, Grid: b.grid, Full: b.o.Full, Short: b.o.Short,
+	}
+}
+
+// name names the row being run, for progress lines.
+func (b *bench) name() string { return b.label }
+
+// spent reports whether a run that has played games in used CPU time has
+// spent a budget.
+func (b *bench) spent(games int64, used time.Duration) bool {
+	return used >= b.p.Budget || b.budgetGames > 0 && games >= b.budgetGames
+}
+
+// over reports whether a run that has played games in used CPU time has
+// gone past a budget.
+func (b *bench) over(games int64, used time.Duration) bool {
+	return used > b.p.Budget || b.budgetGames > 0 && games > b.budgetGames
+}
+
+// config returns the problem's config for run seed seed, resolved and
+// valid.
+func (b *bench) config(seed uint64) (*tuner.Config, error) {
+	cfg, err := b.p.Config()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Generations != 0 {
+		return nil, cfg.Errorf("generations", "the benchmark ends a run, not the problem: leave it out")
+	}
+	if cfg.Duration != 0 {
+		return nil, cfg.Errorf("duration", "the benchmark ends a run, not the problem: leave it out")
+	}
+	for i, st := range cfg.Stages {
+		// A stage's duration is wall time, which no run of the benchmark
+		// may depend on; its generations are the same on every machine.
+		if st.Duration != 0 {
+			return nil, cfg.Errorf(tuner.StageField(i, "duration"), "a stage of a problem ends by its generations, not by wall time")
+		}
+	}
+	if b.p.Text != nil {
+		if err := b.sameProblem(cfg); err != nil {
+			return nil, err
+		}
+	}
+	cfg.Seed, cfg.Workers = seed, b.o.Workers
+	if b.o.Short {
+		shrink(cfg)
+	}
+	cfg.Resolve()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// sameProblem checks that cfg, tuner settings of one's own, poses the
+// problem's question: the same feature set, start and held-out search, so
+// that its figures compare with the problem's.
+func (b *bench) sameProblem(cfg *tuner.Config) error {
+	own, err := Lookup(b.p.Name)
+	if err != nil {
+		return err
+	}
+	orig, err := own.Config()
+	if err != nil {
+		return err
+	}
+	orig.Resolve()
+	mine := *cfg
+	mine.Resolve()
+	switch {
+	case mine.SetName != orig.SetName:
+		return mine.Errorf("features", "%s: problem %s tunes %s", mine.SetName, b.p.Name, orig.SetName)
+	case !maps.Equal(mine.Init, orig.Init):
+		return mine.Errorf("init", "problem %s starts from %v", b.p.Name, orig.Init)
+	case heldOutSearch(&mine) != heldOutSearch(orig):
+		return mine.Errorf("search", "%s at the last stage: problem %s is judged at %s", heldOutSearch(&mine), b.p.Name, heldOutSearch(orig))
+	}
+	return nil
+}
+
+// shrink makes cfg a run of seconds whatever its search (see Options.Short).
+func shrink(cfg *tuner.Config) {
+	cfg.Generations = 2
+	cfg.Optimizer.Population = 4
+	cfg.Fitness.Games = 4
+	cfg.Fitness.MaxMoves = 40
+	cfg.Noise.Games = nil // the defaults around 4 games
+	cfg.Validation.Every, cfg.Validation.Games = 1, 4
+	for i := range cfg.Stages {
+		st := &cfg.Stages[i]
+		st.Games, st.Population = 4, 4
+		if i < len(cfg.Stages)-1 {
+			st.Generations = 1 // so that two generations see two stages
+		}
+	}
+}
+
+// heldOutSearch is the search the held-out games are played with: the
+// last stage's validation search, the one the problem's weights are for. A
+// ladder that tunes at 3 plies before 5 is judged, from its first
+// validation on, at 5 plies, as a run without stages is.
+func heldOutSearch(cfg *tuner.Config) engine.SearchConfig {
+	return cfg.StageValidationSearch(len(cfg.StageList()) - 1)
+}
+
+// measure plays w on the held-out games with heldOutSearch and the tuner's
+// move limit, on the benchmark's own pool: the tuner never sees them.
+func (b *bench) measure(ctx context.Context, t *tuner.Tuner, w []float64) ([]engine.Result, error) {
+	batch := &tuner.Batch{
+		Players:  tuner.FeaturePlayers{Set: t.Set(), Search: heldOutSearch(t.Config())},
+		Vectors:  [][]float64{slices.Clone(w)},
+		Seeds:    b.seeds,
+		MaxMoves: t.Config().Fitness.MaxMoves,
+	}
+	results := [][]engine.Result{make([]engine.Result, len(b.seeds))}
+	if err := b.heldOut.Play(ctx, batch, results, nil); err != nil {
+		return nil, fmt.Errorf("held-out games: %w", err)
+	}
+	return results[0], nil
+}
+
+// measureStart plays the start on the held-out games once per benchmark.
+func (b *bench) measureStart(ctx context.Context, t *tuner.Tuner, w []float64) error {
+	if b.start != nil {
+		return nil
+	}
+	before, _ := cputime.Process()
+	rs, err := b.measure(ctx, t, w)
+	if err != nil {
+		return err
+	}
+	after, _ := cputime.Process()
+	b.start, b.startCPU = rs, after-before
+	return nil
+}
+
+// cpuClock adds up the process CPU time spent inside do: the tuning, and
+// nothing of the held-out measurements between its calls.
+type cpuClock struct{ used time.Duration }
+
+func (c *cpuClock) do(f func() error) error {
+	before, err := cputime.Process()
+	if err != nil {
+		return err
+	}
+	ferr := f()
+	after, err := cputime.Process()
+	if err != nil {
+		return err
+	}
+	c.used += after - before
+	return ferr
+}
+
+// joinCommand is a command's words as one line, for Result.Peer.
+func joinCommand(words []string) string { return strings.Join(words, " ") }
