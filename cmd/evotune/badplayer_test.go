@@ -59,7 +59,8 @@ func (f *faultPlayer) Moves(boards []engine.Board, dst []engine.Dir) error {
 // at its N-th move request); spawn FILE WHEN (starts a child that sleeps,
 // appends "PID CHILDPID" to FILE, then WHEN is hang: hangs at its 3rd move
 // request, or stay: if it is the first start (the probe before a run),
-// creates FILE.quit when told to quit and stays).
+// creates FILE.quit when told to quit and stays); author FAULT (see
+// authorPlayer).
 func badPlayer(mode string, args []string) int {
 	cfg := engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 2, Width: 8}.WithPlayDefaults()
 	cfg.LossValue = engine.DefaultLossValue
@@ -126,6 +127,8 @@ func badPlayer(mode string, args []string) int {
 	case "sleeper":
 		time.Sleep(time.Hour)
 		return 0
+	case "author":
+		return authorPlayer(args[0])
 	default:
 		fmt.Fprintf(os.Stderr, "unknown bad player mode %q\n", mode)
 		return 2

@@ -34,7 +34,10 @@ type Error struct {
 	Did     string // what the player did, as a phrase: "exited with status 2 while answering move"
 	Log     string // the log file's path; "" for a temporary one
 	Tail    string // its last lines, joined by " | "; "" if it is empty
-	Err     error  // a sentinel above, ErrProtocol, or engine.ErrIllegalMove
+	Err     error  // a sentinel above, an error wrapping ErrProtocol, or engine.ErrIllegalMove
+
+	// doing is the exchange that failed ("" for a move request).
+	doing string
 
 	// req are the boards of the move request that failed (nil for another
 	// exchange), from index at of the boards given to Moves on.
@@ -81,7 +84,7 @@ func (e *Error) retryable() bool {
 // fail returns the Error of what the player did, with its log's tail, both
 // escaped: the player's text may hold any bytes.
 func (p *Process) fail(did string, kind error) error {
-	e := &Error{Command: p.command, Did: printable(did), Err: kind}
+	e := &Error{Command: p.command, Did: printable(did), Err: kind, doing: p.doing}
 	if p.doing == "" {
 		e.req, e.at = p.req, p.at
 	}

@@ -23,24 +23,24 @@ type Param struct {
 // integer.
 func (p Param) Check() error {
 	if !nameRE.MatchString(p.Name) {
-		return fmt.Errorf("%w: parameter name %q: want letters, digits, '.', '_' or '-'", ErrProtocol, p.Name)
+		return broke(ruleParamName, fmt.Errorf("%w: parameter name %q: want letters, digits, '.', '_' or '-'", ErrProtocol, p.Name))
 	}
 	for _, v := range []struct {
 		what string
 		x    float64
 	}{{"default", p.Default}, {"min", p.Min}, {"max", p.Max}} {
 		if math.IsNaN(v.x) || math.IsInf(v.x, 0) {
-			return fmt.Errorf("%w: parameter %s: %s %v is not finite", ErrProtocol, p.Name, v.what, v.x)
+			return broke(ruleParamNumber, fmt.Errorf("%w: parameter %s: %s %v is not finite", ErrProtocol, p.Name, v.what, v.x))
 		}
 		if p.Int && v.x != math.Trunc(v.x) {
-			return fmt.Errorf("%w: parameter %s: %s %v of an int parameter is not an integer", ErrProtocol, p.Name, v.what, v.x)
+			return broke(ruleParamNumber, fmt.Errorf("%w: parameter %s: %s %v of an int parameter is not an integer", ErrProtocol, p.Name, v.what, v.x))
 		}
 	}
 	if p.Min > p.Max {
-		return fmt.Errorf("%w: parameter %s: min %v > max %v", ErrProtocol, p.Name, p.Min, p.Max)
+		return broke(ruleParamBounds, fmt.Errorf("%w: parameter %s: min %v > max %v", ErrProtocol, p.Name, p.Min, p.Max))
 	}
 	if p.Default < p.Min || p.Default > p.Max {
-		return fmt.Errorf("%w: parameter %s: default %v outside [%v, %v]", ErrProtocol, p.Name, p.Default, p.Min, p.Max)
+		return broke(ruleParamBounds, fmt.Errorf("%w: parameter %s: default %v outside [%v, %v]", ErrProtocol, p.Name, p.Default, p.Min, p.Max))
 	}
 	return nil
 }
@@ -61,7 +61,7 @@ func checkParams(ps []Param) error {
 			return err
 		}
 		if seen[p.Name] {
-			return fmt.Errorf("%w: parameter %s declared twice", ErrProtocol, p.Name)
+			return broke(ruleParamOnce, fmt.Errorf("%w: parameter %s declared twice", ErrProtocol, p.Name))
 		}
 		seen[p.Name] = true
 	}
@@ -76,11 +76,11 @@ func FormatID(name, version string) string { return "id " + name + " " + version
 func ParseID(line string) (name, version string, err error) {
 	rest, ok := strings.CutPrefix(line, "id ")
 	if !ok {
-		return "", "", fmt.Errorf("%w: want \"id NAME VERSION\", got %q", ErrProtocol, line)
+		return "", "", broke(ruleID, fmt.Errorf("%w: want \"id NAME VERSION\", got %q", ErrProtocol, line))
 	}
 	name, version, ok = strings.Cut(rest, " ")
 	if !ok || version == "" || !nameRE.MatchString(name) {
-		return "", "", fmt.Errorf("%w: %q: want \"id NAME VERSION\", NAME of letters, digits, '.', '_' or '-' and a VERSION", ErrProtocol, line)
+		return "", "", broke(ruleID, fmt.Errorf("%w: %q: want \"id NAME VERSION\", NAME of letters, digits, '.', '_' or '-' and a VERSION", ErrProtocol, line))
 	}
 	return name, version, nil
 }
@@ -95,7 +95,11 @@ func FormatParam(p Param) string {
 func ParseParam(line string) (Param, error) {
 	f := strings.Split(line, " ")
 	if len(f) != 6 || f[0] != "param" {
-		return Param{}, fmt.Errorf("%w: want \"param NAME float|int DEFAULT MIN MAX\", got %q", ErrProtocol, line)
+		r := ruleParamForm
+		if f[0] != "param" {
+			r = ruleProtocolLine // not meant as a declaration: a debug line, say
+		}
+		return Param{}, broke(r, fmt.Errorf("%w: want \"param NAME float|int DEFAULT MIN MAX\", got %q", ErrProtocol, line))
 	}
 	p := Param{Name: f[1]}
 	switch f[2] {
@@ -103,12 +107,12 @@ func ParseParam(line string) (Param, error) {
 	case "int":
 		p.Int = true
 	default:
-		return Param{}, fmt.Errorf("%w: %q: type %q: want float or int", ErrProtocol, line, f[2])
+		return Param{}, broke(ruleParamType, fmt.Errorf("%w: %q: type %q: want float or int", ErrProtocol, line, f[2]))
 	}
 	for i, dst := range []*float64{&p.Default, &p.Min, &p.Max} {
 		v, err := parseNumber(f[3+i])
 		if err != nil {
-			return Param{}, fmt.Errorf("%w: %q: %s: %v", ErrProtocol, line, [...]string{"default", "min", "max"}[i], err)
+			return Param{}, broke(ruleParamNumber, fmt.Errorf("%w: %q: %s: %v", ErrProtocol, line, [...]string{"default", "min", "max"}[i], err))
 		}
 		*dst = v
 	}

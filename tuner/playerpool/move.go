@@ -106,7 +106,7 @@ func ParseBest(line []byte, k int, dst []engine.Dir) ([]engine.Dir, error) {
 func parseBestSlow(line []byte, k int, dst []engine.Dir) ([]engine.Dir, error) {
 	rest, ok := bytes.CutPrefix(line, []byte("best "))
 	if !ok {
-		return nil, fmt.Errorf("%w: want \"best M1 ... Mk\", got %q", ErrProtocol, clip(line))
+		return nil, broke(ruleProtocolLine, fmt.Errorf("%w: want \"best M1 ... Mk\", got %q", ErrProtocol, clip(line)))
 	}
 	dst = dst[:0]
 	for len(rest) > 0 {
@@ -114,19 +114,19 @@ func parseBestSlow(line []byte, k int, dst []engine.Dir) ([]engine.Dir, error) {
 		if i := bytes.IndexByte(rest, ' '); i >= 0 {
 			tok, rest = rest[:i], rest[i+1:]
 			if len(rest) == 0 {
-				return nil, fmt.Errorf("%w: best: a space ends the line", ErrProtocol)
+				return nil, broke(ruleMoveWords, fmt.Errorf("%w: best: a space ends the line", ErrProtocol))
 			}
 		} else {
 			rest = nil
 		}
 		d, ok := parseDir(tok)
 		if !ok {
-			return nil, fmt.Errorf("%w: best: move %d: %q: want up, down, left or right", ErrProtocol, len(dst)+1, clip(tok))
+			return nil, broke(ruleMoveWords, fmt.Errorf("%w: best: move %d: %q: want up, down, left or right", ErrProtocol, len(dst)+1, clip(tok)))
 		}
 		dst = append(dst, d)
 	}
 	if len(dst) != k {
-		return nil, fmt.Errorf("%w: best: %d moves for %d boards", ErrProtocol, len(dst), k)
+		return nil, broke(ruleOneMovePerBoard, fmt.Errorf("%w: best: %d moves for %d boards", ErrProtocol, len(dst), k))
 	}
 	return dst, nil
 }

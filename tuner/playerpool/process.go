@@ -173,20 +173,20 @@ func (p *Process) handshake() error {
 		switch {
 		case first:
 			if p.family.ID, p.family.Version, err = ParseID(s); err != nil {
-				return p.fail("began its handshake with a malformed line: "+errText(err), ErrProtocol)
+				return p.fail("began its handshake with a malformed line: "+errText(err), err)
 			}
 		case s == lineReady:
 			return nil // each param was checked when it arrived
 		default:
 			q, err := ParseParam(s)
 			if err != nil {
-				return p.fail("declared a bad parameter: "+errText(err), ErrProtocol)
+				return p.fail("declared a bad parameter: "+errText(err), err)
 			}
 			if paramIndex(p.family.Params, q.Name) >= 0 {
-				return p.fail("declared a bad parameter: parameter "+q.Name+" declared twice", ErrProtocol)
+				return p.fail("declared a bad parameter: parameter "+q.Name+" declared twice", broke(ruleParamOnce, ErrProtocol))
 			}
 			if len(p.family.Params) == MaxParams {
-				return p.fail(fmt.Sprintf("declared more than %d parameters, the most a player may declare", MaxParams), ErrProtocol)
+				return p.fail(fmt.Sprintf("declared more than %d parameters, the most a player may declare", MaxParams), broke(ruleParamCount, ErrProtocol))
 			}
 			p.family.Params = append(p.family.Params, q)
 		}
@@ -216,7 +216,7 @@ func (p *Process) Set(values []float64) error {
 		return p.fail(fmt.Sprintf("answered error to %q: %s", clip([]byte(line)), text), ErrRefused)
 	}
 	if string(reply) != lineOK {
-		return p.fail(fmt.Sprintf("answered set with %q, want ok or error", clip(reply)), ErrProtocol)
+		return p.fail(fmt.Sprintf("answered set with %q, want ok or error", clip(reply)), broke(ruleProtocolLine, ErrProtocol))
 	}
 	return nil
 }
@@ -283,7 +283,7 @@ func (p *Process) moves(boards []engine.Board, at int, dst []engine.Dir) ([]engi
 	}
 	dst, err = ParseBest(reply, len(boards), dst)
 	if err != nil {
-		return nil, p.fail("answered "+p.what()+" with a malformed line: "+errText(err), ErrProtocol)
+		return nil, p.fail("answered "+p.what()+" with a malformed line: "+errText(err), err)
 	}
 	if per := max(time.Since(t0)/time.Duration(len(boards)), 1); len(boards) == 1 {
 		p.paceOne = max(p.paceOne, per)

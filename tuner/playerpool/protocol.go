@@ -21,6 +21,48 @@ const (
 // protocol, from either side.
 var ErrProtocol = errors.New("playerpool: protocol error")
 
+// A rule is a rule of the protocol that a line broke. An error about such
+// a line wraps it (ruleError: the error's text is the line's), so that the
+// compliance check can name the fix of the cause, not of the check point
+// that met it.
+type rule int
+
+const (
+	ruleNone            rule = iota
+	ruleProtocolLine         // a line that is no line of the protocol: standard output's hygiene
+	ruleID                   // the id line
+	ruleParamForm            // param NAME TYPE DEFAULT MIN MAX
+	ruleParamType            // float or int
+	ruleParamNumber          // finite decimals, integers for int
+	ruleParamName            // a name's characters
+	ruleParamBounds          // MIN <= DEFAULT <= MAX
+	ruleParamOnce            // a name declared once
+	ruleParamCount           // at most MaxParams
+	ruleOneMovePerBoard      // k moves for k boards
+	ruleMoveWords            // up, down, left or right, one space apart
+)
+
+// A ruleError is an error about a line that broke a rule.
+type ruleError struct {
+	err  error
+	rule rule
+}
+
+func (e *ruleError) Error() string { return e.err.Error() }
+func (e *ruleError) Unwrap() error { return e.err }
+
+// broke marks err as the breaking of r.
+func broke(r rule, err error) error { return &ruleError{err, r} }
+
+// ruleOf returns the rule err says a line broke, or ruleNone.
+func ruleOf(err error) rule {
+	var re *ruleError
+	if errors.As(err, &re) {
+		return re.rule
+	}
+	return ruleNone
+}
+
 // nameRE is what a player's id and a parameter's name may be made of: a
 // parameter's name sits before '=' in set, so neither '=' nor a space.
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
