@@ -31,8 +31,8 @@ func python(t *testing.T, module string) string {
 }
 
 // runPeer runs a short tunebench of the peer on both quick problems and
-// checks that every run ends as a short run does: stopped after two
-// generations' games, judged at each checkpoint and at its final word.
+// checks that every run ends as a short run does: stopped at short mode's
+// budget of 120 games, judged at each grid line and at its final word.
 func runPeer(t *testing.T, peer ...string) {
 	t.Helper()
 	for _, name := range []string{"standard-3", "nneonneo-cap1"} {
@@ -47,7 +47,7 @@ func runPeer(t *testing.T, peer ...string) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		for _, run := range r.Runs {
-			if run.Stop != "budget" || len(run.Points) < 2 || run.Final.Games != 32 || !(run.Final.Ratio > 0) {
+			if run.Stop != "budget" || len(run.Points) < 2 || run.Final.Games != 120 || !(run.Final.Ratio > 0) {
 				t.Errorf("%s, seed %d: stop %q, points %+v", name, run.Seed, run.Stop, run.Points)
 			}
 		}
