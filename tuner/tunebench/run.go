@@ -39,12 +39,15 @@ func RunProblem(ctx context.Context, p Problem, o Options) (Result, error) {
 // it ends: at the target (without Full), at a budget, or where the tuner
 // itself stops.
 //
-// A generation that would take the run past a budget, in CPU or in games,
-// is played and then undone (tuner.Restore), its CPU and games not
-// counted: the run ends with the last generation that fits, as a user's
-// run stopped at its budget keeps the last generation it finished. At a
-// budget the tuner is then asked for its last word (tuner.Finish: its
-// mean validated), which is kept only if it fits too.
+// The run plans its end as a user who gave the tuner a budget would: it
+// plays a generation only if the generation and then the tuner's last word
+// (tuner.Finish: its mean validated, and raced) fit the budgets, in games,
+// and in CPU at the run's CPU per game so far (ahead). A generation that
+// goes past a budget all the same is undone (tuner.Restore), its CPU and
+// games not counted: the run ends with the last generation that fits, as a
+// user's run stopped at its budget keeps the last generation it finished.
+// At a budget the tuner is then asked for its last word, which is kept
+// only if it fits too.
 func (b *bench) run(ctx context.Context, seed uint64) (Run, error) {
 	cfg, err := b.config(seed)
 	if err != nil {
@@ -88,7 +91,7 @@ func (b *bench) run(ctx context.Context, seed uint64) (Run, error) {
 			stop = f
 			break
 		}
-		if b.spent(t.State().Games, clock.used) {
+		if b.spent(t.State().Games, clock.used) || !b.ahead(t, clock.used) {
 			stop = "budget"
 			break
 		}
@@ -136,4 +139,27 @@ func (b *bench) point(st tuner.State, used time.Duration) Point {
 		pt.Recommended = &g
 	}
 	return pt
+}
+
+// ahead reports whether the tuner's next generation, and its last word
+// after it unless the generation validates, fit the budgets: in games as
+// the tuner foresees them (its most), in CPU at the run's CPU per game so
+// far. A tuner stopped by its budget then ends on a validated mean of its
+// latest generation rather than one a validation or more before.
+func (b *bench) ahead(t *tuner.Tuner, used time.Duration) bool {
+	games := t.State().Games
+	next, validates := t.StepGames()
+	if !validates {
+		next += t.FinishGames()
+	}
+	if b.budgetGames > 0 && games+next > b.budgetGames {
+		return false
+	}
+	if games > 0 {
+		perGame := float64(used) / float64(games)
+		if float64(used)+perGame*float64(next) > float64(b.p.Budget) {
+			return false
+		}
+	}
+	return true
 }
