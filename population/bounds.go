@@ -120,3 +120,15 @@ func (s *space) start() []float64 {
 	}
 	return m
 }
+
+// fromCaller writes the normalised point whose image is x, a point inside
+// the bounds: toCaller's inverse, up to rounding.
+func (s *space) fromCaller(x, dst []float64) {
+	for i, v := range x {
+		y := (v - s.x0[i]) / s.scale[i]
+		if s.box.on {
+			y = s.box.inverse(i, y)
+		}
+		dst[i] = y
+	}
+}

@@ -55,6 +55,10 @@ type Optimizer interface {
 	// covariance); 1 for an isotropic distribution, +Inf when the
 	// covariance is not positive definite.
 	AxisRatio() float64
+	// Recenter moves the distribution's mean to x (caller coordinates,
+	// inside the bounds) and multiplies its steps by factor, keeping the
+	// shape of its covariance; the generation in progress is dropped.
+	Recenter(x []float64, factor float64) error
 	// MarshalBinary saves the exact state, including a generation in
 	// progress; UnmarshalBinary restores it so that the run continues bit
 	// for bit. UnmarshalBinary works on a zero value and rejects corrupt
