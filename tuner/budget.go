@@ -30,7 +30,12 @@ func (t *Tuner) StepGames() (games int64, validates bool) {
 }
 
 // FinishGames returns the most games Finish plays after a generation whose
-// mean is not yet validated: the validation.
+// mean is not yet validated: the validation, and under
+// validation.recommend: race both sides of its race.
 func (t *Tuner) FinishGames() int64 {
-	return int64(t.cfg.Validation.Games)
+	g := int64(t.cfg.Validation.Games)
+	if t.cfg.Validation.Recommend == RecommendRace {
+		g += 2 * int64(t.cfg.Validation.Select)
+	}
+	return g
 }

@@ -207,8 +207,9 @@ func (v ValidationConfig) MarshalYAML() (any, error) {
 		Recommend string         `yaml:"recommend,omitempty"`
 		Patience  int            `yaml:"patience,omitempty"`
 		Fallback  float64        `yaml:"fallback,omitempty"`
+		Select    int            `yaml:"select,omitempty"`
 	}
-	return validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search), Recommend: v.Recommend, Patience: v.Patience, Fallback: v.Fallback}, nil
+	return validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search), Recommend: v.Recommend, Patience: v.Patience, Fallback: v.Fallback, Select: v.Select}, nil
 }
 
 // StageList returns the run's stages, resolved: the config's, or one stage
@@ -288,30 +289,41 @@ type ValidationConfig struct {
 	// the tuning search's values (validation: {search: {depth: 5}}).
 	Search *engine.SearchConfig `yaml:"search,omitempty"`
 	// Recommend is which validated mean the run recommends (exports,
-	// summarises, starts its next stage from): "last", the latest; or
-	// "best", the one with the best validated fitness, all of them
-	// measured on the same games (a stage that validates with another
-	// search starts the comparison again). Absent: last.
+	// summarises, starts its next stage from): "last", the latest; "best",
+	// the one with the best validated fitness, all of them measured on the
+	// same games (a stage that validates with another search starts the
+	// comparison again); or "race", the winner of a race of each validated
+	// mean against the one recommended before, on games of their own
+	// (Select; see the race in race.go). Absent: last.
 	Recommend string `yaml:"recommend,omitempty"`
 	// Patience, under recommend: best, ends the stage (in the last stage,
 	// the run) once this many validations in a row have not beaten the
 	// best one: a run that has converged says so and stops. 0 (absent):
 	// never.
 	Patience int `yaml:"patience,omitempty"`
-	// Fallback is the level of the guard against a run whose mean drifts
-	// into a worse region (a one-sided paired t test on the validation
-	// games, in (0, 0.5]): when a validated mean is worse than the stage's
-	// best validated one at this level, the optimizer starts again from
-	// the best one with half its step size, and the run recommends the
-	// best one until a later validated mean is not significantly worse.
+	// Fallback is the level of the guard against a search that drifts
+	// into a worse region (a one-sided paired t test, in (0, 0.5]). Under
+	// recommend: race, when the recommended weights beat a newly
+	// validated mean at this level on the race's games, the optimizer goes
+	// back to them with half its step size, its covariance's shape kept,
+	// at most once per recommended mean. Under recommend: last, when a
+	// validated mean is worse than the stage's best validated one at this
+	// level on the validation games, the optimizer starts again from the
+	// best one with half its step size, and the run recommends the best
+	// one until a later validated mean is not significantly worse.
 	// 0 (absent): off.
 	Fallback float64 `yaml:"fallback,omitempty"`
+	// Select is, under recommend: race, the games each race plays: the
+	// incumbent and the new validated mean on the same fresh seeds,
+	// disjoint from the validation games. Absent: 200.
+	Select int `yaml:"select,omitempty"`
 }
 
 // Recommend rules of ValidationConfig.Recommend.
 const (
 	RecommendLast = "last"
 	RecommendBest = "best"
+	RecommendRace = "race"
 )
 
 // CheckpointConfig configures checkpoints.

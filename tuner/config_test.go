@@ -53,7 +53,7 @@ func TestConfigErrors(t *testing.T) {
 		{"metric", "fitness: {metric: max_score}\n", 1, "fitness.metric", "mean_score"},
 		{"reach tile", "fitness: {metric: \"reach:3000\"}\n", 1, "fitness.metric", "power of two"},
 		{"validation games", "validation: {games: 1}\n", 1, "validation.games", "at least 2"},
-		{"recommend", "validation: {recommend: top}\n", 1, "validation.recommend", "want last (the latest validated mean) or best"},
+		{"recommend", "validation: {recommend: top}\n", 1, "validation.recommend", "want last (the latest validated mean), best"},
 		{"patience", "validation: {patience: -1}\n", 1, "validation.patience", "want 0"},
 		{"patience without best", "validation:\n  patience: 3\n", 2, "validation.patience", "needs recommend: best"},
 		{"fallback above 0.5", "validation:\n  every: 5\n  fallback: 0.7\n", 3, "validation.fallback", "0.7: want a one-sided level in (0, 0.5], such as 0.05, or 0 (off)"},

@@ -75,6 +75,29 @@ type RecordValidation struct {
 	// validated mean the run went back to because this one was
 	// significantly worse; 0 (omitted) otherwise.
 	Fallback int `json:"fallback,omitempty"`
+	// Race is, under validation.recommend: race, the race this validated
+	// mean ran against the recommended weights; absent where none was run
+	// (the first validation of a stage whose validation search is new).
+	Race *RecordRace `json:"race,omitempty"`
+}
+
+// RecordRace is a race between the recommended weights (the incumbent)
+// and a newly validated mean, on selection games of their own.
+type RecordRace struct {
+	// Games is the selection games each played, on the same seeds.
+	Games int `json:"games"`
+	// Incumbent is the generation whose validated mean was recommended
+	// before the race (0: the start), Against its fitness on the race's
+	// games and Fitness the new mean's.
+	Incumbent int     `json:"incumbent"`
+	Against   float64 `json:"against"`
+	Fitness   float64 `json:"fitness"`
+	// Recommends is the generation recommended after the race: the new
+	// mean's when it won (ties included), else Incumbent.
+	Recommends int `json:"recommends"`
+	// Fallback says that the incumbent won by the margin of
+	// validation.fallback and the optimizer went back to it.
+	Fallback bool `json:"fallback,omitempty"`
 }
 
 // WeightMap is a weight vector written as a JSON object in feature order.

@@ -127,11 +127,12 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		if v, err = t.validate(ctx, rec.Weights.Values, done, false); err != nil {
 			return Record{}, err
 		}
-		rec.Validation = &RecordValidation{Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games}
-		if b := t.state.Best; b != nil {
-			rec.Validation.Recommended = b.Generation
-		} else if f := t.state.Fallen; f != nil {
-			rec.Validation.Recommended = f.Generation
+		rec.Validation = &RecordValidation{Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games, Race: v.Race}
+		switch r := t.state.Recommended(); {
+		case t.state.Best != nil:
+			rec.Validation.Recommended = r.Generation // even this one's, as ever
+		case r != v:
+			rec.Validation.Recommended = r.Generation
 		}
 		if f := t.state.Fallen; f != nil {
 			rec.Validation.Fallback = f.Generation

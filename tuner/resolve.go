@@ -25,6 +25,8 @@ const (
 	DefaultValidationEvery = 5
 	DefaultValidationGames = 100
 	DefaultKeep            = 3
+	// DefaultSelectGames is validation.select under recommend: race.
+	DefaultSelectGames = 200
 )
 
 // Resolve fills in the default of every field a file left out (or that is
@@ -54,6 +56,9 @@ func (c *Config) Resolve() {
 	setDefault(c, "validation.every", &c.Validation.Every, DefaultValidationEvery)
 	setDefault(c, "validation.games", &c.Validation.Games, DefaultValidationGames)
 	setDefault(c, "checkpoints.keep", &c.Checkpoints.Keep, DefaultKeep)
+	if c.Validation.Recommend == RecommendRace {
+		setDefault(c, "validation.select", &c.Validation.Select, DefaultSelectGames)
+	}
 	if set, err := c.FeatureSet(); err == nil && c.Player == nil {
 		names, defaults := set.VectorNames(), set.DefaultVector()
 		init := make(map[string]float64, len(names))
@@ -101,7 +106,7 @@ var zeroIsNoValue = map[string]bool{
 	"optimizer.method": true, "optimizer.elite": true, "optimizer.restarts": true,
 	"search.algorithm": true, "search.depth": true, "search.width": true,
 	"fitness.games": true, "fitness.metric": true,
-	"validation.every": true, "validation.games": true, "checkpoints.keep": true,
+	"validation.every": true, "validation.games": true, "validation.select": true, "checkpoints.keep": true,
 	"noise.block": true,
 	"stages.name": true, "stages.search.algorithm": true, "stages.search.depth": true,
 	"stages.search.width": true, "stages.games": true, "stages.sigma": true,

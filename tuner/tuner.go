@@ -34,15 +34,22 @@ type State struct {
 	// Stale counts the stage's validations since Best was set, for
 	// validation.patience.
 	Stale int `json:"stale,omitempty"`
-	// Anchor is, under validation.fallback, the stage's validated mean
-	// with the best fitness: what the guard compares each validation with.
-	// Fallen is the anchor the run went back to at its latest validation
-	// (nil when that validation was not significantly worse): the
-	// recommended weights, and the optimizer's new mean. Fallbacks counts
-	// the run's fallbacks; each restarted optimizer has its own stream.
-	Anchor    *Validation `json:"anchor,omitempty"`
-	Fallen    *Validation `json:"fallen,omitempty"`
-	Fallbacks int         `json:"fallbacks,omitempty"`
+	// Anchor is, under validation.fallback without the race, the stage's
+	// validated mean with the best fitness: what the guard compares each
+	// validation with.
+	Anchor *Validation `json:"anchor,omitempty"`
+	// Incumbent is, under validation.recommend: race, the validated mean
+	// that won the latest race (the start's validation when the start
+	// did): the recommended weights. Nil before the first race.
+	Incumbent *Validation `json:"incumbent,omitempty"`
+	// Fallen is, under validation.fallback, what the optimizer went back
+	// to at the latest validation (the race's incumbent, or without the
+	// race the guard's anchor; nil when it did not); FellBackTo marks the
+	// stage's last incumbent the race went back to (at most once each),
+	// and Fallbacks counts the run's fallbacks.
+	Fallen     *Validation     `json:"fallen,omitempty"`
+	FellBackTo *ValidationMark `json:"fell_back_to,omitempty"`
+	Fallbacks  int             `json:"fallbacks,omitempty"`
 	// Finished is why the run finished; empty while it goes on. Its JSON
 	// name stays "done", so that older checkpoints load.
 	Finished string `json:"done,omitempty"`
@@ -84,6 +91,15 @@ type Validation struct {
 	// two validations on the same seeds compare game by game (TunedVsStart).
 	Scores   []int `json:"scores,omitempty"`
 	MaxTiles []int `json:"max_tiles,omitempty"`
+	// Race is the race this mean ran against the recommended weights,
+	// under validation.recommend: race.
+	Race *RecordRace `json:"race,omitempty"`
+}
+
+// ValidationMark names a validation: the generation and stage it measured.
+type ValidationMark struct {
+	Generation int `json:"generation"`
+	Stage      int `json:"stage,omitempty"`
 }
 
 // Results returns the validation's games as results on the validation

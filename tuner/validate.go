@@ -143,8 +143,14 @@ func (c *Config) validateRest() error {
 	if c.Validation.Games < 2 {
 		return c.errorf("validation.games", "%d: want at least 2 games (a confidence interval needs two)", c.Validation.Games)
 	}
-	if r := c.Validation.Recommend; r != "" && r != RecommendLast && r != RecommendBest {
-		return c.errorf("validation.recommend", "%q: want last (the latest validated mean) or best (the best validated one)", r)
+	if r := c.Validation.Recommend; r != "" && r != RecommendLast && r != RecommendBest && r != RecommendRace {
+		return c.errorf("validation.recommend", "%q: want last (the latest validated mean), best (the best validated one) or race (the winner of races on games of their own)", r)
+	}
+	switch s := c.Validation.Select; {
+	case s < 0 || s == 1 || s > 1<<20:
+		return c.errorf("validation.select", "%d: want 2 to %d games a race (absent: %d)", s, 1<<20, DefaultSelectGames)
+	case s > 0 && c.Validation.Recommend != RecommendRace:
+		return c.errorf("validation.select", "%d: only races play selection games (recommend: race)", s)
 	}
 	switch p := c.Validation.Patience; {
 	case p < 0:
@@ -152,8 +158,11 @@ func (c *Config) validateRest() error {
 	case p > 0 && c.Validation.Recommend != RecommendBest:
 		return c.errorf("validation.patience", "%d: needs recommend: best (patience counts the validations since the best one)", p)
 	}
-	if f := c.Validation.Fallback; !(f >= 0 && f <= 0.5) {
+	switch f := c.Validation.Fallback; {
+	case !(f >= 0 && f <= 0.5):
 		return c.errorf("validation.fallback", "%v: want a one-sided level in (0, 0.5], such as 0.05, or 0 (off)", f)
+	case f > 0 && c.Validation.Recommend == RecommendBest:
+		return c.errorf("validation.fallback", "%v with recommend: best: the guard and the best rule both choose what is recommended; use one (or recommend: race, whose fallback tests on fresh games)", f)
 	}
 	if c.Checkpoints.Keep < 1 {
 		return c.errorf("checkpoints.keep", "%d: want at least 1", c.Checkpoints.Keep)

@@ -60,7 +60,12 @@ func (t *Tuner) validate(ctx context.Context, w []float64, generation int, start
 		} else if b != nil {
 			t.state.Stale++
 		}
-		if t.cfg.Validation.Fallback > 0 {
+		switch {
+		case t.cfg.Validation.Recommend == RecommendRace:
+			if v.Race, err = t.race(ctx, v); err != nil {
+				return nil, err
+			}
+		case t.cfg.Validation.Fallback > 0:
 			if err := t.guard(v); err != nil {
 				return nil, err
 			}
@@ -93,6 +98,8 @@ func (t *Tuner) Recommended() *Validation { return t.state.Recommended() }
 // Tuner.Recommended).
 func (s State) Recommended() *Validation {
 	switch {
+	case s.Incumbent != nil:
+		return s.Incumbent
 	case s.Best != nil:
 		return s.Best
 	case s.Fallen != nil:

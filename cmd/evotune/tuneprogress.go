@@ -103,7 +103,9 @@ func (p *tuneProgress) generation(rec tuner.Record) {
 	}
 	if v := rec.Validation; v != nil {
 		line += fmt.Sprintf("  validated %s (mean score %.0f ± %.0f)", fmtFitness(v.Fitness), v.Mean, v.CI95)
-		switch {
+		switch r := v.Race; {
+		case r != nil:
+			line += "; " + describeRace(r, rec.Generation)
 		case v.Fallback != 0:
 			line += fmt.Sprintf(", significantly below generation %d's: back there with half the step size", v.Fallback)
 		case v.Recommended != 0 && v.Recommended != rec.Generation:
@@ -166,4 +168,21 @@ func estimateGames(cfg *tuner.Config, lambda, games int) int {
 	}
 	// With stages, an estimate at the current stage's population and games.
 	return cfg.Generations*lambda*games + validations*cfg.Validation.Games
+}
+
+// describeRace says how a validation's race went, for its generation's
+// line.
+func describeRace(r *tuner.RecordRace, generation int) string {
+	inc := "the start"
+	if r.Incumbent != 0 {
+		inc = fmt.Sprintf("generation %d's", r.Incumbent)
+	}
+	score := fmt.Sprintf("%s against %s on %d games", fmtFitness(r.Fitness), fmtFitness(r.Against), r.Games)
+	switch {
+	case r.Recommends == generation:
+		return fmt.Sprintf("won its race against %s (%s): recommended", inc, score)
+	case r.Fallback:
+		return fmt.Sprintf("lost its race to %s (%s), by the fallback's margin: back there with half the step size", inc, score)
+	}
+	return fmt.Sprintf("lost its race to %s (%s), which stays recommended", inc, score)
 }

@@ -76,11 +76,16 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, o
 	if res.Start != nil {
 		fmt.Fprintf(stdout, "start     %s %s on %d validation games (mean score %.0f ± %.0f)\n", m, fmtFitness(res.Start.Fitness), res.Start.Games, res.Start.Mean, res.Start.CI95)
 	}
-	if res.Final != nil {
+	if res.Final != nil && res.Final.Generation == 0 {
+		// The race kept the start: no validated mean beat it.
+		fmt.Fprintf(stdout, "tuned     the start: no validated mean beat it in a race on games of its own, so the start stays recommended; try more generations or another sigma\n")
+	} else if res.Final != nil {
 		fmt.Fprintf(stdout, "tuned     %s %s on the same games (mean score %.0f ± %.0f), generation %d\n", m, fmtFitness(res.Final.Fitness), res.Final.Mean, res.Final.CI95, res.Final.Generation)
 		if line := pairedSummary(cfg.Seed, res.Start, res.Final); line != "" {
 			fmt.Fprintf(stdout, "gain      %s\n", line)
 		}
+	}
+	if res.Final != nil {
 		fmt.Fprintf(stdout, "weights   %s\n", fmtWeights(t, res.Final.Weights))
 	}
 	if pc := cfg.Player; pc != nil {

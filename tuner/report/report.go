@@ -261,9 +261,13 @@ func (r *Run) recommended() (recommended, []float64) {
 		v = r.State.Best
 		rec.What = fmt.Sprintf("The distribution mean of generation %d, the best of the validated means on the same %d held-out games (validation.recommend: best): what evotune export writes.", v.Generation, v.Games)
 		weights = v.Weights
-	case r.State.Fallen != nil:
-		v = r.State.Fallen
-		rec.What = fmt.Sprintf("The distribution mean of generation %d, which the run went back to when a later validated mean scored significantly worse on the same %d held-out games (validation.fallback): what evotune export writes.", v.Generation, v.Games)
+	case r.State.Incumbent != nil && r.State.Incumbent.Generation == 0:
+		v = r.State.Incumbent
+		rec.What = "The starting weights: no validated mean has beaten them in a race on games of its own (validation.recommend: race). What evotune export writes."
+		weights = v.Weights
+	case r.State.Incumbent != nil:
+		v = r.State.Incumbent
+		rec.What = fmt.Sprintf("The distribution mean of generation %d, the winner of the latest race on games of their own (validation.recommend: race), validated on %d held-out games no race played: what evotune export writes.", v.Generation, v.Games)
 		weights = v.Weights
 	case v != nil:
 		rec.What = fmt.Sprintf("The distribution mean of generation %d, validated on %d held-out games: what evotune export writes.", v.Generation, v.Games)
