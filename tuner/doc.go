@@ -57,6 +57,12 @@
 //     each coordinate by its range rather than its starting magnitude; the
 //     family and its pool (tuner/playerpool, a process per slot) come
 //     through Options.PlayerPool, so this package starts no process.
+//   - Coordinates (params.go) is the one place that says what is tuned:
+//     each coordinate's start, bounds, scale and whether it is held (a
+//     player's fixed parameter or one declared with min = max, a
+//     scale-invariant set's reference weight under a search without move
+//     scores). The optimizers are built from it, and evotune objective
+//     serves the same problem from it (tuner/objective).
 //   - PlayerCache (playercache.go) is what the local pool and the NATS
 //     worker keep between batches: evaluators compiled once per set and
 //     vector (bounded), and searchers built once per search and lent to one
