@@ -222,11 +222,15 @@ func (j *Journal) Close() error {
 	return errors.Join(err, j.f.Close())
 }
 
-// Reset empties the journal, buffered entries included: the tuner calls it
-// once a checkpoint holds the generation the entries belong to. Readers
-// must still filter entries by Generation: a crash between the checkpoint
-// and Reset leaves the old entries in place.
-func (j *Journal) Reset() error {
+// Reset empties the journal, buffered entries included, and then holds the
+// entries keep: the tuner calls it once a checkpoint holds the generation
+// the entries belong to, keeping those of later generations (games played
+// ahead of their generation). Readers must still filter entries by
+// Generation: a crash between the checkpoint and Reset leaves the old
+// entries in place. The kept entries are written right after the file is
+// emptied, before it is synced; a process killed between the two loses
+// them, which costs only their games played again.
+func (j *Journal) Reset(keep ...Entry) error {
 	j.flushMu.Lock()
 	defer j.flushMu.Unlock()
 	j.mu.Lock()
@@ -238,9 +242,18 @@ func (j *Journal) Reset() error {
 	j.err = nil
 	j.dirty = false
 	j.mu.Unlock()
+	var lines []byte
+	for _, e := range keep {
+		lines = appendLine(lines, e)
+	}
 	// O_APPEND writes then start again at offset 0.
 	if err := j.f.Truncate(0); err != nil {
 		return err
+	}
+	if len(lines) > 0 {
+		if _, err := j.f.Write(lines); err != nil {
+			return err
+		}
 	}
 	return j.f.Sync()
 }

@@ -305,6 +305,28 @@ func TestJournalReset(t *testing.T) {
 	}
 }
 
+// TestJournalResetKeeps checks that Reset keeps the entries it is given,
+// before any appended after it.
+func TestJournalResetKeeps(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), JournalName)
+	j := openJournal(t, path, time.Hour)
+	defer j.Close()
+	for i := range 4 {
+		j.Append(entry(i))
+	}
+	if err := j.Reset(entry(2), entry(3)); err != nil {
+		t.Fatal(err)
+	}
+	j.Append(entry(4))
+	if err := j.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got, skipped := readJournal(t, path); !slices.Equal(got, []Entry{entry(2), entry(3), entry(4)}) || skipped != nil {
+		t.Fatalf("after Reset keeping 2 and 3: %v, skipped %v", got, skipped)
+	}
+}
+
 // shortFile accepts limit bytes, then fails with ENOSPC until it is given
 // room again.
 type shortFile struct {
