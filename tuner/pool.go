@@ -33,6 +33,12 @@ type Batch struct {
 	MaxMoves int
 	// Jobs lists the games to play; nil means every candidate on every seed.
 	Jobs []Job
+	// Ahead marks games played ahead of need: the next generation's first
+	// games, played while a validation plays (see SharedPool). A pool
+	// gives them the slots no other batch in flight has a game for, so
+	// that they never delay a batch the tuner waits for. It changes when
+	// games are played, never their results.
+	Ahead bool
 }
 
 // Players is a family of players, one for each parameter vector: what a
@@ -108,9 +114,32 @@ type GameDone func(j Job, r engine.Result, replayed bool)
 //
 // LocalPool plays on this machine's cores; Cached wraps any pool with a
 // game cache (the run's journal); a pool on many machines lives in
-// tuner/natspool.
+// tuner/natspool. A pool whose slots several batches can share is a
+// SharedPool.
 type Pool interface {
 	Play(ctx context.Context, b *Batch, results [][]engine.Result, done GameDone) error
+}
+
+// A SharedPool is a Pool whose slots several batches can share: when Shared
+// reports true, Play may be called from several goroutines at once, and
+// the batches in flight share the slots, so that a slot with no game left
+// of one batch plays another's rather than wait for the first to end.
+// Games go to the slots batch by batch in the order Play was called,
+// except that a batch marked Ahead gets only the slots no other batch has
+// a game for. The tuner plays independent batches this way (a validation
+// and the next generation's games) when its pool is shared; a pool that
+// is not is given one batch at a time. A wrapper of a pool (Cached) is
+// shared when the pool it wraps is.
+type SharedPool interface {
+	Pool
+	Shared() bool
+}
+
+// shared reports whether Play may be called on p for several batches at
+// once.
+func shared(p Pool) bool {
+	sp, ok := p.(SharedPool)
+	return ok && sp.Shared()
 }
 
 // A GameCache remembers finished games across interruptions, keyed by the
@@ -130,6 +159,11 @@ type cachedPool struct {
 	p Pool
 	c GameCache
 }
+
+var _ SharedPool = (*cachedPool)(nil)
+
+// Shared implements SharedPool: the cache is safe for concurrent use.
+func (cp *cachedPool) Shared() bool { return shared(cp.p) }
 
 func (cp *cachedPool) Play(ctx context.Context, b *Batch, results [][]engine.Result, done GameDone) error {
 	fps := make([]uint64, len(b.Vectors))
