@@ -48,9 +48,20 @@
 //     only what every family has (its vectors' coordinate names), so that
 //     families of other kinds fit the same seam; a pool type-switches on
 //     the kinds it plays and refuses the others with ErrPlayers.
-//     LocalPool plays on this process's cores through engine.PlayOn; the
-//     pool on many machines (NATS JetStream) lives in tuner/natspool. A
-//     pool is injected through Options; nil means a LocalPool.
+//     LocalPool plays on this process's cores; the pool on many machines
+//     (NATS JetStream) lives in tuner/natspool. A pool is injected through
+//     Options; nil means a LocalPool. A pool that says it is shared
+//     (SharedPool) plays several batches at once on the same slots, those
+//     marked Ahead only on slots the others leave idle.
+//   - Playing ahead (ahead.go): a validation whose figure cannot change
+//     the next generation (no fallback, no stage or run ending there, no
+//     patience running out) is played beside the next generation's first
+//     batch, which a copy of the tuner, stopped at its first batch, tells;
+//     the start's validation beside the first generation's. On a shared
+//     pool the two share the slots, and the next step takes the batch
+//     played ahead instead of playing it. Only when games are played
+//     changes: every result and every byte of the run stay the same. A
+//     step returns with no game in play.
 //   - A config may tune an external player instead of a feature set
 //     (PlayerConfig, player.go): names, defaults and bounds come from the
 //     player's declaration, recorded in the config; the optimizer scales
@@ -70,7 +81,10 @@
 //     of one's own runs on the same hot path as the built-in ones.
 //   - Cached wraps any pool with a GameCache. A Run wraps its pool with the
 //     journal cache (journal.go): games finished before an interruption are
-//     taken from the journal instead of played again.
+//     taken from the journal instead of played again. A game is journalled
+//     under the generation of the checkpoint it would be replayed from; a
+//     game played ahead belongs to a generation whose checkpoint comes
+//     later, and the journal keeps it when it is emptied.
 //   - Run (run.go) owns the run directory and wall-clock time: the lock,
 //     config.yaml, history.jsonl (history.go), checkpoints (checkpoint.go)
 //     and the journal. After each generation it appends the history line,

@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"sync"
 	"sync/atomic"
 
 	"github.com/evotune/evotune/checkpoints"
@@ -8,49 +9,88 @@ import (
 )
 
 // journalCache is the run's GameCache: it serves the games the journal
-// holds for the current generation and journals the games played. Its map
-// changes only between generations (advance), never while games are looked
-// up, so lookups need no lock. It wraps the run's pool through Cached.
+// holds for the current generation and later ones, and journals the games
+// played. It wraps the run's pool through Cached.
+//
+// A game belongs to the generation of the checkpoint it would be replayed
+// from. Most are the current generation's; a game played ahead (the next
+// generation's first games, played while a validation plays) belongs to a
+// later one, whose checkpoint may not exist yet when the game ends. The
+// cache keeps such games in memory, so that the journal, emptied when a
+// checkpoint is saved (advance), holds them again at once: a crash after
+// the checkpoint still finds them. A resumed run reads every game of the
+// checkpoint's generation and later ones.
 type journalCache struct {
-	j     *checkpoints.Journal // nil until the run opens its journal
-	gen   int
+	j    *checkpoints.Journal // nil until the run opens its journal
+	hits atomic.Int64
+
+	mu    sync.RWMutex
+	gen   int // the newest checkpoint's generation
 	known map[cacheKey]engine.Result
-	hits  atomic.Int64
+	later []checkpoints.Entry // games of generations after gen, which a reset keeps
 }
 
 var _ GameCache = (*journalCache)(nil)
 
 type cacheKey struct {
+	gen               int
 	fingerprint, seed uint64
 }
 
 func newJournalCache(entries []checkpoints.Entry, gen int) *journalCache {
 	c := &journalCache{gen: gen, known: map[cacheKey]engine.Result{}}
 	for _, e := range entries {
-		if e.Generation != gen {
-			continue // from a generation the checkpoint already covers, or a stale one
+		if e.Generation < gen {
+			continue // from a generation the checkpoint already covers
 		}
-		c.known[cacheKey{e.Fingerprint, e.Seed}] = engine.Result{
-			Seed: e.Seed, Score: e.Score, MaxTile: e.MaxTile, Moves: e.Moves, Final: engine.Board(e.Final),
+		c.known[cacheKey{e.Generation, e.Fingerprint, e.Seed}] = result(e)
+		if e.Generation > gen {
+			c.later = append(c.later, e)
 		}
 	}
 	return c
 }
 
-// advance drops the entries of generations before gen: a checkpoint covers
-// them now.
-func (c *journalCache) advance(gen int) {
+func result(e checkpoints.Entry) engine.Result {
+	return engine.Result{Seed: e.Seed, Score: e.Score, MaxTile: e.MaxTile, Moves: e.Moves, Final: engine.Board(e.Final)}
+}
+
+// advance empties the journal once the checkpoint of generation gen is
+// saved, keeping the games of gen and later generations that are known,
+// and drops what the checkpoint covers from memory.
+func (c *journalCache) advance(gen int) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if gen != c.gen {
 		c.gen = gen
-		clear(c.known)
+		for k := range c.known {
+			if k.gen < gen {
+				delete(c.known, k)
+			}
+		}
 	}
+	var keep []checkpoints.Entry
+	rest := c.later[:0]
+	for _, e := range c.later {
+		if e.Generation >= gen {
+			keep = append(keep, e)
+		}
+		if e.Generation > gen {
+			rest = append(rest, e)
+		}
+	}
+	clear(c.later[len(rest):])
+	c.later = rest
+	if c.j == nil {
+		return nil
+	}
+	return c.j.Reset(keep...)
 }
 
 func (c *journalCache) Lookup(gen int, fp, seed uint64) (engine.Result, bool) {
-	if gen != c.gen {
-		return engine.Result{}, false
-	}
-	r, ok := c.known[cacheKey{fp, seed}]
+	c.mu.RLock()
+	r, ok := c.known[cacheKey{gen, fp, seed}]
+	c.mu.RUnlock()
 	if ok {
 		c.hits.Add(1)
 	}
@@ -58,11 +98,19 @@ func (c *journalCache) Lookup(gen int, fp, seed uint64) (engine.Result, bool) {
 }
 
 func (c *journalCache) Record(gen int, fp, seed uint64, r engine.Result) {
+	e := checkpoints.Entry{Generation: gen, Fingerprint: fp, Seed: seed,
+		Score: r.Score, MaxTile: r.MaxTile, Moves: r.Moves, Final: uint64(r.Final)}
+	// Under the lock, so that no game falls between the entries a reset
+	// keeps and the journal emptied.
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen > c.gen {
+		c.later = append(c.later, e)
+	}
 	if c.j == nil {
 		return
 	}
 	// An error here (a full disk) surfaces at the next flush, reset or
 	// checkpoint; the game itself is not lost, only its journal entry.
-	_ = c.j.Append(checkpoints.Entry{Generation: gen, Fingerprint: fp, Seed: seed,
-		Score: r.Score, MaxTile: r.MaxTile, Moves: r.Moves, Final: uint64(r.Final)})
+	_ = c.j.Append(e)
 }

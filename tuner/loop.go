@@ -124,6 +124,9 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 	}
 	var v *Validation
 	if rec.Stop != "" || rec.StageEnd != "" || done%t.cfg.Validation.Every == 0 {
+		if t.independentValidation(&rec) {
+			t.playAhead(ctx, now, done) // shares the slots with the validation
+		}
 		if v, err = t.validate(ctx, rec.Weights.Values, done, false); err != nil {
 			return Record{}, err
 		}
@@ -163,6 +166,9 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		t.stageBegan = elapsedOf(rec.Elapsed)
 	}
 	if t.state.Optimizer, err = t.opt.MarshalBinary(); err != nil {
+		return Record{}, err
+	}
+	if err := t.awaitAhead(ctx); err != nil {
 		return Record{}, err
 	}
 	return rec, nil

@@ -405,8 +405,7 @@ func (r *Run) save() error {
 		}
 		return fmt.Errorf("tuner: checkpoint %s saved but not made durable: %w", path, err)
 	}
-	r.cache.advance(s.Generation)
-	if err := r.journal.Reset(); err != nil {
+	if err := r.cache.advance(s.Generation); err != nil {
 		return fmt.Errorf("tuner: %w", err)
 	}
 	return nil

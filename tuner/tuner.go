@@ -134,8 +134,9 @@ func TunedVsStart(runSeed uint64, start, tuned *Validation) (stats.Comparison, b
 
 // Events receives progress; every field may be nil. Game is called from the
 // pool's goroutines as each game ends (replayed: taken from the journal, not
-// played); Validation from the goroutine that runs the tuner; Generation by
-// a Run once the generation is saved.
+// played), a game played ahead of its generation (beside a validation) in
+// the step before its own; Validation from the goroutine that runs the
+// tuner; Generation by a Run once the generation is saved.
 type Events struct {
 	Game       func(replayed bool)
 	Generation func(Record)
@@ -186,8 +187,9 @@ type Tuner struct {
 	base      []float64 // the current stage's starting vector; fixed weights keep their value
 	opt       population.Optimizer
 	state     State
-	pool      Pool
+	pool      *aheadPool // Options.Pool, and the batch played ahead
 	events    Events
+	aheadState
 	// gameTime is the wall-clock time spent with the pool playing: the
 	// rest of a generation is the tuner's own overhead.
 	gameTime time.Duration
@@ -211,7 +213,8 @@ func New(cfg *Config, opts Options) (*Tuner, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Tuner{cfg: cfg, metric: metric, pool: opts.Pool, events: opts.Events, stages: cfg.StageList()}
+	t := &Tuner{cfg: cfg, metric: metric, events: opts.Events, stages: cfg.StageList()}
+	t.pool = &aheadPool{p: opts.Pool, t: t}
 	init := cfg.Init
 	if pc := cfg.Player; pc != nil {
 		if pc.Declared == nil {
@@ -228,8 +231,8 @@ func New(cfg *Config, opts Options) (*Tuner, error) {
 		// parameters, if it has any: both are tuned together.
 		t.names = t.set.VectorNames()
 	}
-	if t.pool == nil {
-		t.pool = NewLocalPool(cfg.Workers)
+	if t.pool.p == nil {
+		t.pool.p = NewLocalPool(cfg.Workers)
 	}
 	t.init = make([]float64, len(t.names))
 	for i, name := range t.names {
@@ -366,6 +369,7 @@ func (s State) clone() State {
 // is rebuilt before its state is read: its dimension, bounds and origin are
 // the stage's.
 func (t *Tuner) Restore(s State) error {
+	t.dropAhead() // played for a state left behind
 	if s.Stage < 0 || s.Stage >= len(t.stages) {
 		return fmt.Errorf("tuner: restore: stage %d of a run with %d", s.Stage+1, len(t.stages))
 	}

@@ -3,6 +3,7 @@ package tuner
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/evotune/evotune/engine/stats"
 )
@@ -84,8 +85,15 @@ func (t *Tuner) ValidateStart(ctx context.Context) error {
 	if t.state.Start != nil {
 		return nil
 	}
-	_, err := t.validate(ctx, t.init, 0, true)
-	return err
+	if t.StopReason(0) == "" {
+		// The start's games decide nothing the first generation plays.
+		t.playAhead(ctx, func() time.Duration { return 0 }, 0)
+	}
+	if _, err := t.validate(ctx, t.init, 0, true); err != nil {
+		t.dropAhead()
+		return err
+	}
+	return t.awaitAhead(ctx)
 }
 
 // Recommended returns the recommended weights: the latest validated

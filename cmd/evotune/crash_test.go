@@ -56,6 +56,10 @@ type tracingPool struct {
 	path string
 }
 
+// Shared says the local pool's batches share its slots, as the run's own
+// pool would: a validation and the next generation's games play at once.
+func (tp *tracingPool) Shared() bool { return true }
+
 func (tp *tracingPool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.GameDone) error {
 	f, err := os.OpenFile(tp.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {

@@ -1,0 +1,213 @@
+package tuner
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/evotune/evotune/engine"
+)
+
+// aheadConfig validates after every generation, so that every validation
+// but the last shares the slots with the next generation's first batch;
+// noise handling makes that batch its first racing round.
+func aheadConfig(t *testing.T, noise bool) *Config {
+	t.Helper()
+	cfg, err := ReadConfig([]byte(fmt.Sprintf(`
+name: ahead
+seed: 17
+generations: 5
+optimizer: {population: 5}
+search: {depth: 1}
+fitness: {games: 8, max_moves: 150}
+validation: {every: 1, games: 6}
+noise: {handling: %v, games: [4, 8]}
+checkpoints: {keep: 2}
+`, noise)), "ahead.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// oneAtATime hides that its pool is shared: the tuner gives it one batch
+// at a time, as before batches shared the slots.
+type oneAtATime struct{ p Pool }
+
+func (o oneAtATime) Play(ctx context.Context, b *Batch, results [][]engine.Result, done GameDone) error {
+	return o.p.Play(ctx, b, results, done)
+}
+
+// sharingPool is a shared pool that counts the games it plays and shows
+// that a validation and the next generation share the slots: the first
+// game of each validation, once over, holds its slot until another game
+// of an Ahead batch in play is over. Were the batches played one after the
+// other, the ahead batch would wait for the validation, which waits for
+// it: the validation gives up after a while, and the test fails.
+type sharingPool struct {
+	p       *LocalPool
+	runSeed uint64
+	played  atomic.Int64
+
+	mu           sync.Mutex
+	aheadPending int // games of Ahead batches in play, not over yet
+	aheadDone    int // games of Ahead batches over
+
+	met, missed atomic.Int64 // validations that saw an ahead game end, or waited in vain
+}
+
+func (sp *sharingPool) Shared() bool { return true }
+
+func (sp *sharingPool) Play(ctx context.Context, b *Batch, results [][]engine.Result, done GameDone) error {
+	validation := len(b.Seeds) > 0 && b.Seeds[0] == ValidationSeed(sp.runSeed, 0)
+	if b.Ahead {
+		sp.mu.Lock()
+		sp.aheadPending += len(b.jobs())
+		sp.mu.Unlock()
+	}
+	var first atomic.Bool
+	return sp.p.Play(ctx, b, results, func(j Job, r engine.Result, replayed bool) {
+		sp.played.Add(1)
+		if b.Ahead {
+			sp.mu.Lock()
+			sp.aheadPending--
+			sp.aheadDone++
+			sp.mu.Unlock()
+		}
+		if validation && first.CompareAndSwap(false, true) {
+			sp.mu.Lock()
+			pending, done0 := sp.aheadPending, sp.aheadDone
+			sp.mu.Unlock()
+			for deadline := time.Now().Add(10 * time.Second); pending > 0; time.Sleep(time.Millisecond) {
+				sp.mu.Lock()
+				over := sp.aheadDone > done0
+				sp.mu.Unlock()
+				if over {
+					sp.met.Add(1)
+					break
+				}
+				if time.Now().After(deadline) {
+					sp.missed.Add(1)
+					break
+				}
+			}
+		}
+		if done != nil {
+			done(j, r, replayed)
+		}
+	})
+}
+
+// TestAheadSharesSlots runs a tuning run that validates after every
+// generation on a pool of two slots, and checks that each validation but
+// the last (which ends the run) shares the slots with the next
+// generation's games, the start's with the first generation's; that no
+// game is played twice; and that the run writes the bytes it writes when
+// its batches are played one at a time.
+func TestAheadSharesSlots(t *testing.T) {
+	for _, noise := range []bool{false, true} {
+		t.Run(fmt.Sprintf("noise=%v", noise), func(t *testing.T) {
+			cfg := aheadConfig(t, noise)
+			want := runWith(t, cfg, oneAtATime{NewLocalPool(2)})
+			sp := &sharingPool{p: NewLocalPool(2), runSeed: cfg.Seed}
+			dir := filepath.Join(t.TempDir(), "run")
+			r, err := Create(aheadConfig(t, noise), dir, Options{Pool: sp})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runToEnd(t, r)
+			if diff := readRun(t, dir).equal(want); diff != "" {
+				t.Errorf("sharing the slots changed %s", diff)
+			}
+			if sp.missed.Load() > 0 {
+				t.Errorf("%d validations waited in vain for a game played ahead", sp.missed.Load())
+			}
+			// The start's validation and those after generations 1 to 4.
+			if sp.met.Load() == 0 {
+				t.Error("no validation shared the slots with the next generation")
+			}
+			t.Logf("%d of %d validations shown sharing the slots with the next generation", sp.met.Load(), cfg.Generations)
+			if played, counted := sp.played.Load(), r.Tuner().State().Games; played != counted {
+				t.Errorf("the pool played %d games, the run counts %d", played, counted)
+			}
+		})
+	}
+}
+
+// runWith runs cfg to its end on pool in a fresh directory and returns its
+// files.
+func runWith(t *testing.T, cfg *Config, pool Pool) runFiles {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := Create(cfg, dir, Options{Pool: pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runToEnd(t, r)
+	return readRun(t, dir)
+}
+
+// TestAheadSameBytes runs the same run with 1, 3 and 16 slots, playing
+// ahead, and one batch at a time: the files are the same.
+func TestAheadSameBytes(t *testing.T) {
+	for _, noise := range []bool{false, true} {
+		want := runWith(t, aheadConfig(t, noise), oneAtATime{NewLocalPool(1)})
+		for _, workers := range []int{1, 3, 16} {
+			if diff := runWith(t, aheadConfig(t, noise), NewLocalPool(workers)).equal(want); diff != "" {
+				t.Errorf("noise %v, %d workers: %s differs from one batch at a time", noise, workers, diff)
+			}
+		}
+	}
+}
+
+// TestAheadResume interrupts a run at many points, in validations and the
+// games played ahead beside them, and resumes it: it ends with the
+// uninterrupted run's bytes, and no finished game is played again (each
+// interruption loses at most the games in flight, one per slot): games
+// played ahead are journalled under the generation they are replayed
+// from, and kept when a checkpoint empties the journal.
+func TestAheadResume(t *testing.T) {
+	const workers = 2
+	want := runWith(t, aheadConfig(t, true), NewLocalPool(workers))
+	total := int64(0)
+	{
+		cp := &countedPool{p: NewLocalPool(workers)}
+		runWith(t, aheadConfig(t, true), cp)
+		total = cp.played.Load()
+	}
+	cuts := [][]int64{{5}, {11}, {40}, {47}, {52}, {90}, {12, 30}, {3, 3, 3, 3}}
+	if testing.Short() {
+		cuts = cuts[:3]
+	}
+	for _, cut := range cuts {
+		cp := &countedPool{p: NewLocalPool(workers)}
+		got := resumeAfterCuts(t, aheadConfig(t, true), cut, func(bool) Options { return Options{Pool: cp} })
+		if diff := got.equal(want); diff != "" {
+			t.Errorf("cuts %v: the resumed run differs in %s", cut, diff)
+		}
+		if lost := cp.played.Load() - total; lost < 0 || lost > int64(workers*len(cut)) {
+			t.Errorf("cuts %v: %d games played, %d without interruption: %d lost, want at most %d (the games in flight)", cut, cp.played.Load(), total, lost, workers*len(cut))
+		}
+	}
+}
+
+// countedPool counts the games its shared pool plays to their end.
+type countedPool struct {
+	p      Pool
+	played atomic.Int64
+}
+
+func (cp *countedPool) Shared() bool { return shared(cp.p) }
+
+func (cp *countedPool) Play(ctx context.Context, b *Batch, results [][]engine.Result, done GameDone) error {
+	return cp.p.Play(ctx, b, results, func(j Job, r engine.Result, replayed bool) {
+		cp.played.Add(1)
+		if done != nil {
+			done(j, r, replayed)
+		}
+	})
+}
