@@ -35,13 +35,37 @@ const MaxFailures = 3
 // Pool plays the games of Family players, one player process per slot.
 // Processes are started on first use and kept between batches; Close ends
 // them.
+//
+// It is a tuner.SharedPool: the batches in play wait in one queue, those
+// not marked Ahead first, each in the order its Play came, and a slot that
+// has played a candidate's games takes its next candidate from the first
+// batch in the queue with games left to start. So a slot that finds no
+// game left of one batch plays the next batch's while the others finish.
 type Pool struct {
 	opts  Options
-	mu    sync.Mutex // one batch at a time
 	slots []*slot
+
+	mu      sync.Mutex
+	queue   []*playing // batches in play, in the order slots serve them
+	idle    []*slot    // slots no goroutine runs
+	running sync.WaitGroup
 }
 
-var _ tuner.Pool = (*Pool)(nil)
+var _ tuner.SharedPool = (*Pool)(nil)
+
+// A playing is a batch in play on a Pool.
+type playing struct {
+	ctx     context.Context // cancelled when the batch fails
+	cancel  context.CancelFunc
+	fam     Family
+	b       *tuner.Batch
+	sc      *schedule
+	results [][]engine.Result
+	done    tuner.GameDone
+	active  int   // slots playing its games; Pool.mu
+	failure error // the failure that stops it; Pool.mu
+	over    chan struct{}
+}
 
 // New returns a pool of slots player processes (0 = one per core).
 func New(slots int, opts Options) *Pool {
@@ -50,8 +74,13 @@ func New(slots int, opts Options) *Pool {
 	for i := range p.slots {
 		p.slots[i] = &slot{index: first + i}
 	}
+	p.idle = append(p.idle, p.slots...)
 	return p
 }
+
+// Shared implements tuner.SharedPool: Play may be called for several
+// batches at once.
+func (p *Pool) Shared() bool { return true }
 
 // Slots returns the number of player processes the pool runs at once.
 func (p *Pool) Slots() int { return len(p.slots) }
@@ -67,8 +96,7 @@ func (p *Pool) batch() int {
 // Close ends every player process (quit, then kill after the quit limit)
 // and closes the logs.
 func (p *Pool) Close() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.running.Wait() // no batch is in play: slots end as their batches do
 	var wg sync.WaitGroup
 	for _, s := range p.slots {
 		wg.Go(s.stop)
@@ -98,33 +126,115 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 	if !ok {
 		return fmt.Errorf("%w: the player pool plays external players, not %T", tuner.ErrPlayers, b.Players)
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	sc := newSchedule(b)
 	sc.slots = min(len(p.slots), max(sc.total, 1))
-	stop, cancel := context.WithCancel(ctx)
+	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var (
-		wg      sync.WaitGroup
-		errOnce sync.Once
-		failure error
-	)
-	for _, s := range p.slots[:sc.slots] {
-		wg.Go(func() {
-			if err := s.run(stop, p, fam, b, sc, results, done); err != nil {
-				errOnce.Do(func() { failure = err })
-				cancel() // the other slots stop between requests
-			}
-		})
+	pl := &playing{ctx: pctx, cancel: cancel, fam: fam, b: b, sc: sc, results: results, done: done, over: make(chan struct{})}
+	if sc.total > 0 {
+		p.enqueue(pl)
+		select {
+		case <-pl.over:
+		case <-pctx.Done():
+			// No slot may be playing it, to end it when it returns.
+			p.mu.Lock()
+			p.finish(pl)
+			p.mu.Unlock()
+			<-pl.over
+		}
 	}
-	wg.Wait()
-	if failure != nil {
-		return failure
+	if pl.failure != nil {
+		return pl.failure
 	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("playerpool: %w", err)
 	}
 	return nil
+}
+
+// enqueue puts pl in the queue, behind the batches that come before it,
+// and sets idle slots to work.
+func (p *Pool) enqueue(pl *playing) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	i := len(p.queue)
+	if !pl.b.Ahead {
+		i = slices.IndexFunc(p.queue, func(q *playing) bool { return q.b.Ahead })
+		if i < 0 {
+			i = len(p.queue)
+		}
+	}
+	p.queue = slices.Insert(p.queue, i, pl)
+	p.wake()
+}
+
+// wake starts a goroutine for each idle slot while some batch has games
+// left to start; p.mu held.
+func (p *Pool) wake() {
+	for len(p.idle) > 0 && p.next() != nil {
+		s := p.idle[len(p.idle)-1]
+		p.idle = p.idle[:len(p.idle)-1]
+		p.running.Add(1)
+		go p.serve(s)
+	}
+}
+
+// next returns the first batch in the queue with games left to start, or
+// nil; p.mu held.
+func (p *Pool) next() *playing {
+	for _, pl := range p.queue {
+		if pl.ctx.Err() == nil && pl.sc.remaining() > 0 {
+			return pl
+		}
+	}
+	return nil
+}
+
+// first returns the batch a slot between two candidates serves next: the
+// first in the queue with games left to start.
+func (p *Pool) first() *playing {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.next()
+}
+
+// serve runs slot s on the queue's batches until none has a game left to
+// start.
+func (p *Pool) serve(s *slot) {
+	defer p.running.Done()
+	for {
+		p.mu.Lock()
+		pl := p.next()
+		if pl == nil {
+			p.idle = append(p.idle, s)
+			p.mu.Unlock()
+			return
+		}
+		pl.active++
+		p.mu.Unlock()
+		err := s.run(pl.ctx, p, pl)
+		p.mu.Lock()
+		pl.active--
+		if err != nil && pl.failure == nil {
+			pl.failure = err
+			pl.cancel() // the other slots leave it between requests
+		}
+		p.finish(pl)
+		p.wake() // a failure may have put games back
+		p.mu.Unlock()
+	}
+}
+
+// finish ends pl once no slot plays it and it has no game left to start,
+// or it stopped; p.mu held.
+func (p *Pool) finish(pl *playing) {
+	if pl.active > 0 || (pl.ctx.Err() == nil && pl.sc.remaining() > 0) {
+		return
+	}
+	if i := slices.Index(p.queue, pl); i >= 0 {
+		p.queue = slices.Delete(p.queue, i, i+1)
+		close(pl.over)
+	}
 }
 
 // A slot is one player process and what it was last told.
@@ -139,6 +249,10 @@ type slot struct {
 	// or set failed.
 	restart      bool
 	restartFails int
+	// Buffers kept from request to request.
+	live   []liveGame
+	boards []engine.Board
+	dirs   []engine.Dir
 }
 
 // stop ends the slot's process, if any.
@@ -198,17 +312,18 @@ type liveGame struct {
 	g     *engine.Game
 }
 
-// run plays games on the slot until the schedule has none left, ctx is
-// done, or a failure stops the batch; it returns nil when ctx is done.
-func (s *slot) run(ctx context.Context, p *Pool, fam Family, b *tuner.Batch, sc *schedule, results [][]engine.Result, done tuner.GameDone) error {
+// run plays the games of batch pl on the slot, a candidate at a time,
+// until the batch has none left to start, ctx is done, a failure stops
+// the batch, or a batch before it in the queue has games to start; it
+// returns nil when ctx is done.
+func (s *slot) run(ctx context.Context, p *Pool, pl *playing) error {
+	fam, b, sc, results, done := pl.fam, pl.b, pl.sc, pl.results, pl.done
 	k := p.batch()
 	cur := -1
-	var (
-		live   []liveGame
-		boards []engine.Board
-		dirs   []engine.Dir
-	)
 	for ctx.Err() == nil {
+		if cur < 0 && p.first() != pl {
+			return nil // between candidates: the slot goes where it is needed first
+		}
 		c, ok := sc.next(cur)
 		if !ok {
 			return nil
@@ -226,7 +341,7 @@ func (s *slot) run(ctx context.Context, p *Pool, fam Family, b *tuner.Batch, sc 
 			continue
 		}
 		cur = c
-		live = live[:0]
+		live := s.live[:0]
 		alone := false
 		if j, ok := sc.takeAlone(c); ok {
 			live, alone = append(live, liveGame{j, engine.NewGame(b.Seeds[j])}), true
@@ -240,11 +355,16 @@ func (s *slot) run(ctx context.Context, p *Pool, fam Family, b *tuner.Batch, sc 
 			live = append(live, liveGame{j, engine.NewGame(b.Seeds[j])})
 		}
 		if len(live) == 0 {
+			cur = -1
 			continue // another slot took the last games meanwhile
 		}
 		var inMoves bool // the failure came from a move request, not set
-		culprit, err := s.play(ctx, b, c, alone, &live, &boards, &dirs, &inMoves, sc, results, done)
+		culprit, err := s.play(ctx, b, c, alone, &live, &s.boards, &s.dirs, &inMoves, sc, results, done)
+		s.live = live[:0]
 		if err == nil {
+			if sc.leftOf(c) == 0 {
+				cur = -1
+			}
 			continue
 		}
 		var pe *Error

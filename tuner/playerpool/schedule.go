@@ -49,6 +49,24 @@ func newSchedule(b *tuner.Batch) *schedule {
 // left is how many games of candidate c are still to start; sc.mu held.
 func (sc *schedule) left(c int) int { return len(sc.pending[c]) + len(sc.alone[c]) }
 
+// leftOf is how many games of candidate c are still to start.
+func (sc *schedule) leftOf(c int) int {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	return sc.left(c)
+}
+
+// remaining is how many games are still to start.
+func (sc *schedule) remaining() int {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	n := 0
+	for c := range sc.pending {
+		n += sc.left(c)
+	}
+	return n
+}
+
 // next returns the candidate a slot set to cur plays next: cur while it
 // has games left, else the one with the most left (the first of equals),
 // so that slots share the last candidates' games.
