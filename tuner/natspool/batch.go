@@ -76,6 +76,8 @@ type batchState struct {
 	blocks  []block
 	index   map[[2]int]int // (candidate, first game) -> block
 	refusal map[int]string // block -> the last refusal of it
+	over    []bool         // blocks whose games have all arrived, as newlyComplete last saw
+	checked int            // blocks before it are all over
 }
 
 // newBatchState cuts b into jobs of at most gamesPerJob games, for slots
@@ -127,6 +129,27 @@ func template(b *tuner.Batch, pl batchPlayers, run, key string) job {
 		j.Features, j.FeaturesVersion, j.Search = pl.features.Set.Name, pl.features.Set.Version(), pl.features.Search
 	}
 	return j
+}
+
+// newlyComplete counts the blocks whose games have all arrived since its
+// last call, among those published before it: a slot of the fleet is free
+// for each. Blocks are published in order, and complete mostly in order, so
+// it starts from the first block not yet over.
+func (st *batchState) newlyComplete() int {
+	if st.over == nil {
+		st.over = make([]bool, len(st.blocks))
+	}
+	n := 0
+	for i := st.checked; i < len(st.blocks); i++ {
+		if !st.over[i] && st.complete(i) {
+			st.over[i] = true
+			n++
+		}
+	}
+	for st.checked < len(st.blocks) && st.over[st.checked] {
+		st.checked++
+	}
+	return n
 }
 
 // complete reports whether every game of block i has its result.

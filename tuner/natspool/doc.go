@@ -19,6 +19,18 @@
 // tells the server it is still at it, so a slow game is not mistaken for a
 // dead worker.
 //
+// The pool is a tuner.SharedPool: several batches play at once, each on
+// its own subjects, so that a validation and the next generation's first
+// games share the fleet. A batch not marked Ahead publishes its jobs at
+// once; an Ahead batch keeps no more of its jobs published and not done
+// than the fleet's slots the other batches' jobs leave (the slots waiting
+// for a job or playing one, as the server counts them, estimated again as
+// it goes), and publishes another as each is done: a batch the tuner
+// waits for, begun after it, finds at most a job per slot before its own,
+// and the slots its last games leave idle play the Ahead batch's. The
+// run's subjects are purged when a batch begins with no other in play; a
+// failed batch purges its own.
+//
 // Workers publish results (per game: score, max tile, moves, final board,
 // and the worker's name) to a second stream (ResultsStream) before acking
 // the job, so a result is never lost between the two: at worst a job is
@@ -32,9 +44,10 @@
 // RUN identifies the run (RunID: its machine and directory) and BATCH is a
 // digest of the batch's contents (generation, weights, seeds, search).
 // Several runs therefore share a server without seeing each other's jobs or
-// results; workers serve all of them. A coordinator starting a batch first
-// purges its run's subjects, so the jobs of a coordinator killed earlier
-// are not played again, and reads only results of the current batch: a
+// results; workers serve all of them. A coordinator starting a batch with
+// no other in play first purges its run's subjects, so the jobs of a
+// coordinator killed earlier are not played again, and reads only results
+// of the batch: a
 // late result of an earlier batch is never put into the current one, a
 // result of the same batch from before a restart is, correctly, the same
 // game, and one for a game the journal already had is not asked for and

@@ -341,7 +341,7 @@ func TestStaleJobsDiscarded(t *testing.T) {
 	st := &batchState{b: old, blocks: blocks(old, 1, 0)}
 	common := template(old, batchPlayers{features: old.Players.(tuner.FeaturePlayers)}, dead.o.Run, key)
 	common.FeaturesVersion = "v"
-	if _, err := dead.publish(context.Background(), st, common); err != nil {
+	if err := dead.publish(context.Background(), st, common, "dead", 0, len(st.blocks), map[uint64]int{}); err != nil {
 		t.Fatal(err)
 	}
 	b := testBatch(rng, 4, 2, 3, false)

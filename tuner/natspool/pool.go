@@ -63,7 +63,13 @@ type Options struct {
 }
 
 // Pool is a tuner.Pool whose games are played by workers through a NATS
-// JetStream job queue. It plays one batch at a time.
+// JetStream job queue. It is a tuner.SharedPool: several batches play at
+// once, each on its own subjects. A batch not marked Ahead publishes its
+// jobs at once; an Ahead batch keeps no more jobs published and not done
+// than the fleet's slots that the other batches' jobs leave, and publishes
+// another as each is done, so that a batch the tuner waits for finds at
+// most a job per slot before its own, and its last games leave no slot
+// idle while the Ahead batch has games.
 type Pool struct {
 	nc        *nats.Conn
 	js        jetstream.JetStream
@@ -71,15 +77,22 @@ type Pool struct {
 	results   jetstream.Stream
 	consumer  jetstream.Consumer
 	o         Options
-	mu        sync.Mutex      // one batch at a time
-	told      map[string]bool // refusals already noticed, once per worker and reason
-	local     *Worker         // the LocalSlots, or nil
+	local     *Worker // the LocalSlots, or nil
 	stopLocal context.CancelFunc
 	localDone chan struct{}
 	fixedJobs bool // every job GamesPerJob games, as before jobs shrank; for measurements
+
+	mu      sync.Mutex
+	told    map[string]bool // refusals already noticed, once per worker and reason
+	playing int             // batches in Play
+	foreOut int             // jobs of batches not Ahead published and not yet complete
+	changed chan struct{}   // closed, and replaced, when foreOut falls
 }
 
-var _ tuner.Pool = (*Pool)(nil)
+var _ tuner.SharedPool = (*Pool)(nil)
+
+// Shared implements tuner.SharedPool.
+func (p *Pool) Shared() bool { return true }
 
 // NewPool returns a pool publishing jobs on nc's server, creating (or
 // updating) the streams and the workers' consumer there. The caller keeps
@@ -92,7 +105,7 @@ func NewPool(ctx context.Context, nc *nats.Conn, o Options) (*Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Pool{nc: nc, js: js, o: o, told: map[string]bool{}}
+	p := &Pool{nc: nc, js: js, o: o, told: map[string]bool{}, changed: make(chan struct{})}
 	if p.jobs, p.results, p.consumer, err = ensureQueue(ctx, js, o.QueueOptions); err != nil {
 		return nil, err
 	}
@@ -127,13 +140,72 @@ func (p *Pool) Close() error {
 // purge removes the run's waiting jobs and stored results: whatever an
 // earlier batch, or an earlier coordinator of the run, left behind.
 func (p *Pool) purge(ctx context.Context) error {
-	if err := p.jobs.Purge(ctx, jetstream.WithPurgeSubject(jobsPrefix+"."+p.o.Run+".>")); err != nil {
+	return p.purgeSubjects(ctx, jobsPrefix+"."+p.o.Run+".>", resultsPrefix+"."+p.o.Run+".>")
+}
+
+func (p *Pool) purgeSubjects(ctx context.Context, jobs, results string) error {
+	if err := p.jobs.Purge(ctx, jetstream.WithPurgeSubject(jobs)); err != nil {
 		return fmt.Errorf("tuner/natspool: purging the run's jobs: %w", err)
 	}
-	if err := p.results.Purge(ctx, jetstream.WithPurgeSubject(resultsPrefix+"."+p.o.Run+".>")); err != nil {
+	if err := p.results.Purge(ctx, jetstream.WithPurgeSubject(results)); err != nil {
 		return fmt.Errorf("tuner/natspool: purging the run's results: %w", err)
 	}
 	return nil
+}
+
+// begin counts a batch in, and purges what the run left on the server if
+// no other batch is in play: the subjects of batches in play are theirs.
+func (p *Pool) begin(ctx context.Context, ahead bool) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.playing == 0 {
+		if err := p.purge(ctx); err != nil {
+			return err
+		}
+	}
+	p.playing++
+	return nil
+}
+
+// end counts a batch out, with the jobs it left outstanding.
+func (p *Pool) end(ahead bool, outstanding int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.playing--
+	if !ahead {
+		p.foreOut -= outstanding
+		p.signal()
+	}
+}
+
+// signal wakes the Ahead batches waiting for slots; p.mu held.
+func (p *Pool) signal() {
+	close(p.changed)
+	p.changed = make(chan struct{})
+}
+
+// addFore counts n more jobs of batches not Ahead outstanding (n < 0: fewer).
+func (p *Pool) addFore(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.foreOut += n
+	if n < 0 {
+		p.signal()
+	}
+}
+
+// room returns how many more of its left jobs an Ahead batch with out jobs
+// outstanding may publish on a fleet of slots slots (0: unknown, then all),
+// and the channel that says when that may change: as many as the slots
+// that its jobs and the other batches' leave, so that a batch the tuner
+// waits for, begun later, finds at most a job per slot before its own.
+func (p *Pool) room(slots, out, left int) (int, <-chan struct{}) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if slots == 0 {
+		return left, p.changed
+	}
+	return min(left, max(0, slots-p.foreOut-out)), p.changed
 }
 
 func (p *Pool) notify(format string, args ...any) {
@@ -144,9 +216,7 @@ func (p *Pool) notify(format string, args ...any) {
 
 // Play implements tuner.Pool: it publishes b's games as jobs, waits for
 // their results and puts each into its slot.
-func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.GameDone) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.GameDone) (err error) {
 	key, err := batchKey(b)
 	if err != nil {
 		return err
@@ -159,17 +229,21 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 		// The local slots run the coordinator's own player.
 		p.local.usePlayer(*pl.family, p.o.LocalPlayer)
 	}
-	if err := p.purge(ctx); err != nil {
+	if err := p.begin(ctx, b.Ahead); err != nil {
 		return err
 	}
+	outstanding := 0 // jobs published whose games have not all arrived, for end
+	defer func() { p.end(b.Ahead, outstanding) }()
 	n := p.o.GamesPerJob
 	if n <= 0 {
 		n = 4
 	}
-	st := newBatchState(b, results, done, n, p.slots(ctx))
+	slots, estimated := p.slots(ctx), time.Now()
+	st := newBatchState(b, results, done, n, slots)
 	if st.pending == 0 {
 		return ctx.Err()
 	}
+	abandon := func(err error) error { return p.abandon(err, key) }
 
 	// Listen before publishing, so that no result or advisory is missed.
 	incoming := make(chan jetstream.Msg, 256)
@@ -198,9 +272,52 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 	}
 	defer sub.Unsubscribe()
 
-	seqs, err := p.publish(ctx, st, template(b, pl, p.o.Run, key))
+	common := template(b, pl, p.o.Run, key)
+	nonce := rand.Text()[:12] // sets this Play's jobs apart from an earlier publication of the same batch
+	seqs := map[uint64]int{}
+	published := 0
+	// publish sends the next k jobs.
+	publish := func(k int) error {
+		if err := p.publish(ctx, st, common, nonce, published, published+k, seqs); err != nil {
+			return err
+		}
+		published += k
+		outstanding += k
+		if !b.Ahead {
+			p.addFore(k)
+		}
+		return nil
+	}
+	// complete counts the jobs whose games have all arrived since the last
+	// call; an Ahead batch then publishes more if there is room.
+	var changed <-chan struct{}
+	complete := func() error {
+		if k := st.newlyComplete(); k > 0 {
+			outstanding -= k
+			if !b.Ahead {
+				p.addFore(-k)
+			}
+		}
+		if !b.Ahead {
+			return nil
+		}
+		if slots > 0 && time.Since(estimated) >= recountEvery {
+			slots, estimated = max(slots, p.slots(ctx)), time.Now()
+		}
+		var k int
+		k, changed = p.room(slots, outstanding, len(st.blocks)-published)
+		if k == 0 {
+			return nil
+		}
+		return publish(k)
+	}
+	if !b.Ahead {
+		err = publish(len(st.blocks))
+	} else {
+		err = complete()
+	}
 	if err != nil {
-		return p.abandon(err)
+		return abandon(err)
 	}
 
 	idle := p.o.IdleWarning
@@ -209,15 +326,32 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 	}
 	tick := time.NewTicker(min(idle/4, 5*time.Second))
 	defer tick.Stop()
+	var recount <-chan time.Time // an Ahead batch counts the fleet again
+	if b.Ahead && slots > 0 {
+		t := time.NewTicker(recountEvery)
+		defer t.Stop()
+		recount = t.C
+	}
 	var stalledSince time.Time
 	warned := false
 	for st.pending > 0 {
 		select {
 		case <-ctx.Done():
-			return p.abandon(fmt.Errorf("tuner/natspool: %w", ctx.Err()))
+			return abandon(fmt.Errorf("tuner/natspool: %w", ctx.Err()))
+		case <-recount:
+			if err := complete(); err != nil {
+				return abandon(err)
+			}
 		case m := <-incoming:
 			if err := p.take(st, m); err != nil {
-				return p.abandon(err)
+				return abandon(err)
+			}
+			if err := complete(); err != nil {
+				return abandon(err)
+			}
+		case <-changed:
+			if err := complete(); err != nil {
+				return abandon(err)
 			}
 		case a := <-advisories:
 			var adv struct {
@@ -236,14 +370,17 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 				select {
 				case m := <-incoming:
 					if err := p.take(st, m); err != nil {
-						return p.abandon(err)
+						return abandon(err)
 					}
 				default:
 					drained = true
 				}
 			}
 			if err := st.undelivered(i, adv.Deliveries); err != nil {
-				return p.abandon(err)
+				return abandon(err)
+			}
+			if err := complete(); err != nil {
+				return abandon(err)
 			}
 		case <-tick.C:
 			info, err := p.consumer.Info(ctx)
@@ -285,36 +422,40 @@ func (p *Pool) slots(ctx context.Context) int {
 	return info.NumWaiting + info.NumAckPending
 }
 
-// abandon removes the run's remaining jobs, so that workers stop spending
-// time on a batch nobody waits for, and returns err.
-func (p *Pool) abandon(err error) error {
+// abandon removes the batch's remaining jobs, so that workers stop
+// spending time on a batch nobody waits for, and returns err.
+func (p *Pool) abandon(err error, key string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	p.purge(ctx)
+	p.purgeSubjects(ctx, jobSubject(p.o.Run, key), resultSubject(p.o.Run, key))
 	return err
 }
+
+// recountEvery is how often an Ahead batch asks the server again how many
+// slots the fleet has: a slot between two jobs when the batch began was
+// not counted, and the fleet may grow.
+const recountEvery = 250 * time.Millisecond
 
 // publishWindow bounds the jobs awaiting the server's acknowledgement.
 const publishWindow = 512
 
-// publish sends st's jobs and returns the stream sequence of each.
-func (p *Pool) publish(ctx context.Context, st *batchState, common job) (map[uint64]int, error) {
-	nonce := rand.Text()[:12] // sets this Play's jobs apart from an earlier publication of the same batch
-	seqs := make(map[uint64]int, len(st.blocks))
-	for start := 0; start < len(st.blocks); start += publishWindow {
+// publish sends st's jobs from to to and records the stream sequence of
+// each in seqs.
+func (p *Pool) publish(ctx context.Context, st *batchState, common job, nonce string, from, to int, seqs map[uint64]int) error {
+	for start := from; start < to; start += publishWindow {
 		var futures []jetstream.PubAckFuture
-		for i := start; i < min(start+publishWindow, len(st.blocks)); i++ {
+		for i := start; i < min(start+publishWindow, to); i++ {
 			bl := st.blocks[i]
 			data, err := json.Marshal(st.job(i, common))
 			if err != nil {
-				return nil, fmt.Errorf("tuner/natspool: candidate %d: %w", bl.cand, err)
+				return fmt.Errorf("tuner/natspool: candidate %d: %w", bl.cand, err)
 			}
 			m := nats.NewMsg(jobSubject(p.o.Run, common.Batch))
 			m.Data = data
 			m.Header.Set(jetstream.MsgIDHeader, fmt.Sprintf("%s.%s.%s.%d.%d", p.o.Run, common.Batch, nonce, bl.cand, bl.games[0]))
 			f, err := p.js.PublishMsgAsync(m)
 			if err != nil {
-				return nil, fmt.Errorf("tuner/natspool: publishing a job: %w", err)
+				return fmt.Errorf("tuner/natspool: publishing a job: %w", err)
 			}
 			futures = append(futures, f)
 		}
@@ -323,13 +464,13 @@ func (p *Pool) publish(ctx context.Context, st *batchState, common job) (map[uin
 			case ack := <-f.Ok():
 				seqs[ack.Sequence] = start + k
 			case err := <-f.Err():
-				return nil, fmt.Errorf("tuner/natspool: publishing a job: %w", err)
+				return fmt.Errorf("tuner/natspool: publishing a job: %w", err)
 			case <-ctx.Done():
-				return nil, fmt.Errorf("tuner/natspool: %w", ctx.Err())
+				return fmt.Errorf("tuner/natspool: %w", ctx.Err())
 			}
 		}
 	}
-	return seqs, nil
+	return nil
 }
 
 // take hands one result message to the batch's bookkeeping and tells the
@@ -343,8 +484,12 @@ func (p *Pool) take(st *batchState, m jetstream.Msg) error {
 		return st.add(&r)
 	}
 	st.refuse(&r)
-	if key := r.Worker + "\x00" + r.Refused; !p.told[key] {
-		p.told[key] = true
+	key := r.Worker + "\x00" + r.Refused
+	p.mu.Lock()
+	told := p.told[key]
+	p.told[key] = true
+	p.mu.Unlock()
+	if !told {
 		p.notify("worker %s refuses jobs: %s", r.Worker, r.Refused)
 	}
 	return nil

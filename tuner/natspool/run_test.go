@@ -13,10 +13,16 @@ import (
 	"github.com/evotune/evotune/tuner"
 )
 
-// countingPool counts the games its pool reports.
+// countingPool counts the games its pool reports; it is shared when its
+// pool is.
 type countingPool struct {
 	p     tuner.Pool
 	games atomic.Int64
+}
+
+func (cp *countingPool) Shared() bool {
+	sp, ok := cp.p.(tuner.SharedPool)
+	return ok && sp.Shared()
 }
 
 func (cp *countingPool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.GameDone) error {
@@ -87,9 +93,11 @@ func finished(t testing.TB, dir string) (weights, history, checkpoint string) {
 }
 
 // TestRunMatchesLocal runs the same small tuning run on the local pool and
-// on workers: two (one with two slots) plus a slot of the coordinator's
-// own, and then three of four slots each, for which the batches are cut
-// into more, smaller jobs. The files are the same, byte for byte.
+// on workers: one of one slot; two (one with two slots) plus a slot of the
+// coordinator's own; three of four slots each, for which the batches are
+// cut into more, smaller jobs; and four of four. The validations share the
+// slots with the next generation's games (the pool is shared). The files
+// are the same, byte for byte.
 func TestRunMatchesLocal(t *testing.T) {
 	tmp := t.TempDir()
 	local := filepath.Join(tmp, "local")
@@ -99,7 +107,7 @@ func TestRunMatchesLocal(t *testing.T) {
 	for i, fleet := range []struct {
 		slots      []int
 		localSlots int
-	}{{[]int{1, 2}, 1}, {[]int{4, 4, 4}, 0}} {
+	}{{[]int{1}, 0}, {[]int{1, 2}, 1}, {[]int{4, 4, 4}, 0}, {[]int{4, 4, 4, 4}, 0}} {
 		s := startServer(t, Credentials{})
 		var workers []*Worker
 		for k, n := range fleet.slots {

@@ -46,17 +46,21 @@ player:
 
 // batchTimer records, for each batch the tuner hands to its pool, its
 // games, its wall time and how much of it the workers' slots spent
-// playing; and the time between batches, when every slot waits for the
-// coordinator.
+// playing (any batch's games: a validation shares the slots with the next
+// generation's, marked ahead); and the time when no batch was in play and
+// every slot waited for the coordinator. It is shared, as its pool is.
 type batchTimer struct {
-	p       tuner.Pool
+	p       *Pool
 	workers []*Worker
 	slots   int
 	mu      sync.Mutex
 	lines   []string
 	between time.Duration
 	last    time.Time
+	playing int
 }
+
+func (bt *batchTimer) Shared() bool { return bt.p.Shared() }
 
 func (bt *batchTimer) busy() time.Duration {
 	var d time.Duration
@@ -67,21 +71,31 @@ func (bt *batchTimer) busy() time.Duration {
 }
 
 func (bt *batchTimer) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.GameDone) error {
+	bt.mu.Lock()
 	start, busy := time.Now(), bt.busy()
-	if !bt.last.IsZero() {
+	if bt.playing == 0 && !bt.last.IsZero() {
 		bt.between += start.Sub(bt.last)
 	}
+	bt.playing++
+	bt.mu.Unlock()
 	err := bt.p.Play(ctx, b, results, done)
+	bt.mu.Lock()
+	defer bt.mu.Unlock()
 	wall, played := time.Since(start), bt.busy()-busy
-	bt.last = time.Now()
+	bt.playing--
+	if bt.playing == 0 {
+		bt.last = time.Now()
+	}
 	games := len(b.Vectors) * len(b.Seeds)
 	if b.Jobs != nil {
 		games = len(b.Jobs)
 	}
-	bt.mu.Lock()
-	bt.lines = append(bt.lines, fmt.Sprintf("generation %d: %d candidates x %d games: %.2f s, slots idle %.0f%%",
-		b.Generation, len(b.Vectors), games/len(b.Vectors), wall.Seconds(), 100*(1-played.Seconds()/(wall.Seconds()*float64(bt.slots)))))
-	bt.mu.Unlock()
+	what := ""
+	if b.Ahead {
+		what = ", ahead"
+	}
+	bt.lines = append(bt.lines, fmt.Sprintf("generation %d: %d candidates x %d games%s: %.2f s, slots idle %.0f%%",
+		b.Generation, len(b.Vectors), games/len(b.Vectors), what, wall.Seconds(), 100*(1-played.Seconds()/(wall.Seconds()*float64(bt.slots)))))
 	return err
 }
 
@@ -134,6 +148,18 @@ func BenchmarkScaling(b *testing.B) {
 			}
 			if err := p.Play(context.Background(), warm, newResults(warm), nil); err != nil {
 				b.Fatal(err)
+			}
+			// And waits for a job again, as a fleet between two runs
+			// does: the pool counts the slots waiting, or playing, when
+			// a batch begins.
+			for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+				info, err := p.consumer.Info(context.Background())
+				if err == nil && info.NumWaiting == slots {
+					break
+				}
+				if time.Now().After(deadline) {
+					b.Fatalf("%d slots, but the server does not count them all waiting for a job: %+v, %v", slots, info, err)
+				}
 			}
 			for b.Loop() {
 				cfg := scalingConfig(b, cmd, fam.Declaration())

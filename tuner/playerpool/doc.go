@@ -63,7 +63,12 @@
 //     the game in process with the same moves. When a candidate has no
 //     games left to start, the slot takes the candidate with the most
 //     left. Results land by (candidate, game), so 1 or N slots give
-//     identical bytes for a deterministic player.
+//     identical bytes for a deterministic player. The pool is a
+//     tuner.SharedPool: batches in play at once (a validation and the next
+//     generation's first games) wait in one queue, those not marked Ahead
+//     first, and a slot takes its next candidate from the first batch with
+//     games left, so no slot waits at one batch's end while another has
+//     games to start.
 //   - Failures (the schedule, schedule.go): a crash, a hang, a malformed
 //     line or an illegal move kills the process; the slot starts another and
 //     the games in flight start again from their seeds. A failure counts
