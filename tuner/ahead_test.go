@@ -34,57 +34,53 @@ checkpoints: {keep: 2}
 	return cfg
 }
 
-// oneAtATime hides that its pool is shared: the tuner gives it one batch
-// at a time, as before batches shared the slots.
-type oneAtATime struct{ p Pool }
-
-func (o oneAtATime) Play(ctx context.Context, b *Batch, results [][]engine.Result, done GameDone) error {
-	return o.p.Play(ctx, b, results, done)
-}
-
 // sharingPool is a shared pool that counts the games it plays and shows
 // that a validation and the next generation share the slots: the first
-// game of each validation, once over, holds its slot until another game
-// of an Ahead batch in play is over. Were the batches played one after the
+// game of each validation that has a batch played ahead beside it (all
+// but the last, after generation last), once over, holds its slot until a
+// game of that batch is over too. Were the batches played one after the
 // other, the ahead batch would wait for the validation, which waits for
 // it: the validation gives up after a while, and the test fails.
 type sharingPool struct {
 	p       *LocalPool
 	runSeed uint64
+	last    int // the final validation's batch generation
 	played  atomic.Int64
 
-	mu           sync.Mutex
-	aheadPending int // games of Ahead batches in play, not over yet
-	aheadDone    int // games of Ahead batches over
+	mu          sync.Mutex
+	validations int   // validations begun, but the final one
+	aheadDone   []int // by ahead batch, in the order they began: its games over
 
-	met, missed atomic.Int64 // validations that saw an ahead game end, or waited in vain
+	met, missed atomic.Int64 // validations that saw their ahead game end, or waited in vain
 }
 
 func (sp *sharingPool) Shared() bool { return true }
 
 func (sp *sharingPool) Play(ctx context.Context, b *Batch, results [][]engine.Result, done GameDone) error {
-	validation := len(b.Seeds) > 0 && b.Seeds[0] == ValidationSeed(sp.runSeed, 0)
-	if b.Ahead {
-		sp.mu.Lock()
-		sp.aheadPending += len(b.jobs())
-		sp.mu.Unlock()
+	validation := len(b.Seeds) > 0 && b.Seeds[0] == ValidationSeed(sp.runSeed, 0) && b.Generation != sp.last
+	sp.mu.Lock()
+	index := -1 // of the ahead batch, or of the validation
+	switch {
+	case b.Ahead:
+		index = len(sp.aheadDone)
+		sp.aheadDone = append(sp.aheadDone, 0)
+	case validation:
+		index = sp.validations
+		sp.validations++
 	}
+	sp.mu.Unlock()
 	var first atomic.Bool
 	return sp.p.Play(ctx, b, results, func(j Job, r engine.Result, replayed bool) {
 		sp.played.Add(1)
 		if b.Ahead {
 			sp.mu.Lock()
-			sp.aheadPending--
-			sp.aheadDone++
+			sp.aheadDone[index]++
 			sp.mu.Unlock()
 		}
 		if validation && first.CompareAndSwap(false, true) {
-			sp.mu.Lock()
-			pending, done0 := sp.aheadPending, sp.aheadDone
-			sp.mu.Unlock()
-			for deadline := time.Now().Add(10 * time.Second); pending > 0; time.Sleep(time.Millisecond) {
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 				sp.mu.Lock()
-				over := sp.aheadDone > done0
+				over := len(sp.aheadDone) > index && sp.aheadDone[index] > 0
 				sp.mu.Unlock()
 				if over {
 					sp.met.Add(1)
@@ -112,8 +108,8 @@ func TestAheadSharesSlots(t *testing.T) {
 	for _, noise := range []bool{false, true} {
 		t.Run(fmt.Sprintf("noise=%v", noise), func(t *testing.T) {
 			cfg := aheadConfig(t, noise)
-			want := runWith(t, cfg, oneAtATime{NewLocalPool(2)})
-			sp := &sharingPool{p: NewLocalPool(2), runSeed: cfg.Seed}
+			want := runWith(t, cfg, Sequential(NewLocalPool(2)))
+			sp := &sharingPool{p: NewLocalPool(2), runSeed: cfg.Seed, last: cfg.Generations - 1}
 			dir := filepath.Join(t.TempDir(), "run")
 			r, err := Create(aheadConfig(t, noise), dir, Options{Pool: sp})
 			if err != nil {
@@ -123,14 +119,10 @@ func TestAheadSharesSlots(t *testing.T) {
 			if diff := readRun(t, dir).equal(want); diff != "" {
 				t.Errorf("sharing the slots changed %s", diff)
 			}
-			if sp.missed.Load() > 0 {
-				t.Errorf("%d validations waited in vain for a game played ahead", sp.missed.Load())
-			}
 			// The start's validation and those after generations 1 to 4.
-			if sp.met.Load() == 0 {
-				t.Error("no validation shared the slots with the next generation")
+			if met, missed := sp.met.Load(), sp.missed.Load(); met != int64(cfg.Generations) || missed > 0 {
+				t.Errorf("%d validations shared the slots with the next generation, %d waited in vain for it; want %d and 0", met, missed, cfg.Generations)
 			}
-			t.Logf("%d of %d validations shown sharing the slots with the next generation", sp.met.Load(), cfg.Generations)
 			if played, counted := sp.played.Load(), r.Tuner().State().Games; played != counted {
 				t.Errorf("the pool played %d games, the run counts %d", played, counted)
 			}
@@ -155,7 +147,7 @@ func runWith(t *testing.T, cfg *Config, pool Pool) runFiles {
 // ahead, and one batch at a time: the files are the same.
 func TestAheadSameBytes(t *testing.T) {
 	for _, noise := range []bool{false, true} {
-		want := runWith(t, aheadConfig(t, noise), oneAtATime{NewLocalPool(1)})
+		want := runWith(t, aheadConfig(t, noise), Sequential(NewLocalPool(1)))
 		for _, workers := range []int{1, 3, 16} {
 			if diff := runWith(t, aheadConfig(t, noise), NewLocalPool(workers)).equal(want); diff != "" {
 				t.Errorf("noise %v, %d workers: %s differs from one batch at a time", noise, workers, diff)

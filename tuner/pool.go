@@ -135,6 +135,18 @@ type SharedPool interface {
 	Shared() bool
 }
 
+// Sequential returns p as a pool that is not shared: the tuner gives it
+// one batch at a time and plays nothing ahead, so that each step plays
+// only its own games. A benchmark that charges each generation with the
+// CPU spent in it (tunebench) wants that; a run does not.
+func Sequential(p Pool) Pool { return sequential{p} }
+
+type sequential struct{ p Pool }
+
+func (s sequential) Play(ctx context.Context, b *Batch, results [][]engine.Result, done GameDone) error {
+	return s.p.Play(ctx, b, results, done)
+}
+
 // shared reports whether Play may be called on p for several batches at
 // once.
 func shared(p Pool) bool {

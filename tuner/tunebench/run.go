@@ -53,7 +53,9 @@ func (b *bench) run(ctx context.Context, seed uint64) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
-	t, err := tuner.New(cfg, tuner.Options{Pool: tuner.NewLocalPool(cfg.Workers)})
+	// One batch at a time: the CPU clock charges each step with its own
+	// games, none played ahead for the next step beside a validation.
+	t, err := tuner.New(cfg, tuner.Options{Pool: tuner.Sequential(tuner.NewLocalPool(cfg.Workers))})
 	if err != nil {
 		return Run{}, err
 	}
