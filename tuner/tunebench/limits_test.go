@@ -77,7 +77,10 @@ func TestPeerLimits(t *testing.T) {
 		// The child, in the peer's process group, goes with it.
 		{"fork", quick, ErrPeerIdle, "no line for 500ms", 2},
 		{"flood", quick, ErrPeerFlood, "answers in a row without a game", 1},
-		{"longline", quick, ErrPeerFlood, "MB without a request for games", 1},
+		// 32 MB must arrive before the idle limit ends the run first: on a
+		// loaded machine, or under the race detector, half a second is
+		// too short for that.
+		{"longline", PeerLimits{Idle: 20 * time.Second, Grace: 500 * time.Millisecond, Poll: 50 * time.Millisecond}, ErrPeerFlood, "MB without a request for games", 1},
 		{"stderr", quick, ErrPeerIdle, "its stderr ends:", 1},
 		{"nofinal", quick, ErrPeerNoFinal, "lines after stop", 1},
 		{"silent", PeerLimits{Idle: 5 * time.Second, Grace: 300 * time.Millisecond}, ErrPeerNoFinal, "nothing more within 300ms", 1},
@@ -91,7 +94,8 @@ func TestPeerLimits(t *testing.T) {
 			if len(pids) != tc.procs {
 				t.Errorf("%d peer processes, want %d", len(pids), tc.procs)
 			}
-			// The limits are half a second; the rest is a loaded machine.
+			// The limits are half a second (longline's idle limit 20 s, which
+			// it does not reach); the rest is a loaded machine.
 			if took > 20*time.Second {
 				t.Errorf("the run took %v", took)
 			}
