@@ -180,6 +180,9 @@ func (t *Tuner) playAhead(ctx context.Context, now func() time.Duration, done in
 func (t *Tuner) nextBatch(ctx context.Context, now func() time.Duration, done int) (*Batch, error) {
 	st := t.state.clone()
 	st.Generation, st.Finished = done, ""
+	// The race after the validation takes its seeds before the next
+	// generation takes its own.
+	st.SeedCounter += t.raceSeeds()
 	var err error
 	if st.Optimizer, err = t.opt.MarshalBinary(); err != nil {
 		return nil, err

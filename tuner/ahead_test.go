@@ -17,6 +17,13 @@ import (
 // noise handling makes that batch its first racing round.
 func aheadConfig(t *testing.T, noise bool) *Config {
 	t.Helper()
+	return aheadConfigValidating(t, noise, "")
+}
+
+// aheadConfigValidating is aheadConfig with more keys of validation
+// (", recommend: race", say).
+func aheadConfigValidating(t *testing.T, noise bool, validation string) *Config {
+	t.Helper()
 	cfg, err := ReadConfig([]byte(fmt.Sprintf(`
 name: ahead
 seed: 17
@@ -24,10 +31,10 @@ generations: 5
 optimizer: {population: 5}
 search: {depth: 1}
 fitness: {games: 8, max_moves: 150}
-validation: {every: 1, games: 6}
+validation: {every: 1, games: 6%s}
 noise: {handling: %v, games: [4, 8]}
 checkpoints: {keep: 2}
-`, noise)), "ahead.yaml")
+`, validation, noise)), "ahead.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,13 +112,22 @@ func (sp *sharingPool) Play(ctx context.Context, b *Batch, results [][]engine.Re
 // game is played twice; and that the run writes the bytes it writes when
 // its batches are played one at a time.
 func TestAheadSharesSlots(t *testing.T) {
-	for _, noise := range []bool{false, true} {
-		t.Run(fmt.Sprintf("noise=%v", noise), func(t *testing.T) {
-			cfg := aheadConfig(t, noise)
+	for _, c := range []struct {
+		noise      bool
+		validation string
+	}{
+		{false, ""}, {true, ""},
+		// The race takes its seeds between the validation's and the next
+		// generation's: the batch played ahead must take them after it.
+		{false, ", recommend: race, select: 6"},
+	} {
+		noise := c.noise
+		t.Run(fmt.Sprintf("noise=%v%s", noise, c.validation), func(t *testing.T) {
+			cfg := aheadConfigValidating(t, noise, c.validation)
 			want := runWith(t, cfg, Sequential(NewLocalPool(2)))
 			sp := &sharingPool{p: NewLocalPool(2), runSeed: cfg.Seed, last: cfg.Generations - 1}
 			dir := filepath.Join(t.TempDir(), "run")
-			r, err := Create(aheadConfig(t, noise), dir, Options{Pool: sp})
+			r, err := Create(aheadConfigValidating(t, noise, c.validation), dir, Options{Pool: sp})
 			if err != nil {
 				t.Fatal(err)
 			}

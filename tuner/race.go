@@ -69,7 +69,7 @@ func (t *Tuner) race(ctx context.Context, v *Validation) (*RecordRace, error) {
 	// A figure of another validation search does not compare (a later
 	// stage's that measures deeper, say): the first validation of such a
 	// stage takes over without a race.
-	if inc == nil || t.cfg.StageValidationSearch(inc.Stage) != t.valSearch {
+	if t.raceSeeds() == 0 {
 		t.state.Incumbent = v
 		return nil, nil
 	}
@@ -111,6 +111,23 @@ func (t *Tuner) race(ctx context.Context, v *Validation) (*RecordRace, error) {
 		rec.Fallback = true
 	}
 	return rec, nil
+}
+
+// raceSeeds returns the tuning seeds the race after the next validation
+// takes: validation.select under the race, none where there is no race or
+// the validated mean takes over without one (see race).
+func (t *Tuner) raceSeeds() uint64 {
+	if t.cfg.Validation.Recommend != RecommendRace {
+		return 0
+	}
+	inc := t.state.Incumbent
+	if inc == nil {
+		inc = t.state.Start
+	}
+	if inc == nil || t.cfg.StageValidationSearch(inc.Stage) != t.valSearch {
+		return 0
+	}
+	return uint64(t.cfg.Validation.Select)
 }
 
 // fellBackTo says whether the run already fell back to validation a in
