@@ -24,7 +24,17 @@ type block struct {
 // others wait, and a batch smaller than the fleet (a validation of one
 // candidate) still reaches every slot. With 0 the jobs all have n games
 // but the last of each candidate.
-func blocks(b *tuner.Batch, n, slots int) []block {
+func blocks(b *tuner.Batch, n, slots int) []block { return cut(b, n, slots, 0) }
+
+// aheadBlocks cuts an Ahead batch's games as blocks does for slots slots,
+// but its first slots jobs hold one game each: the batch the tuner waits
+// for, if it begins just after, finds at most a game per slot before its
+// own. Then, the Ahead batch publishing only into slots others leave, its
+// jobs are as large as its share allows.
+func aheadBlocks(b *tuner.Batch, n, slots int) []block { return cut(b, n, slots, slots) }
+
+// cut is blocks with lead one-game jobs first.
+func cut(b *tuner.Batch, n, slots, lead int) []block {
 	perCand := make([][]int, len(b.Vectors))
 	add := func(c, g int) { perCand[c] = append(perCand[c], g) }
 	if b.Jobs == nil {
@@ -52,6 +62,9 @@ func blocks(b *tuner.Batch, n, slots int) []block {
 			if slots > 0 {
 				// At least 1: remaining >= len(games) > 0.
 				size = min(size, (remaining+slots-1)/slots)
+			}
+			if len(out) < lead {
+				size = 1
 			}
 			out = append(out, block{cand: c, games: games[:size]})
 			perCand[c] = games[size:]
@@ -92,6 +105,9 @@ func newBatchState(b *tuner.Batch, results [][]engine.Result, done tuner.GameDon
 		st.by[c] = make([]string, len(b.Seeds))
 	}
 	st.blocks = blocks(b, gamesPerJob, slots)
+	if b.Ahead && slots > 0 {
+		st.blocks = aheadBlocks(b, gamesPerJob, slots)
+	}
 	for i, bl := range st.blocks {
 		st.index[[2]int{bl.cand, bl.games[0]}] = i
 		for _, g := range bl.games {

@@ -100,6 +100,33 @@ func TestBlocksCoverJobs(t *testing.T) {
 	}
 }
 
+// TestAheadBlocks: an Ahead batch's first job per slot holds one game, the
+// rest shrink as a batch's do, and every game is in one job.
+func TestAheadBlocks(t *testing.T) {
+	b := plainBatch(32, 8)
+	bs := aheadBlocks(b, 4, 16)
+	for i, bl := range bs[:16] {
+		if len(bl.games) != 1 || bl.cand != i || bl.games[0] != 0 {
+			t.Fatalf("job %d: candidate %d, games %v; want candidate %d's first game alone", i, bl.cand, bl.games, i)
+		}
+	}
+	if len(bs[16].games) != 4 {
+		t.Errorf("the job after the first per slot has %d games, want 4", len(bs[16].games))
+	}
+	seen := map[[2]int]bool{}
+	for _, bl := range bs {
+		for _, g := range bl.games {
+			if seen[[2]int{bl.cand, g}] {
+				t.Fatalf("candidate %d, game %d in two jobs", bl.cand, g)
+			}
+			seen[[2]int{bl.cand, g}] = true
+		}
+	}
+	if len(seen) != 32*8 {
+		t.Errorf("jobs hold %d games, want %d", len(seen), 32*8)
+	}
+}
+
 // TestBlocksShrink: for a known number of slots, a batch's jobs shrink
 // from n games to one towards its end, so that its last games reach every
 // slot, and a batch of one candidate is cut into a job per slot at least.
