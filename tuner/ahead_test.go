@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/golden"
 )
 
 // aheadConfig validates after every generation, so that every validation
@@ -170,6 +171,26 @@ func TestAheadSameBytes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestAheadGolden pins a whole run that validates after every generation,
+// with noise handling, on three workers, each validation played beside the
+// next generation's first racing round: its history without clock fields
+// and its last checkpoint. The golden files were written by the tree
+// before validations shared the slots, from the same config on the same
+// pool (which played its batches one at a time then): playing ahead
+// changes no byte. A change of the tuner's results rewrites them with go
+// test ./tuner -run AheadGolden -update.
+func TestAheadGolden(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := Create(aheadConfig(t, true), dir, Options{Pool: NewLocalPool(3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runToEnd(t, r)
+	f := readRun(t, dir)
+	golden.Check(t, filepath.Join("testdata", "ahead-history.golden"), f.history)
+	golden.Check(t, filepath.Join("testdata", "ahead-checkpoint.golden"), f.checkpoint)
 }
 
 // TestAheadResume interrupts a run at many points, in validations and the
