@@ -180,6 +180,10 @@ func TestPlayerBatchMatchesLocal(t *testing.T) {
 			startWorker(t, newPlayerWorker(t, connect(t, s, name), name, 2, cmd, filepath.Join(logs, name)))
 		}
 		p := newPool(t, connect(t, s, "c"), Options{GamesPerJob: 2})
+		// Every slot waits for a job before the first is published: a
+		// slot that found no queue yet tries again a second later, by
+		// which time the other may have played both batches.
+		waitSlots(t, p, 2*workers)
 		for i, b := range batches {
 			got, err := playDist(t, p, b)
 			if err != nil {

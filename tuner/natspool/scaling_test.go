@@ -152,15 +152,7 @@ func BenchmarkScaling(b *testing.B) {
 			// And waits for a job again, as a fleet between two runs
 			// does: the pool counts the slots waiting, or playing, when
 			// a batch begins.
-			for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-				info, err := p.consumer.Info(context.Background())
-				if err == nil && info.NumWaiting == slots {
-					break
-				}
-				if time.Now().After(deadline) {
-					b.Fatalf("%d slots, but the server does not count them all waiting for a job: %+v, %v", slots, info, err)
-				}
-			}
+			waitSlots(b, p, slots)
 			for b.Loop() {
 				cfg := scalingConfig(b, cmd, fam.Declaration())
 				bt := &batchTimer{p: p, workers: workers, slots: slots}

@@ -39,13 +39,7 @@ func TestAheadWaitsForSlots(t *testing.T) {
 		return nil
 	}
 	startWorker(t, w)
-	for { // the slot waits for a job, so the pool counts it
-		info, err := p.consumer.Info(context.Background())
-		if err == nil && info.NumWaiting > 0 {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitSlots(t, p, 1) // the pool counts the slot
 	var wg sync.WaitGroup
 	var aheadGot = newResults(ahead)
 	wg.Go(func() {
@@ -90,4 +84,19 @@ func TestAheadWaitsForSlots(t *testing.T) {
 	}
 	sameResults(t, aheadGot, playLocal(t, ahead))
 	sameResults(t, foreGot, playLocal(t, fore))
+}
+
+// waitSlots waits until the server counts n slots waiting for a job of
+// p's queue.
+func waitSlots(t testing.TB, p *Pool, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		info, err := p.consumer.Info(context.Background())
+		if err == nil && info.NumWaiting >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server does not count %d slots waiting for a job: %+v, %v", n, info, err)
+		}
+	}
 }
