@@ -132,9 +132,9 @@ func Example_ownFeatureSet() {
 	fmt.Printf("%s: %s, %d checks verified\n", wf.Format, wf.SetName, len(wf.Checks))
 	fmt.Printf("weights %.3g, parameters %.3g\n", wf.Weights, wf.Params)
 	// Output:
-	// 6 generations, 2808 games: mean score 2681 at the start, 4369 tuned
+	// 6 generations, 2872 games: mean score 2681 at the start, 3348 tuned
 	// evotune.weights/v2: snake, 9 checks verified
-	// weights [0.25 190], parameters [0.0952 0.995]
+	// weights [0.653 97.5], parameters [0.857 1.36]
 }
 
 // Comparing two players on the same seeds: every game of one has its twin,

@@ -28,11 +28,17 @@ type Coordinate struct {
 	// model holds its weights in float32, eval.FeatureSet.WeightLimit); +Inf
 	// for any finite value.
 	Limit float64
-	// Scale is the tuner's unit: the optimizer works in (x − start) / scale.
-	// The start's magnitude (1 where it is 0) for a set's weight or shape
-	// parameter, the bounds' width for a player's parameter; never 0 for a
+	// Scale is the parameter's magnitude, the unit an optimizer in
+	// normalised coordinates searches in (evotune objective gives it):
+	// the start's magnitude (1 where it is 0) for a set's weight or shape
+	// parameter, the bounds' width for a player's parameter. Never 0 for a
 	// coordinate that is not held.
 	Scale float64
+	// Unit is the tuner's own: its optimizer works in (x − start) / Unit.
+	// Scale, but for a set's shape parameter no more than a fifth of its
+	// bounds' width (shapeSteps): the tuner's first steps use the bounds
+	// as well as the magnitude.
+	Unit float64
 	// Int marks a player's integer parameter.
 	Int bool
 	// Held says the tuner holds it at Start: a player's parameter named in
@@ -42,6 +48,22 @@ type Coordinate struct {
 	// eval.FeatureSet.Reference).
 	Held bool
 }
+
+// shapeSteps is how many of the tuner's units a set's shape parameter
+// spans at least between its bounds. A step of σ·|start| suits a weight, whose effect is
+// proportional to it; a shape parameter is another matter: the nneonneo
+// set's powers start at 4 and 3.5 in [1, 6], where steps of 0.3·4 are most
+// of the range and change r^p by far more than 30% (a power's natural step
+// is a fraction of a unit). Tuned at cap 1 with the powers' unit at their
+// start, the distribution mean's held-out ratio fell from ×1.5 to ×0.7
+// within a generation; a fifth of the range (unit 1, steps of 0.3) ended
+// runs of 5,000 games higher in median and far higher in the worst run,
+// where a tenth was too slow and a third let the falls back
+// (docs/tunebench-tried.md). A weight keeps its start's magnitude, bounds
+// or not: a config's bounds on a weight say where it may go, not how far
+// a step should take it. Scale, what evotune objective gives other
+// optimizers, stays the magnitude: the box beside it says the rest.
+const shapeSteps = 5
 
 // Coordinates returns the coordinates of the vector cfg tunes, in the
 // order of the players' VectorNames, for players searching with search (a
@@ -59,7 +81,7 @@ func Coordinates(cfg *Config, search engine.SearchConfig) ([]Coordinate, error) 
 			lo, hi := pc.bounds(i)
 			cs[i] = Coordinate{
 				Name: q.Name, Start: pc.Init[q.Name], Lower: lo, Upper: hi, Limit: math.Inf(1),
-				Scale: hi - lo, Int: q.Type == "int", Held: slices.Contains(pc.Fixed, q.Name) || lo == hi,
+				Scale: hi - lo, Unit: hi - lo, Int: q.Type == "int", Held: slices.Contains(pc.Fixed, q.Name) || lo == hi,
 			}
 		}
 		return cs, nil
@@ -86,11 +108,17 @@ func setCoordinates(cfg *Config, set *eval.FeatureSet, search engine.SearchConfi
 	for i, name := range names {
 		x := cfg.Init[name]
 		c := Coordinate{Name: name, Start: x, Lower: math.Inf(-1), Upper: math.Inf(1), Limit: limit, Scale: cmp.Or(math.Abs(x), 1), Held: i == ref}
-		if k := i - len(set.Features); k >= 0 { // a shape parameter: always within its own bounds
+		shape := i >= len(set.Features)
+		if shape { // a shape parameter: always within its own bounds
+			k := i - len(set.Features)
 			c.Lower, c.Upper, c.Limit = set.Params[k].Min, set.Params[k].Max, math.Inf(1)
 		}
 		if b, ok := cfg.Bounds[name]; ok {
 			c.Lower, c.Upper = b[0], b[1]
+		}
+		c.Unit = c.Scale
+		if shape {
+			c.Unit = math.Min(c.Scale, (c.Upper-c.Lower)/shapeSteps)
 		}
 		if c.Held && !(x > 0) {
 			return nil, cfg.errorf("init."+name, "%v: %s is the reference weight the tuner holds under this search (only the weights' directions matter): want it positive, as the set's default is", x, name)

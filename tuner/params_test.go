@@ -15,13 +15,15 @@ import (
 
 // TestCoordinatesSet: a set's weights are unbounded unless the config
 // bounds them, shape parameters keep their own bounds, scales are the
-// start's magnitude (1 for 0), and the reference weight is held exactly
-// when the search adds no move scores.
+// start's magnitude (1 for 0), the tuner's units the same but a shape
+// parameter's at most a fifth of its range (a weight's whatever its
+// bounds), and the reference weight is held exactly when the search adds
+// no move scores.
 func TestCoordinatesSet(t *testing.T) {
 	cfg, err := ReadConfig([]byte(`
 features: nneonneo
-init: {merges: 0, sum: -11}
-bounds: {monotonicity: [0, 100]}
+init: {merges: 0, sum: -11, monotonicity_power: 1.5, sum_power: 2.5}
+bounds: {monotonicity: [0, 100], sum_power: [2, 3]}
 search: {algorithm: nneonneo, depth: 3}
 `), "nn.yaml")
 	if err != nil {
@@ -33,13 +35,13 @@ search: {algorithm: nneonneo, depth: 3}
 	}
 	inf := math.Inf(1)
 	want := []Coordinate{
-		{Name: "offset", Start: 200000, Lower: -inf, Upper: inf, Limit: math.MaxFloat32, Scale: 200000},
-		{Name: "empty", Start: 270, Lower: -inf, Upper: inf, Limit: math.MaxFloat32, Scale: 270, Held: true},
-		{Name: "merges", Start: 0, Lower: -inf, Upper: inf, Limit: math.MaxFloat32, Scale: 1},
-		{Name: "monotonicity", Start: 47, Lower: 0, Upper: 100, Limit: math.MaxFloat32, Scale: 47},
-		{Name: "sum", Start: -11, Lower: -inf, Upper: inf, Limit: math.MaxFloat32, Scale: 11},
-		{Name: "monotonicity_power", Start: 4, Lower: 1, Upper: 6, Limit: inf, Scale: 4},
-		{Name: "sum_power", Start: 3.5, Lower: 1, Upper: 6, Limit: inf, Scale: 3.5},
+		{Name: "offset", Start: 200000, Lower: -inf, Upper: inf, Limit: math.MaxFloat32, Scale: 200000, Unit: 200000},
+		{Name: "empty", Start: 270, Lower: -inf, Upper: inf, Limit: math.MaxFloat32, Scale: 270, Unit: 270, Held: true},
+		{Name: "merges", Start: 0, Lower: -inf, Upper: inf, Limit: math.MaxFloat32, Scale: 1, Unit: 1},
+		{Name: "monotonicity", Start: 47, Lower: 0, Upper: 100, Limit: math.MaxFloat32, Scale: 47, Unit: 47},
+		{Name: "sum", Start: -11, Lower: -inf, Upper: inf, Limit: math.MaxFloat32, Scale: 11, Unit: 11},
+		{Name: "monotonicity_power", Start: 1.5, Lower: 1, Upper: 6, Limit: inf, Scale: 1.5, Unit: 1},
+		{Name: "sum_power", Start: 2.5, Lower: 2, Upper: 3, Limit: inf, Scale: 2.5, Unit: 0.2},
 	}
 	if len(cs) != len(want) {
 		t.Fatalf("%d coordinates, want %d", len(cs), len(want))
@@ -95,10 +97,10 @@ player:
 	}
 	inf := math.Inf(1)
 	want := []Coordinate{
-		{Name: "a", Start: 1, Lower: 0, Upper: 2, Limit: inf, Scale: 2},
-		{Name: "b", Start: 3, Lower: 0, Upper: 4, Limit: inf, Scale: 4, Int: true},
-		{Name: "c", Start: 5, Lower: 0, Upper: 9, Limit: inf, Scale: 9, Held: true},
-		{Name: "d", Start: 7, Lower: 7, Upper: 7, Limit: inf, Scale: 0, Int: true, Held: true},
+		{Name: "a", Start: 1, Lower: 0, Upper: 2, Limit: inf, Scale: 2, Unit: 2},
+		{Name: "b", Start: 3, Lower: 0, Upper: 4, Limit: inf, Scale: 4, Unit: 4, Int: true},
+		{Name: "c", Start: 5, Lower: 0, Upper: 9, Limit: inf, Scale: 9, Unit: 9, Held: true},
+		{Name: "d", Start: 7, Lower: 7, Upper: 7, Limit: inf, Scale: 0, Unit: 0, Int: true, Held: true},
 	}
 	for i := range want {
 		if cs[i] != want[i] {

@@ -303,7 +303,7 @@ func newOptimizer(cfg *Config, st StageConfig, seed uint64, set *eval.FeatureSet
 		Noisy: true,
 	}
 	pc.Restarts, _ = population.ParseRestarts(cfg.Optimizer.Restarts)
-	// The scales and bounds are Coordinates', from the run's start (init).
+	// The units and bounds are Coordinates', from the run's start (init).
 	coords, err := Coordinates(cfg, *st.Search)
 	if err != nil {
 		return nil, err
@@ -314,7 +314,7 @@ func newOptimizer(cfg *Config, st StageConfig, seed uint64, set *eval.FeatureSet
 			return nil, fmt.Errorf("tuner: %s starts at %v, its coordinate at %v", c.Name, init[i], c.Start) // a broken invariant
 		}
 		pc.X0 = append(pc.X0, base[i])
-		pc.Scale = append(pc.Scale, c.Scale)
+		pc.Scale = append(pc.Scale, c.Unit)
 		pc.Lower, pc.Upper = append(pc.Lower, c.Lower), append(pc.Upper, c.Upper)
 	}
 	if cfg.Player == nil && len(cfg.Bounds) == 0 && len(set.Params) == 0 {
