@@ -77,8 +77,9 @@ type Config struct {
 	InitFrom string `yaml:"init_from,omitempty"`
 	// Sigma is the initial step size relative to each weight's scale: the
 	// optimizer works in coordinates where each weight is divided by the
-	// magnitude of its starting value (1 where that is 0). In (0, 10];
-	// absent: 0.3.
+	// magnitude of its starting value (1 where that is 0), a shape
+	// parameter by no more than a fifth of its range, and a player's
+	// parameter by its range (see Coordinates). In (0, 10]; absent: 0.3.
 	Sigma float64 `yaml:"sigma"`
 	// Bounds limits weights, by feature name: [lower, upper].
 	Bounds map[string][]float64 `yaml:"bounds"`
@@ -294,7 +295,8 @@ type ValidationConfig struct {
 	// same games (a stage that validates with another search starts the
 	// comparison again); or "race", the winner of a race of each validated
 	// mean against the one recommended before, on games of their own
-	// (Select; see the race in race.go). Absent: last.
+	// (Select; see the race in race.go). Absent: last, or race where
+	// Fallback is set.
 	Recommend string `yaml:"recommend,omitempty"`
 	// Patience, under recommend: best, ends the stage (in the last stage,
 	// the run) once this many validations in a row have not beaten the
@@ -302,16 +304,12 @@ type ValidationConfig struct {
 	// never.
 	Patience int `yaml:"patience,omitempty"`
 	// Fallback is the level of the guard against a search that drifts
-	// into a worse region (a one-sided paired t test, in (0, 0.5]). Under
-	// recommend: race, when the recommended weights beat a newly
-	// validated mean at this level on the race's games, the optimizer goes
-	// back to them with half its step size, its covariance's shape kept,
-	// at most once per recommended mean. Under recommend: last, when a
-	// validated mean is worse than the stage's best validated one at this
-	// level on the validation games, the optimizer starts again from the
-	// best one with half its step size, and the run recommends the best
-	// one until a later validated mean is not significantly worse.
-	// 0 (absent): off.
+	// into a worse region (a one-sided paired t test, in (0, 0.5]): when
+	// the recommended weights beat a newly validated mean at this level
+	// on the race's games, the optimizer goes back to them with half its
+	// step size, its covariance's shape kept, at most once per recommended
+	// mean. It acts on races: it implies recommend: race, and any other
+	// rule with it is an error. 0 (absent): off.
 	Fallback float64 `yaml:"fallback,omitempty"`
 	// Select is, under recommend: race, the games each race plays: the
 	// incumbent and the new validated mean on the same fresh seeds,

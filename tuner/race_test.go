@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -268,6 +269,10 @@ func TestRaceRuns(t *testing.T) {
 
 // TestRaceConfig: the keys' defaults and their errors.
 func TestRaceConfig(t *testing.T) {
+	cfg := parseResolved(t, "validation: {fallback: 0.05}\n")
+	if v := cfg.Validation; v.Recommend != RecommendRace || v.Select != DefaultSelectGames {
+		t.Errorf("fallback alone resolves to %+v, want the race with %d games", v, DefaultSelectGames)
+	}
 	if cfg := parseResolved(t, "validation: {recommend: race}\n"); cfg.Validation.Select != DefaultSelectGames {
 		t.Errorf("the race plays %d games, want %d", cfg.Validation.Select, DefaultSelectGames)
 	}
@@ -279,6 +284,7 @@ func TestRaceConfig(t *testing.T) {
 		{"validation: {recommend: race, select: -4}", "validation.select", "want 2 to"},
 		{"validation: {select: 100}", "validation.select", "recommend: race"},
 		{"validation: {recommend: best, fallback: 0.05}", "validation.fallback", "recommend: race"},
+		{"validation: {recommend: last, fallback: 0.05}", "validation.fallback", "recommend: race"},
 		{"validation: {recommend: fastest}", "validation.recommend", "race"},
 	} {
 		_, err := ReadConfig([]byte(c.yml+"\n"), "v.yaml")
@@ -457,4 +463,71 @@ func TestRaceEndsEarly(t *testing.T) {
 	if early > races/4 {
 		t.Errorf("%d of %d races on a flat objective ended early", early, races)
 	}
+}
+
+// TestRaceResumesTheOldGuard: a checkpoint written when validation.fallback
+// was the guard that compared validations (an anchor in its state, no
+// incumbent) restores under the race it now means: what it recommended
+// becomes the incumbent, the anchor is dropped, and the run goes on.
+func TestRaceResumesTheOldGuard(t *testing.T) {
+	ctx := context.Background()
+	old := raceConfig(t, 16, 0)
+	old.Validation.Recommend = RecommendLast
+	old.Validation.Select = 0
+	tu, err := New(old, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tu.ValidateStart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := tu.Step(ctx, func() time.Duration { return 0 }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := tu.State()
+	st.Anchor = st.Validated
+	data, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"anchor":`) {
+		t.Fatal("the state carries no anchor: the test no longer writes an old checkpoint")
+	}
+	var back State
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	cfg := parseResolved(t, strings.Replace(mustMarshalConfig(t, old), "recommend: last", "fallback: 0.5", 1))
+	if cfg.Validation.Recommend != RecommendRace {
+		t.Fatalf("the old config resolves to recommend %q, want the race", cfg.Validation.Recommend)
+	}
+	nt, err := New(cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nt.Restore(back); err != nil {
+		t.Fatal(err)
+	}
+	rs := nt.State()
+	if rs.Anchor != nil || rs.Incumbent == nil || rs.Incumbent.Generation != st.Validated.Generation {
+		t.Fatalf("restored: anchor %v, incumbent %+v; want no anchor and generation %d's mean", rs.Anchor, rs.Incumbent, st.Validated.Generation)
+	}
+	rec, err := nt.Step(ctx, func() time.Duration { return 0 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rec.Validation.Race; r == nil || r.Incumbent != st.Validated.Generation {
+		t.Errorf("the first race after the resume: %+v, want one against generation %d", r, st.Validated.Generation)
+	}
+}
+
+func mustMarshalConfig(t *testing.T, cfg *Config) string {
+	t.Helper()
+	data, err := MarshalConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }

@@ -56,6 +56,11 @@ func (c *Config) Resolve() {
 	setDefault(c, "validation.every", &c.Validation.Every, DefaultValidationEvery)
 	setDefault(c, "validation.games", &c.Validation.Games, DefaultValidationGames)
 	setDefault(c, "checkpoints.keep", &c.Checkpoints.Keep, DefaultKeep)
+	if c.Validation.Fallback > 0 && c.Validation.Recommend == "" {
+		// The fallback is the race's: the race's games, fresh for both
+		// points, are what it decides on.
+		c.Validation.Recommend = RecommendRace
+	}
 	if c.Validation.Recommend == RecommendRace {
 		setDefault(c, "validation.select", &c.Validation.Select, DefaultSelectGames)
 	}

@@ -45,13 +45,6 @@ func optimizerSeed(runSeed uint64, stage int) uint64 {
 	return mix(s + uint64(stage))
 }
 
-// fallbackSeed is the seed of the stream of the optimizer the run's k-th
-// fallback (1-based) starts: a stream of its own, so that the restart does
-// not replay the draws of the stage's first generations.
-func fallbackSeed(runSeed uint64, k int) uint64 {
-	return mix(mix(seedBase(runSeed)^0x66616c6c6261636b) + uint64(k))
-}
-
 // ValidationSeed is the seed of validation game j; the same set serves every
 // validation of a run, so validated figures are comparable.
 func ValidationSeed(runSeed uint64, j int) uint64 {

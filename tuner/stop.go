@@ -90,7 +90,7 @@ func (t *Tuner) nextStage(ctx context.Context, done int, v *Validation) error {
 	// the stage has all its patience, and the fallback guard compares
 	// with the stage's own validations.
 	t.state.Noise, t.state.Stale = nil, 0
-	t.state.Anchor, t.state.Fallen, t.state.FellBackTo = nil, nil, nil
+	t.state.Fallen, t.state.FellBackTo = nil, nil
 	t.state.Stage, t.state.StageGeneration, t.state.StageStart = i, done, slices.Clone(v.Weights)
 	t.state.StageEvaluations = evaluations
 	if t.valSearch != before {

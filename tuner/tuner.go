@@ -34,19 +34,17 @@ type State struct {
 	// Stale counts the stage's validations since Best was set, for
 	// validation.patience.
 	Stale int `json:"stale,omitempty"`
-	// Anchor is, under validation.fallback without the race, the stage's
-	// validated mean with the best fitness: what the guard compares each
-	// validation with.
+	// Anchor is the stage's best validated mean of the guard the race
+	// replaced, read from checkpoints written before it; Restore drops it.
 	Anchor *Validation `json:"anchor,omitempty"`
 	// Incumbent is, under validation.recommend: race, the validated mean
 	// that won the latest race (the start's validation when the start
 	// did): the recommended weights. Nil before the first race.
 	Incumbent *Validation `json:"incumbent,omitempty"`
-	// Fallen is, under validation.fallback, what the optimizer went back
-	// to at the latest validation (the race's incumbent, or without the
-	// race the guard's anchor; nil when it did not); FellBackTo marks the
-	// stage's last incumbent the race went back to (at most once each),
-	// and Fallbacks counts the run's fallbacks.
+	// Fallen is, under validation.fallback, the incumbent the optimizer
+	// went back to at the latest validation (nil when it did not);
+	// FellBackTo marks the stage's last incumbent it went back to (at most
+	// once each), and Fallbacks counts the run's fallbacks.
 	Fallen     *Validation     `json:"fallen,omitempty"`
 	FellBackTo *ValidationMark `json:"fell_back_to,omitempty"`
 	Fallbacks  int             `json:"fallbacks,omitempty"`
@@ -387,6 +385,13 @@ func (t *Tuner) Restore(s State) error {
 		return fmt.Errorf("tuner: restore: %w", err)
 	}
 	t.state = s.clone()
+	// A checkpoint of the guard the race replaced (validation.fallback
+	// before it meant the race): what it recommended is the incumbent the
+	// races go on from; its anchor is dropped.
+	if t.cfg.Validation.Recommend == RecommendRace && t.state.Incumbent == nil && t.state.Validated != nil {
+		t.state.Incumbent = t.state.Recommended()
+	}
+	t.state.Anchor = nil
 	return nil
 }
 

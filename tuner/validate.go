@@ -161,8 +161,8 @@ func (c *Config) validateRest() error {
 	switch f := c.Validation.Fallback; {
 	case !(f >= 0 && f <= 0.5):
 		return c.errorf("validation.fallback", "%v: want a one-sided level in (0, 0.5], such as 0.05, or 0 (off)", f)
-	case f > 0 && c.Validation.Recommend == RecommendBest:
-		return c.errorf("validation.fallback", "%v with recommend: best: the guard and the best rule both choose what is recommended; use one (or recommend: race, whose fallback tests on fresh games)", f)
+	case f > 0 && c.Validation.Recommend != RecommendRace:
+		return c.errorf("validation.fallback", "%v with recommend: %s: the fallback acts on races (recommend: race, or leave recommend out)", f, c.Validation.Recommend)
 	}
 	if c.Checkpoints.Keep < 1 {
 		return c.errorf("checkpoints.keep", "%d: want at least 1", c.Checkpoints.Keep)

@@ -61,13 +61,8 @@ func (t *Tuner) validate(ctx context.Context, w []float64, generation int, start
 		} else if b != nil {
 			t.state.Stale++
 		}
-		switch {
-		case t.cfg.Validation.Recommend == RecommendRace:
+		if t.cfg.Validation.Recommend == RecommendRace {
 			if v.Race, err = t.race(ctx, v); err != nil {
-				return nil, err
-			}
-		case t.cfg.Validation.Fallback > 0:
-			if err := t.guard(v); err != nil {
 				return nil, err
 			}
 		}

@@ -100,9 +100,9 @@ validation: {every: 2, games: 4}
 }
 
 // TestTuneFallback runs a tune under validation.fallback at its loosest
-// level from the command line: a progress line says which generation the
-// run went back to, and when the last validation fell back, the summary
-// and the weights file are that generation's.
+// level from the command line: the fallback means the race, a progress
+// line says which generation the run went back to, and the weights file is
+// the generation the last race recommended.
 func TestTuneFallback(t *testing.T) {
 	const cfg = `name: fallback
 seed: 5
@@ -118,19 +118,98 @@ validation: {every: 1, games: 4, fallback: 0.5}
 	if code != 0 {
 		t.Fatalf("tune: exit %d\n%s\n%s", code, out, errs)
 	}
-	back := regexp.MustCompile(`(?m)^gen (\d+)/10 .*, significantly below generation (\d+)'s: back there with half the step size`).FindAllStringSubmatch(errs, -1)
-	if len(back) == 0 {
+	if want := "racing the recommended one on up to 200 games (fallback at 0.5)"; !strings.Contains(out, want) {
+		t.Errorf("the config line does not say %q:\n%s", want, out)
+	}
+	races := regexp.MustCompile(`(?m)^gen (\d+)/10 .*; (won|lost) its race (?:against|to) (?:the start|generation (\d+)'s) \([^)]*\)(, by the fallback's margin: back there with half the step size)?`).FindAllStringSubmatch(errs, -1)
+	if len(races) != 10 {
+		t.Fatalf("%d progress lines say how their race went, want 10:\n%s", len(races), errs)
+	}
+	recommended, fell := "0", 0
+	for _, r := range races {
+		if r[2] == "won" {
+			recommended = r[1]
+			continue
+		}
+		recommended = cmpOr(r[3], "0")
+		if r[4] != "" {
+			fell++
+		}
+	}
+	if fell == 0 {
 		t.Fatalf("no progress line says the run fell back:\n%s", errs)
 	}
 	wf, err := eval.ReadWeightsFile(filepath.Join(dir, "weights.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if last := back[len(back)-1]; last[1] == "10" {
-		if g, _ := strconv.Atoi(last[2]); wf.Provenance == nil || wf.Provenance.Generation != g {
-			t.Errorf("the last validation fell back to generation %s; weights.yaml is from %v", last[2], wf.Provenance)
-		}
-	} else if wf.Provenance == nil || wf.Provenance.Generation != 10 {
-		t.Errorf("the last validation did not fall back; weights.yaml is from %v, want generation 10", wf.Provenance)
+	if wf.Provenance == nil || strconv.Itoa(wf.Provenance.Generation) != recommended {
+		t.Errorf("weights.yaml is from %v, want generation %s, the last race's winner", wf.Provenance, recommended)
 	}
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// TestTuneRace runs a tune under validation.recommend: race and checks
+// what it says: the config line names the race, each validation's line
+// says how its race went and what is recommended, and the summary's tuned
+// weights are the ones the last race recommended, as exported.
+func TestTuneRace(t *testing.T) {
+	const cfg = `name: race
+seed: 3
+generations: 6
+features: standard
+optimizer: {population: 6}
+search: {algorithm: expectimax, depth: 1}
+fitness: {games: 8}
+validation: {every: 2, games: 20, recommend: race, select: 20, fallback: 0.2}
+noise: {handling: false}
+`
+	dir := filepath.Join(t.TempDir(), "run")
+	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, cfg), "--out", dir, "--workers", "1")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if want := "each validated mean racing the recommended one on up to 20 games (fallback at 0.2)"; !strings.Contains(out, want) {
+		t.Errorf("the config line does not say %q:\n%s", want, out)
+	}
+	races := regexp.MustCompile(`(?m)^gen (\d)/6 .* validated \d+ \(mean score \d+ ± \d+\); (won|lost) its race (?:against|to) (the start|generation \d's) \((\d+) against (\d+) on (\d+) games\)`).FindAllStringSubmatch(errs+out, -1)
+	if len(races) != 3 {
+		t.Fatalf("%d validations say how their race went, want 3:\n%s%s", len(races), out, errs)
+	}
+	recommended := "0"
+	for _, r := range races {
+		won := r[2] == "won"
+		if a, b := atoiOr(r[4]), atoiOr(r[5]); won != (a >= b) {
+			t.Errorf("generation %s: %s its race at %s against %s", r[1], r[2], r[4], r[5])
+		}
+		if won {
+			recommended = r[1]
+		}
+	}
+	tuned := regexp.MustCompile(`(?m)^tuned .*, generation (\d+)$`).FindStringSubmatch(out)
+	if recommended == "0" {
+		if !strings.Contains(out, "tuned     the start: no validated mean beat it") {
+			t.Errorf("no mean won a race, and the summary does not say the start stays:\n%s", out)
+		}
+	} else if tuned == nil || tuned[1] != recommended {
+		t.Errorf("the summary's tuned weights are %v, want the last race's winner, generation %s:\n%s", tuned, recommended, out)
+	}
+	wf, err := eval.ReadWeightsFile(filepath.Join(dir, "weights.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strconv.Itoa(wf.Provenance.Generation); got != recommended {
+		t.Errorf("weights.yaml is generation %s's, want the last race's winner, %s", got, recommended)
+	}
+}
+
+func atoiOr(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }

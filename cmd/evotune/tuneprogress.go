@@ -106,8 +106,6 @@ func (p *tuneProgress) generation(rec tuner.Record) {
 		switch r := v.Race; {
 		case r != nil:
 			line += "; " + describeRace(r, rec.Generation)
-		case v.Fallback != 0:
-			line += fmt.Sprintf(", significantly below generation %d's: back there with half the step size", v.Fallback)
 		case v.Recommended != 0 && v.Recommended != rec.Generation:
 			line += fmt.Sprintf(", the best is still generation %d's", v.Recommended)
 		}

@@ -184,9 +184,16 @@ func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
 	if len(opts) > 0 {
 		method += " (" + strings.Join(opts, ", ") + ")"
 	}
-	return fmt.Sprintf("%s on %s, %d candidates × %s, %s, %s, fitness %s, seed %d, %d workers",
+	line := fmt.Sprintf("%s on %s, %d candidates × %s, %s, %s, fitness %s, seed %d, %d workers",
 		method, tuned, t.Lambda(), games, gens,
 		search, cfg.Fitness.Metric, cfg.Seed, engine.Workers(cfg.Workers))
+	if v := cfg.Validation; v.Recommend == tuner.RecommendRace {
+		line += fmt.Sprintf(", each validated mean racing the recommended one on up to %d games", v.Select)
+		if v.Fallback > 0 {
+			line += fmt.Sprintf(" (fallback at %v)", v.Fallback)
+		}
+	}
+	return line
 }
 
 // describeLadder shows a run's stages in one line: each stage's depth,
