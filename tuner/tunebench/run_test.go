@@ -221,7 +221,10 @@ func TestRecommendBestPoints(t *testing.T) {
 	runs := map[string][]Run{}
 	for _, rule := range []string{"last", "best"} {
 		q := p
-		q.Text = []byte(strings.Replace(string(text), "validation: {every: 5, games: 200}", "validation: {every: 5, games: 200, recommend: "+rule+"}", 1))
+		q.Text = []byte(strings.Replace(string(text), "recommend: race", "recommend: "+rule, 1))
+		if string(q.Text) == string(text) {
+			t.Fatal("the problem's config no longer says recommend: race, which the test replaces")
+		}
 		r, err := RunProblem(ctx, q, Options{Short: true, Seeds: seeds, Full: true})
 		if err != nil {
 			t.Fatal(err)
@@ -300,7 +303,9 @@ func TestGrid(t *testing.T) {
 
 // TestTunerBudgetGames checks that a budget in games stops the tuner at
 // the last generation that fits, the same every time and with any number
-// of workers.
+// of workers. In short mode a generation of nneonneo-cap1 plays at most
+// 28 games (16 of its candidates, 4 validating and 8 racing) after the
+// start's 4, so 40 games hold one and not two.
 func TestTunerBudgetGames(t *testing.T) {
 	ctx := context.Background()
 	p, _ := Lookup("nneonneo-cap1")

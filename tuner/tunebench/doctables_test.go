@@ -1,0 +1,71 @@
+package tunebench
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var updateDocs = flag.Bool("update-docs", false, "rewrite the generated tables of docs/tunebench*.md from testdata/results")
+
+// docTables matches a generated block of the docs: the JSON files it is
+// rendered from, named in its opening comment, then the table.
+var docTables = regexp.MustCompile(`(?s)<!-- tables: ([^>]*?) -->\n(.*?)<!-- end tables -->\n`)
+
+// TestDocTables keeps the benchmark's tables in docs/ what
+// evotune tunebench table --markdown renders from the JSON committed in
+// testdata/results: the pages hold generated figures, never typed ones.
+// go test ./tuner/tunebench -run DocTables -update-docs writes them.
+func TestDocTables(t *testing.T) {
+	pages := []string{"../../docs/tunebench.md", "../../docs/tunebench-tried.md"}
+	blocks := 0
+	for _, page := range pages {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var failed bool
+		out := docTables.ReplaceAllFunc(data, func(m []byte) []byte {
+			sub := docTables.FindSubmatch(m)
+			blocks++
+			var results []Result
+			for _, name := range strings.Fields(string(sub[1])) {
+				raw, err := os.ReadFile(filepath.Join("testdata", "results", name))
+				if err != nil {
+					t.Errorf("%s: %v", page, err)
+					failed = true
+					return m
+				}
+				rs, err := ReadResults(raw)
+				if err != nil {
+					t.Errorf("%s: %s: %v", page, name, err)
+					failed = true
+					return m
+				}
+				results = append(results, rs...)
+			}
+			var buf bytes.Buffer
+			if err := WriteTable(&buf, results, true); err != nil {
+				t.Errorf("%s: %s: %v", page, sub[1], err)
+				failed = true
+				return m
+			}
+			if !bytes.Equal(buf.Bytes(), sub[2]) && !*updateDocs {
+				t.Errorf("%s: the tables of %s differ from their rendering (go test ./tuner/tunebench -run DocTables -update-docs rewrites them)", page, sub[1])
+			}
+			return []byte("<!-- tables: " + string(sub[1]) + " -->\n" + buf.String() + "<!-- end tables -->\n")
+		})
+		if *updateDocs && !failed && !bytes.Equal(out, data) {
+			if err := os.WriteFile(page, out, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if blocks == 0 {
+		t.Fatal("no generated tables found in docs/tunebench*.md")
+	}
+}
