@@ -45,6 +45,7 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 	noTuner := fs.Bool("no-tuner", false, "leave out the row of evotune's tuner with the problem's own settings")
 	seedList := fs.String("seeds", "1,2,3", "comma-separated run seeds, one run of each problem and row per seed")
 	budget := fs.Float64("budget", 0, "tuning CPU seconds a run may spend before it stops (0 = each problem's own)")
+	grid := fs.Int64("grid", 0, "games between two of a run's held-out points, for every row (0 = each problem's own: 1,000, or 2,000 for the 5-ply problems); a coarser grid costs fewer held-out games on long budgets")
 	budgetGames := fs.Int64("budget-games", 0, "games a run may play before it stops, next to the CPU budget, the tuner's validation games and a peer's requests alike (0 = none)")
 	full := fs.Bool("full", false, "go on after the target to the budget, for the strength a run of that budget ends with")
 	short := fs.Bool("short", false, "shrink every problem to seconds (2 generations, 4 games of 40 moves, 4 held-out games, points every 20 games, a budget of 120 games): checks that it works, not how fast")
@@ -119,6 +120,8 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 		switch {
 		case math.IsNaN(*budget) || math.IsInf(*budget, 0) || *budget < 0:
 			return usagef("flag --budget: %v: want 0 (each problem's) or a positive number of CPU seconds", *budget)
+		case *grid < 0:
+			return usagef("flag --grid: %d: want 0 (each problem's own) or a positive number of games", *grid)
 		case *budgetGames < 0:
 			return usagef("flag --budget-games: %d: want 0 (none) or a positive number of games", *budgetGames)
 		case *workers < 0:
@@ -134,6 +137,7 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 			Workers:     *workers,
 			Budget:      time.Duration(*budget * float64(time.Second)),
 			BudgetGames: *budgetGames,
+			Grid:        *grid,
 			Full:        *full,
 			Short:       *short,
 			PeerLimits:  tunebench.PeerLimits{Idle: *peerIdle},

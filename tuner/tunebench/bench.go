@@ -42,6 +42,11 @@ type Options struct {
 	// generation (with its validation) or a peer's request that would
 	// take a run past it is not played.
 	BudgetGames int64
+	// Grid, when positive, replaces each problem's games between two of a
+	// run's points (not in Short mode): a coarser grid spends fewer
+	// held-out games on long budgets, and resolves the CPU to the target
+	// and the best point passed more coarsely.
+	Grid int64
 	// Full goes on after the target is met, to the budget (or the tuner's
 	// own end), so that the final strength is what a run of that budget
 	// ends with; without it a run stops at the point that meets the
@@ -136,6 +141,9 @@ func newBench(p Problem, o Options) (*bench, []uint64) {
 		seeds = DefaultSeeds
 	}
 	b := &bench{p: p, o: o, grid: p.Grid, budgetGames: o.BudgetGames}
+	if o.Grid > 0 {
+		b.grid = o.Grid
+	}
 	if o.Short {
 		b.p.HeldOut, b.grid = 4, shortGrid
 		if b.budgetGames == 0 {
