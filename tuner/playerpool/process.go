@@ -124,7 +124,7 @@ func start(ctx context.Context, command []string, log *logFile, opts Options) (*
 	live.m[p] = struct{}{}
 	live.Unlock()
 	p.plog = log.begin(cmd.Process.Pid, errR)
-	p.w, p.r = bufio.NewWriterSize(inW, 64<<10), bufio.NewReaderSize(outR, MaxLine+2)
+	p.w, p.r = bufio.NewWriterSize(newPipeWriter(inW), 64<<10), bufio.NewReaderSize(newPipeReader(outR), MaxLine+2)
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
