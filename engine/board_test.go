@@ -216,3 +216,15 @@ func TestSymmetries(t *testing.T) {
 		t.Errorf("asymmetric board has %d distinct images, want 8", len(seen))
 	}
 }
+
+// TestMovesEveryRow checks the row tables whole: every row, placed in each
+// row and each column of an otherwise empty board, against the grid twin.
+func TestMovesEveryRow(t *testing.T) {
+	for row := range 1 << 16 {
+		for i := range 4 {
+			b := Board(row) << (16 * i)
+			checkMove(t, b)
+			checkMove(t, b.Transpose())
+		}
+	}
+}
