@@ -1,14 +1,25 @@
 package eval
 
-import "github.com/evotune/evotune/engine"
+import (
+	"sync"
+
+	"github.com/evotune/evotune/engine"
+)
 
 // classicRows packs one row's share of the classic terms into four bytes:
 // -d0, -d1, -smooth and the empty count. Each is at most 45 for a row and at
 // most 180 for four rows, so four rows add as plain uint32s without a carry
 // crossing lanes. The table is 256 KiB, small enough to stay in cache.
-var classicRows [1 << 16]uint32
+//
+// It is built on first use (classicOnce, in the model's Compile and
+// Features), not at start-up: every command of the program would pay for
+// it, most never evaluate a classic board, and a run's workers start often.
+var (
+	classicRows [1 << 16]uint32
+	classicOnce sync.Once
+)
 
-func init() {
+func buildClassicRows() {
 	for row := range 1 << 16 {
 		var line [4]int
 		for i := range 4 {
@@ -91,12 +102,14 @@ var classicSet = &FeatureSet{
 type classicModel struct{}
 
 func (classicModel) Compile(w, _ []float64) (engine.Evaluator, error) {
+	classicOnce.Do(buildClassicRows)
 	c := &compiled{kind: kindClassic}
 	copy(c.classic[:], w)
 	return c, nil
 }
 
 func (classicModel) Features(b engine.Board, _, f []float64) {
+	classicOnce.Do(buildClassicRows)
 	empty, mono, smooth := classicTerms(b)
 	f[0], f[1], f[2] = float64(empty), float64(mono), float64(smooth)
 }

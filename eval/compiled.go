@@ -1,6 +1,10 @@
 package eval
 
-import "github.com/evotune/evotune/engine"
+import (
+	"sync"
+
+	"github.com/evotune/evotune/engine"
+)
 
 // evalKind selects the fast path of a compiled evaluator.
 type evalKind uint8
@@ -76,9 +80,12 @@ func (c *compiled) Evaluate(b engine.Board) float64 {
 var (
 	cornerKeyEnd [1 << 16]uint8 // rows 0 and 3
 	cornerKeyMid [1 << 16]uint8 // rows 1 and 2
+	// cornerOnce builds them on first use (the standard model's Compile
+	// and Features), not at start-up, as classicOnce does.
+	cornerOnce sync.Once
 )
 
-func init() {
+func buildCornerKeys() {
 	for row := range 1 << 16 {
 		m := 0
 		for i := range 4 {

@@ -92,6 +92,7 @@ type standardModel struct{}
 // column), so the table carries half the empty weight: halving is exact in
 // binary floating point.
 func (standardModel) Compile(w, _ []float64) (engine.Evaluator, error) {
+	cornerOnce.Do(buildCornerKeys)
 	lines := stdLines()
 	t := new([1 << 16]float64)
 	wm, ws, we, wg := w[stdMono], w[stdSmooth], w[stdEmpty]/2, w[stdMerge]
@@ -103,6 +104,7 @@ func (standardModel) Compile(w, _ []float64) (engine.Evaluator, error) {
 }
 
 func (standardModel) Features(b engine.Board, _, f []float64) {
+	cornerOnce.Do(buildCornerKeys)
 	lines := stdLines()
 	x := uint64(b)
 	y := uint64(b.Transpose())
