@@ -17,7 +17,7 @@ import (
 // thinks: a wakeup of that thread, its sleep and two switches of threads
 // in every request. With a player that answers in tens of microseconds
 // that was a tenth of the CPU of evotune and the player together
-// (nneonneo/2048-ai at cap 1, 60 games: 236 ms of CPU before, 213 after;
+// (nneonneo/2048-ai at cap 1, 60 games: 236 ms of CPU before, 212 after;
 // docs/players.md). The pipe is non-blocking (os.Pipe makes it so), so
 // neither call can block, which is what makes it safe to hide them from
 // the runtime; closing the file (Kill) ends a wait as it does os.File's.

@@ -15,11 +15,11 @@ import (
 
 // DefaultBatch is the games a slot plays at once unless Options.Batch says
 // otherwise: 64. A request's round trip costs both processes a few system
-// calls and a wakeup each, tens of microseconds of CPU on a virtual machine,
+// calls and a wakeup each, about 15 µs of CPU on a virtual machine,
 // whatever it carries, so CPU per move falls as k grows: BenchmarkCPU (the
 // built-in player at 1 ply, 64 games of 300 moves, one slot; evotune's CPU
-// and the player's) gives 5.7, 1.7 and 1.2 µs a move for k = 8, 32 and 64,
-// against 0.17 µs for the same games in process. A candidate's games are
+// and the player's) gives 0.81, 0.37 and 0.30 µs a move for k = 8, 32 and
+// 64, against 0.12 µs for the same games in process. A candidate's games are
 // shared by fewer slots as k grows, but near the end of a batch a slot
 // starting a candidate takes only its share of the games left (share), and
 // a tuning run's candidates rarely have more than 64 games each. A
