@@ -2,15 +2,14 @@ package tunebench
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-var updateDocs = flag.Bool("update-docs", false, "rewrite the generated tables of docs/tunebench*.md from testdata/results")
+	"github.com/evotune/evotune/internal/golden"
+)
 
 // docTables matches a generated block of the docs: the JSON files it is
 // rendered from, named in its opening comment, then the table.
@@ -19,7 +18,7 @@ var docTables = regexp.MustCompile(`(?s)<!-- tables: ([^>]*?) -->\n(.*?)<!-- end
 // TestDocTables keeps the benchmark's tables in docs/ what
 // evotune tunebench table --markdown renders from the JSON committed in
 // testdata/results: the pages hold generated figures, never typed ones.
-// go test ./tuner/tunebench -run DocTables -update-docs writes them.
+// go test ./tuner/tunebench -run DocTables -update writes them.
 func TestDocTables(t *testing.T) {
 	pages := []string{"../../docs/tunebench.md", "../../docs/tunebench-tried.md"}
 	blocks := 0
@@ -54,12 +53,12 @@ func TestDocTables(t *testing.T) {
 				failed = true
 				return m
 			}
-			if !bytes.Equal(buf.Bytes(), sub[2]) && !*updateDocs {
-				t.Errorf("%s: the tables of %s differ from their rendering (go test ./tuner/tunebench -run DocTables -update-docs rewrites them)", page, sub[1])
+			if !bytes.Equal(buf.Bytes(), sub[2]) && !golden.Update() {
+				t.Errorf("%s: the tables of %s differ from their rendering (go test ./tuner/tunebench -run DocTables -update rewrites them)", page, sub[1])
 			}
 			return []byte("<!-- tables: " + string(sub[1]) + " -->\n" + buf.String() + "<!-- end tables -->\n")
 		})
-		if *updateDocs && !failed && !bytes.Equal(out, data) {
+		if golden.Update() && !failed && !bytes.Equal(out, data) {
 			if err := os.WriteFile(page, out, 0o644); err != nil {
 				t.Fatal(err)
 			}
