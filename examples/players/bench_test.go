@@ -81,7 +81,7 @@ func playGames(p *proc, n, k int) int {
 }
 
 // BenchmarkNneonneoGames plays b.N games through the nneonneo adapter at cap
-// 2, k at a time (8, and 64 as a player pool's slot does by default): what a
+// 2, in version 1 of the protocol, k at a time (8, and 64 as a player pool's slot does by default): what a
 // slot costs per game and per move, on the player's side and on this side of
 // the pipes.
 //
@@ -90,7 +90,7 @@ func BenchmarkNneonneoGames(b *testing.B) {
 	bin := buildNneonneo(b)
 	for _, k := range []int{8, 64} {
 		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
-			p := start(b, bin, "--cap", "2")
+			p := start(b, bin, "--cap", "2", "--protocol", "1")
 			if r := p.set(nil); r != "ok" {
 				b.Fatalf("set: %q", r)
 			}
@@ -101,6 +101,53 @@ func BenchmarkNneonneoGames(b *testing.B) {
 			b.StopTimer()
 			b.ReportMetric(float64(moves)/float64(b.N), "moves/game")
 			reportCPU(b, p, p0, ok, c0, moves)
+			p.quit()
+		})
+	}
+}
+
+// BenchmarkNneonneoCap1Moves asks the nneonneo adapter at cap 1, where a
+// board's search takes a few microseconds, for moves on boards of seeded
+// games, 64 boards a request, b.N boards in all: in version 1, and in version
+// 2 with the boards spread over 4 sets (each given the program's constants),
+// so that what naming a set per board costs the player shows as the
+// difference in player-cpu-ns/move.
+//
+//	go test ./examples/players -run '^$' -bench NneonneoCap1Moves -benchtime 200000x
+func BenchmarkNneonneoCap1Moves(b *testing.B) {
+	bin := buildNneonneo(b)
+	boards := testBoards(b, 2000)
+	for _, protocol := range []string{"1", "2"} {
+		b.Run("protocol="+protocol, func(b *testing.B) {
+			p := start(b, bin, "--cap", "1", "--protocol", protocol)
+			var sets []int
+			if protocol == "2" {
+				sets = make([]int, len(boards))
+				for s := 1; s <= 4; s++ {
+					if r := p.setIn(s, nil); r != "ok" {
+						b.Fatalf("set %d: %q", s, r)
+					}
+				}
+				for i := range sets {
+					sets[i] = 1 + i%4
+				}
+			} else if r := p.set(nil); r != "ok" {
+				b.Fatalf("set: %q", r)
+			}
+			p0, ok := playerCPU(p)
+			c0, _ := cputime.Process()
+			b.ResetTimer()
+			for done := 0; done < b.N; {
+				n := min(b.N-done, len(boards))
+				if sets != nil {
+					p.movesIn(sets[:n], boards[:n], 64)
+				} else {
+					p.moves(boards[:n], 64)
+				}
+				done += n
+			}
+			b.StopTimer()
+			reportCPU(b, p, p0, ok, c0, b.N)
 			p.quit()
 		})
 	}

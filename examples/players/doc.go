@@ -5,7 +5,9 @@
 //   - python/: a small expectimax player in Python 3, standard library only.
 //   - nneonneo/: an adapter that serves nneonneo/2048-ai's own search and
 //     heuristic over the protocol, built from a checkout of that program by
-//     its build.sh; the program's source is not part of this repository.
+//     its build.sh; the program's source is not part of this repository. It
+//     speaks version 2 of the protocol (several parameter sets at once, each
+//     board of a request naming its set) unless given --protocol 1.
 //
 // The tests speak the protocol through a few lines of their own rather than
 // the tuner's player pool, so that they check the examples against the
@@ -15,7 +17,10 @@
 // unknown or out-of-range parameter, a clean quit. The nneonneo adapter's
 // moves are also checked against evotune's reimplementation of that program
 // (engine.Nneonneo with the eval set nneonneo), whose values equal the
-// program's bit for bit. The Python test is skipped without python3, the
+// program's bit for bit, and its version-2 moves against version-1 sessions
+// given the same values, over many boards with the sets mixed in each
+// request; every malformed set number or version-1 form sent to a version-2
+// session must get one error line and leave the session as it was. The Python test is skipped without python3, the
 // nneonneo one without the program's source (NNEONNEO_SRC, or the pinned copy
 // at ../shared/tools/nneonneo-harness/upstream from the repository root) or a
 // C++ compiler.

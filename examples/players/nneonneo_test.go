@@ -137,6 +137,22 @@ func nnOracle(t *testing.T, values map[string]string, cap int) *engine.Nneonneo 
 	return s
 }
 
+// Constants tuned at cap 2 (configs/nneonneo-cap2.weights.yaml, as the
+// program writes them).
+var nnTunedCap2 = map[string]string{
+	"SCORE_LOST_PENALTY": "53352.316", "SCORE_MONOTONICITY_POWER": "2.7002509",
+	"SCORE_MONOTONICITY_WEIGHT": "41.52568", "SCORE_SUM_POWER": "2.3739283",
+	"SCORE_SUM_WEIGHT": "20.857494", "SCORE_MERGES_WEIGHT": "400.15305", "SCORE_EMPTY_WEIGHT": "270",
+}
+
+// Constants tuned through the adapter at cap 1 (nneonneo/README.md), as
+// evotune exports them: float64 decimals that the adapter rounds to float.
+var nnTunedCap1 = map[string]string{
+	"SCORE_LOST_PENALTY": "46999.85208390356", "SCORE_MONOTONICITY_POWER": "2.4845051042088304",
+	"SCORE_MONOTONICITY_WEIGHT": "33.69477491365023", "SCORE_SUM_POWER": "2.9851278410643958",
+	"SCORE_SUM_WEIGHT": "10.09093201968646", "SCORE_MERGES_WEIGHT": "348.61979561625066", "SCORE_EMPTY_WEIGHT": "270",
+}
+
 // sameRules drops the boards where two 32768 tiles exist: there the
 // program's rules (they merge into one 32768) and evotune's differ.
 func sameRules(boards []engine.Board) []engine.Board {
@@ -158,15 +174,20 @@ func sameRules(boards []engine.Board) []engine.Board {
 }
 
 // TestNneonneo builds the nneonneo/2048-ai adapter from the program's source,
-// runs the protocol checks, and requires its moves to be the program's: those
-// of evotune's reimplementation, whose values equal the program's bit for bit,
-// with the program's constants and with others, at caps 1 and 2.
+// runs the protocol checks in version 1 (--protocol 1), and requires its
+// moves to be the program's: those of evotune's reimplementation, whose
+// values equal the program's bit for bit, with the program's constants and
+// with others, at caps 1 and 2. TestNneonneoProtocol2 holds version 2's
+// moves to these.
 func TestNneonneo(t *testing.T) {
 	bin := buildNneonneo(t)
 	boards := testBoards(t, 200)
-	p := start(t, bin, "--cap", "1")
+	p := start(t, bin, "--cap", "1", "--protocol", "1")
 	if !strings.HasPrefix(p.id, "nneonneo-2048-ai ") || !strings.HasSuffix(p.id, " cap=1") {
 		t.Errorf("id %q, want nneonneo-2048-ai VERSION cap=1", p.id)
+	}
+	if p.sets != 0 {
+		t.Errorf("--protocol 1 sent 'protocol 2 %d'", p.sets)
 	}
 	defaults := map[string]string{}
 	if len(p.params) != len(nnConstants) {
@@ -194,13 +215,8 @@ func TestNneonneo(t *testing.T) {
 	}
 	compare("cap 1, the program's constants", got, nnOracle(t, defaults, 1), same)
 
-	// Constants tuned at cap 2 (configs/nneonneo-cap2.weights.yaml, as the
-	// program writes them): a set must rebuild the program's table.
-	tuned := map[string]string{
-		"SCORE_LOST_PENALTY": "53352.316", "SCORE_MONOTONICITY_POWER": "2.7002509",
-		"SCORE_MONOTONICITY_WEIGHT": "41.52568", "SCORE_SUM_POWER": "2.3739283",
-		"SCORE_SUM_WEIGHT": "20.857494", "SCORE_MERGES_WEIGHT": "400.15305", "SCORE_EMPTY_WEIGHT": "270",
-	}
+	// Constants tuned at cap 2: a set must rebuild the program's table.
+	tuned := nnTunedCap2
 	if r := p.set(tuned); r != "ok" {
 		t.Fatalf("set the tuned constants: %q", r)
 	}
@@ -217,7 +233,7 @@ func TestNneonneo(t *testing.T) {
 	}
 	p.quit()
 
-	p2 := start(t, bin, "--cap=2")
+	p2 := start(t, bin, "--cap=2", "--protocol=1")
 	if r := p2.set(tuned); r != "ok" {
 		t.Fatalf("set the tuned constants: %q", r)
 	}

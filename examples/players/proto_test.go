@@ -39,6 +39,7 @@ type proc struct {
 	stderr *lockedBuffer
 	done   chan error // the process's exit, once
 	id     string
+	sets   int // protocol 2: the parameter sets the player holds; 0 in version 1
 	params []param
 }
 
@@ -122,11 +123,13 @@ func (p *proc) recv() string {
 }
 
 var (
-	nameRE = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
-	idRE   = regexp.MustCompile(`^id ([A-Za-z0-9._-]+) (.+)$`)
+	nameRE     = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+	idRE       = regexp.MustCompile(`^id ([A-Za-z0-9._-]+) (.+)$`)
+	protocolRE = regexp.MustCompile(`^protocol 2 ([1-9][0-9]?)$`)
 )
 
-// handshake sends the protocol line and reads id, params and ready,
+// handshake sends the protocol line and reads id, the optional `protocol 2
+// SETS` of version 2 (right after id, SETS from 1 to 64), params and ready,
 // checking each declaration: a valid unique name, a type, finite numbers,
 // MIN <= DEFAULT <= MAX, and integers for an int.
 func (p *proc) handshake() {
@@ -138,9 +141,19 @@ func (p *proc) handshake() {
 		t.Fatalf("first reply is not 'id NAME VERSION'")
 	}
 	p.id = m[1] + " " + m[2]
+	line := p.recv()
+	if strings.HasPrefix(line, "protocol ") {
+		m := protocolRE.FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("%q after id: want 'protocol 2 SETS', SETS from 1 to 64", line)
+		}
+		if p.sets, _ = strconv.Atoi(m[1]); p.sets > 64 {
+			t.Fatalf("%q: SETS above 64", line)
+		}
+		line = p.recv()
+	}
 	seen := map[string]bool{}
-	for {
-		line := p.recv()
+	for ; ; line = p.recv() {
 		if line == "ready" {
 			return
 		}
@@ -177,8 +190,23 @@ func (p *proc) handshake() {
 // others, and returns the reply.
 func (p *proc) set(values map[string]string) string {
 	p.t.Helper()
+	p.send("set" + p.assignments(values))
+	return p.recv()
+}
+
+// setIn sends protocol 2's "set S NAME=VALUE ...": the values as for set,
+// given to the set numbered s. It returns the reply.
+func (p *proc) setIn(s int, values map[string]string) string {
+	p.t.Helper()
+	p.send("set " + strconv.Itoa(s) + p.assignments(values))
+	return p.recv()
+}
+
+// assignments returns " NAME=VALUE ..." for every declared parameter in
+// order, from values or the default, then the names values has that were not
+// declared.
+func (p *proc) assignments(values map[string]string) string {
 	var b strings.Builder
-	b.WriteString("set")
 	for _, q := range p.params {
 		v, ok := values[q.name]
 		if !ok {
@@ -191,8 +219,7 @@ func (p *proc) set(values map[string]string) string {
 			fmt.Fprintf(&b, " %s=%s", name, v)
 		}
 	}
-	p.send(b.String())
-	return p.recv()
+	return b.String()
 }
 
 func (p *proc) declared(name string) bool {
@@ -208,16 +235,28 @@ func (p *proc) declared(name string) bool {
 // answers in the boards' order, failing on a reply that is not one legal
 // move per board.
 func (p *proc) moves(boards []engine.Board, k int) []engine.Dir {
+	p.t.Helper()
+	return p.movesIn(nil, boards, k)
+}
+
+// movesIn is moves in protocol 2's form when sets is not nil: each board
+// named with the set of the same index ("move S:0x... S:0x...").
+func (p *proc) movesIn(sets []int, boards []engine.Board, k int) []engine.Dir {
 	t := p.t
 	t.Helper()
 	out := make([]engine.Dir, 0, len(boards))
 	for len(boards) > 0 {
 		n := min(k, len(boards))
-		req := "move"
-		for _, b := range boards[:n] {
-			req += " " + b.Hex()
+		var req strings.Builder
+		req.WriteString("move")
+		for i, b := range boards[:n] {
+			req.WriteByte(' ')
+			if sets != nil {
+				req.WriteString(strconv.Itoa(sets[i]) + ":")
+			}
+			req.WriteString(b.Hex())
 		}
-		p.send(req)
+		p.send(req.String())
 		reply := p.recv()
 		f := strings.Split(reply, " ")
 		if f[0] != "best" || len(f) != n+1 {
@@ -234,6 +273,9 @@ func (p *proc) moves(boards []engine.Board, k int) []engine.Dir {
 			out = append(out, d)
 		}
 		boards = boards[n:]
+		if sets != nil {
+			sets = sets[n:]
+		}
 	}
 	return out
 }

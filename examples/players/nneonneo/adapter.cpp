@@ -1,5 +1,6 @@
 // nneonneo-player: nneonneo/2048-ai (2048.cpp) as a player of evotune's player
-// protocol, evotune-player/1, on standard input and output.
+// protocol on standard input and output: version 2 (evotune-player/2, several
+// parameter sets at once) by default, version 1 with --protocol 1.
 //
 // The program's source is not part of this file: build.sh compiles this file
 // with a checkout of https://github.com/nneonneo/2048-ai, whose 2048.cpp is
@@ -7,14 +8,22 @@
 // functions do the work: init_tables, execute_move, count_distinct_tiles,
 // score_heur_board and _score_toplevel_move (its search, its transposition
 // table, its probability cutoff). Its interactive main is renamed by the
-// preprocessor and never called.
+// preprocessor and never called, and its heuristic table becomes a pointer to
+// a table, so that each parameter set has a table of its own and a board is
+// searched with its set's table by moving a pointer, not by copying a table.
 //
 // What this file adds:
 //   - the seven SCORE_* constants as protocol parameters, defaults read from
-//     the checkout's own constants; a `set` rebuilds the heuristic table from
+//     the checkout's own constants; a `set` rebuilds a heuristic table from
 //     them with the heuristic part of the program's init_tables loop (same
 //     types, same order of operations), checked at start-up against the
 //     program's own table bit for bit;
+//   - parameter sets: version 2 holds --sets of them (16 unless told), each
+//     with its own values and its own table, allocated when the set is first
+//     given (256 KiB each), and a board of a move request is searched with
+//     the table of the set it names; version 1 is one set, given from the
+//     start with the checkout's constants, so a set's moves are, bit for bit,
+//     those of a version-1 session given the same values;
 //   - a depth cap (--cap): the program's depth_limit, max(3, distinct - 2),
 //     capped as in nn-harness; 0 keeps the program's adaptive depth;
 //   - the move choice of the program's find_best_move, without its printing:
@@ -43,10 +52,17 @@
 
 // The program's main() becomes an ordinary function that is never called; as
 // such it lacks a return statement, which is harmless here.
+//
+// The program's `static float heur_score_table[65536];` becomes `static float
+// (*g_heur)[65536];`, a pointer to a table, and its every use `(*g_heur)[...]`:
+// init_tables and score_heur_board read and write whichever table g_heur
+// points to. Nothing else changes, not a value nor the order of an operation.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wreturn-type"
 #define main nneonneo_interactive_main
+#define heur_score_table (*g_heur)
 #include "2048.cpp"
+#undef heur_score_table
 #undef main
 #pragma GCC diagnostic pop
 
@@ -55,6 +71,8 @@
 #endif
 
 static const char *const kProtocol = "evotune-player 1";
+
+typedef float heur_table_t[65536];
 
 // ---------------------------------------------------------------------------
 // Parameters: the program's seven constants. Bounds: the powers in [1, 6],
@@ -65,34 +83,45 @@ static const char *const kProtocol = "evotune-player 1";
 
 struct Param {
     const char *name;
-    float def;   // the checkout's constant
+    float def;  // the checkout's constant
     double lo, hi;
-    float val;   // in use
 };
 
 static Param params[7] = {
-    {"SCORE_LOST_PENALTY", SCORE_LOST_PENALTY, 0, 1000000, SCORE_LOST_PENALTY},
-    {"SCORE_MONOTONICITY_POWER", SCORE_MONOTONICITY_POWER, 1, 6, SCORE_MONOTONICITY_POWER},
-    {"SCORE_MONOTONICITY_WEIGHT", SCORE_MONOTONICITY_WEIGHT, 0, 235, SCORE_MONOTONICITY_WEIGHT},
-    {"SCORE_SUM_POWER", SCORE_SUM_POWER, 1, 6, SCORE_SUM_POWER},
-    {"SCORE_SUM_WEIGHT", SCORE_SUM_WEIGHT, 0, 55, SCORE_SUM_WEIGHT},
-    {"SCORE_MERGES_WEIGHT", SCORE_MERGES_WEIGHT, 0, 3500, SCORE_MERGES_WEIGHT},
-    {"SCORE_EMPTY_WEIGHT", SCORE_EMPTY_WEIGHT, 0, 1350, SCORE_EMPTY_WEIGHT},
+    {"SCORE_LOST_PENALTY", SCORE_LOST_PENALTY, 0, 1000000},
+    {"SCORE_MONOTONICITY_POWER", SCORE_MONOTONICITY_POWER, 1, 6},
+    {"SCORE_MONOTONICITY_WEIGHT", SCORE_MONOTONICITY_WEIGHT, 0, 235},
+    {"SCORE_SUM_POWER", SCORE_SUM_POWER, 1, 6},
+    {"SCORE_SUM_WEIGHT", SCORE_SUM_WEIGHT, 0, 55},
+    {"SCORE_MERGES_WEIGHT", SCORE_MERGES_WEIGHT, 0, 3500},
+    {"SCORE_EMPTY_WEIGHT", SCORE_EMPTY_WEIGHT, 0, 1350},
 };
 static const int kParams = sizeof params / sizeof params[0];
 
+// A parameter set: values and the heuristic table built from them. The table
+// is NULL until the set is first given: version 2 allocates a set's table
+// then, so a session that uses three sets holds three tables.
+struct ParamSet {
+    float val[kParams];
+    heur_table_t *table;
+};
+
+static const int kMaxSets = 64;  // the protocol's limit
+static int g_sets = 16;          // --sets: how many version 2 holds
+static ParamSet sets[kMaxSets];  // version 2: set S is sets[S-1]; version 1: sets[0]
+
 // The heuristic part of the program's init_tables() loop, with the constants
-// read from params instead of the compile-time SCORE_* values. Keep it token
-// for token as the program has it: float sums of double pow() terms, in the
-// same order, or the table stops being the program's.
-static void build_heur_table() {
-    const float LOST_PENALTY = params[0].val;
-    const float MONOTONICITY_POWER = params[1].val;
-    const float MONOTONICITY_WEIGHT = params[2].val;
-    const float SUM_POWER = params[3].val;
-    const float SUM_WEIGHT = params[4].val;
-    const float MERGES_WEIGHT = params[5].val;
-    const float EMPTY_WEIGHT = params[6].val;
+// read from v instead of the compile-time SCORE_* values. Keep it token for
+// token as the program has it: float sums of double pow() terms, in the same
+// order, or the table stops being the program's.
+static void build_heur_table(const float v[kParams], float *table) {
+    const float LOST_PENALTY = v[0];
+    const float MONOTONICITY_POWER = v[1];
+    const float MONOTONICITY_WEIGHT = v[2];
+    const float SUM_POWER = v[3];
+    const float SUM_WEIGHT = v[4];
+    const float MERGES_WEIGHT = v[5];
+    const float EMPTY_WEIGHT = v[6];
     for (unsigned row = 0; row < 65536; ++row) {
         unsigned line[4] = {(row >> 0) & 0xf, (row >> 4) & 0xf, (row >> 8) & 0xf, (row >> 12) & 0xf};
         float sum = 0;
@@ -127,22 +156,35 @@ static void build_heur_table() {
                 monotonicity_right += pow(line[i], MONOTONICITY_POWER) - pow(line[i - 1], MONOTONICITY_POWER);
             }
         }
-        heur_score_table[row] = LOST_PENALTY + EMPTY_WEIGHT * empty + MERGES_WEIGHT * merges -
-                                MONOTONICITY_WEIGHT * std::min(monotonicity_left, monotonicity_right) -
-                                SUM_WEIGHT * sum;
+        table[row] = LOST_PENALTY + EMPTY_WEIGHT * empty + MERGES_WEIGHT * merges -
+                     MONOTONICITY_WEIGHT * std::min(monotonicity_left, monotonicity_right) - SUM_WEIGHT * sum;
     }
 }
 
 // init_tables, then the check that build_heur_table is the program's
 // heuristic: with the checkout's constants both tables must agree bit for bit.
 // If they do not, this checkout computes its heuristic differently from the
-// loop above, and tuned constants would not mean what they say.
-static bool init_all_tables() {
+// loop above, and tuned constants would not mean what they say. The
+// program's table stays as version 1's set, given from the start with the
+// checkout's constants; version 2 has no use for it and lets it go.
+static bool init_all_tables(int protocol) {
+    heur_table_t *program = new heur_table_t[1];
+    g_heur = program;
     init_tables();
-    static float program_heur[65536];
-    memcpy(program_heur, heur_score_table, sizeof program_heur);
-    build_heur_table();
-    return memcmp(program_heur, heur_score_table, sizeof program_heur) == 0;
+    float defaults[kParams];
+    for (int i = 0; i < kParams; ++i) defaults[i] = params[i].def;
+    heur_table_t *check = new heur_table_t[1];
+    build_heur_table(defaults, *check);
+    bool same = memcmp(*program, *check, sizeof(heur_table_t)) == 0;
+    delete[] check;
+    if (protocol == 1) {
+        memcpy(sets[0].val, defaults, sizeof defaults);
+        sets[0].table = program;
+    } else {
+        delete[] program;
+        g_heur = NULL;  // a move names a given set, whose table it points to
+    }
+    return same;
 }
 
 // ---------------------------------------------------------------------------
@@ -222,6 +264,8 @@ static int choose_move(board_t board) {
 // ---------------------------------------------------------------------------
 // The protocol.
 
+static int g_protocol = 2;  // --protocol
+
 static void send(const std::string &line) {
     fwrite(line.data(), 1, line.size(), stdout);
     fputc('\n', stdout);
@@ -248,54 +292,88 @@ static std::string decimal(double x) {
     return buf;
 }
 
-// "set NAME=VALUE ...": every parameter exactly once, each finite and within
-// its bounds. Nothing changes unless all are good, so an error never leaves a
-// mixture of old and new constants. Returns "" or the error text.
-static std::string do_set(const std::vector<std::string> &tok) {
+// The set number at s[i, j): decimal, no sign, no leading zero. Returns the
+// number (0 is one, out of range; so is any run of digits past kMaxSets, which
+// gives kMaxSets + 1), or -1 if s[i, j) is not such a number.
+static int set_number(const char *s, size_t i, size_t j) {
+    if (i == j || (s[i] == '0' && j - i > 1)) return -1;
+    int n = 0;
+    for (size_t k = i; k < j; ++k) {
+        if (s[k] < '0' || s[k] > '9') return -1;
+        if (n <= kMaxSets) n = n * 10 + (s[k] - '0');
+    }
+    return std::min(n, kMaxSets + 1);
+}
+
+static std::string set_range() { return "1.." + std::to_string(g_sets); }
+
+// "NAME=VALUE ..." from tok[from] on, for the set s: every parameter exactly
+// once, each finite and within its bounds. Nothing changes unless all are
+// good, so an error never leaves a mixture of old and new constants (nor a
+// set given that was not). `what` begins each error text ("set" or "set S").
+// Returns "" or the error text.
+static std::string do_set(const std::vector<std::string> &tok, size_t from, ParamSet &s, const std::string &what) {
     float vals[kParams];
     bool seen[kParams] = {false};
-    for (size_t t = 1; t < tok.size(); ++t) {
+    for (size_t t = from; t < tok.size(); ++t) {
         const std::string &kv = tok[t];
         size_t eq = kv.find('=');
-        if (eq == std::string::npos) return "set: '" + kv + "' is not NAME=VALUE";
+        if (eq == std::string::npos) return what + ": '" + kv + "' is not NAME=VALUE";
         std::string name = kv.substr(0, eq), val = kv.substr(eq + 1);
         int p = -1;
         for (int i = 0; i < kParams; ++i)
             if (name == params[i].name) p = i;
-        if (p < 0) return "set: unknown parameter '" + name + "'";
-        if (seen[p]) return "set: parameter " + name + " given twice";
+        if (p < 0) return what + ": unknown parameter '" + name + "'";
+        if (seen[p]) return what + ": parameter " + name + " given twice";
         char *end;
         errno = 0;
         double x = strtod(val.c_str(), &end);
-        if (val.empty() || *end) return "set: " + kv + " is not a number";
-        if (!std::isfinite(x) || errno == ERANGE) return "set: " + kv + " is not finite";
+        if (val.empty() || *end) return what + ": " + kv + " is not a number";
+        if (!std::isfinite(x) || errno == ERANGE) return what + ": " + kv + " is not finite";
         if (x < params[p].lo || x > params[p].hi)
-            return "set: " + kv + " is outside [" + decimal(params[p].lo) + ", " + decimal(params[p].hi) + "]";
+            return what + ": " + kv + " is outside [" + decimal(params[p].lo) + ", " + decimal(params[p].hi) + "]";
         vals[p] = (float)x;  // the program's constants are floats
         seen[p] = true;
     }
     for (int i = 0; i < kParams; ++i)
-        if (!seen[i]) return std::string("set: missing parameter ") + params[i].name;
+        if (!seen[i]) return what + ": missing parameter " + params[i].name;
     // The table is a function of the values alone: a set that changes none
-    // (the defaults, say, which the table holds from start-up) keeps it.
-    bool same = true;
-    for (int i = 0; i < kParams; ++i) same = same && memcmp(&params[i].val, &vals[i], sizeof(float)) == 0;
-    if (same) return "";
-    for (int i = 0; i < kParams; ++i) params[i].val = vals[i];
-    build_heur_table();
+    // (the defaults, say, which version 1's table holds from start-up) keeps it.
+    if (s.table && memcmp(s.val, vals, sizeof vals) == 0) return "";
+    if (!s.table) s.table = new heur_table_t[1];
+    memcpy(s.val, vals, sizeof vals);
+    build_heur_table(s.val, *s.table);
     return "";
 }
 
-// "move B1 ... Bk", from the line's character at `from` on (after "move"):
-// all boards are read before any is searched, so a bad one fails the request
-// without wasted work. The reply goes to `reply`. The boards are parsed in
-// place, with no string per token: at cap 1 a board's search takes a few
-// microseconds, and a request holds dozens of boards.
+// "set S NAME=VALUE ..." (version 2): S from 1 to SETS, then as version 1's
+// set, for that set alone.
+static std::string do_set2(const std::vector<std::string> &tok) {
+    if (tok.size() < 2) return "set: no set number (protocol 2: set S NAME=VALUE ..., S in " + set_range() + ")";
+    const std::string &num = tok[1];
+    int n = set_number(num.c_str(), 0, num.size());
+    if (n < 0)
+        return "set: '" + num + "' is not a set number (protocol 2: set S NAME=VALUE ..., S in " + set_range() +
+               ", decimal without sign or leading zero)";
+    if (n < 1 || n > g_sets) return "set: set " + num + " is outside " + set_range();
+    return do_set(tok, 2, sets[n - 1], "set " + num);
+}
+
+// "move B1 ... Bk" (version 1) or "move S1:B1 ... Sk:Bk" (version 2), from
+// the line's character at `from` on (after "move"): all boards are read
+// before any is searched, so a bad one fails the request without wasted
+// work. The reply goes to `reply`. The boards are parsed in place, with no
+// string per token: at cap 1 a board's search takes a few microseconds, and a
+// request holds dozens of boards. A board's set is a pointer to its table,
+// which the search is pointed to before the board: no table is copied.
 static void do_move(const std::string &line, size_t from, std::string &reply) {
-    static std::vector<board_t> boards;
-    static std::vector<std::pair<size_t, size_t>> where;  // each board's token, for messages
-    boards.clear();
-    where.clear();
+    struct Job {
+        board_t board;
+        heur_table_t *table;
+        size_t at, len;  // the board's token, for messages
+    };
+    static std::vector<Job> jobs;
+    jobs.clear();
     const char *s = line.c_str();
     size_t i = from, n = line.size();
     for (;;) {
@@ -303,32 +381,57 @@ static void do_move(const std::string &line, size_t from, std::string &reply) {
         if (i == n) break;
         size_t j = i;
         while (j < n && !isspace((unsigned char)s[j])) ++j;
-        bool ok = j - i >= 3 && j - i <= 18 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
+        heur_table_t *table = sets[0].table;
+        size_t b0 = i;  // where the board begins, after "S:" in version 2
+        if (g_protocol == 2) {
+            size_t c = i;
+            while (c < j && s[c] >= '0' && s[c] <= '9') ++c;
+            int set = c < j && s[c] == ':' ? set_number(s, i, c) : -1;
+            if (set < 0) {
+                reply = "error move: '" + line.substr(i, j - i) + "' is not S:BOARD (protocol 2: a set number in " +
+                        set_range() + " without leading zero, ':', then 0x and 1 to 16 hex digits)";
+                return;
+            }
+            if (set < 1 || set > g_sets) {
+                reply = "error move: '" + line.substr(i, j - i) + "': set " + line.substr(i, c - i) + " is outside " +
+                        set_range();
+                return;
+            }
+            table = sets[set - 1].table;
+            if (!table) {
+                reply = "error move: '" + line.substr(i, j - i) + "': set " + line.substr(i, c - i) +
+                        " was never given (set S NAME=VALUE ...)";
+                return;
+            }
+            b0 = c + 1;
+        }
+        bool ok = j - b0 >= 3 && j - b0 <= 18 && s[b0] == '0' && (s[b0 + 1] == 'x' || s[b0 + 1] == 'X');
         board_t b = 0;
-        for (size_t k = i + 2; ok && k < j; ++k) {
+        for (size_t k = b0 + 2; ok && k < j; ++k) {
             unsigned char c = s[k];
             int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
             ok = d >= 0;
             b = b << 4 | (board_t)d;
         }
         if (!ok) {
-            reply = "error move: '" + line.substr(i, j - i) + "' is not a board (0x and 1 to 16 hex digits)";
+            reply = "error move: '" + line.substr(i, j - i) + "' is not a board (" +
+                    (g_protocol == 2 ? "S:" : "") + "0x and 1 to 16 hex digits)";
             return;
         }
-        boards.push_back(b);
-        where.emplace_back(i, j - i);
+        jobs.push_back(Job{b, table, i, j - i});
         i = j;
     }
-    if (boards.empty()) {
+    if (jobs.empty()) {
         reply = "error move: no board";
         return;
     }
     static const char *const names[4] = {"up", "down", "left", "right"};  // the program's 0..3
     reply.assign("best");
-    for (size_t k = 0; k < boards.size(); ++k) {
-        int m = choose_move(boards[k]);
+    for (const Job &job : jobs) {
+        g_heur = job.table;
+        int m = choose_move(job.board);
         if (m < 0) {
-            reply = "error move: board " + line.substr(where[k].first, where[k].second) + " has no legal move";
+            reply = "error move: board " + line.substr(job.at, job.len) + " has no legal move";
             return;
         }
         reply += ' ';
@@ -339,39 +442,66 @@ static void do_move(const std::string &line, size_t from, std::string &reply) {
 static int usage(const char *msg) {
     if (msg) fprintf(stderr, "nneonneo-player: %s\n", msg);
     fprintf(stderr,
-            "usage: nneonneo-player [--cap N]\n"
-            "  nneonneo/2048-ai as a player of evotune's player protocol (evotune-player/1)\n"
-            "  on standard input and output.\n"
-            "  --cap N   depth cap: the program's depth_limit max(3, distinct_tiles - 2) capped\n"
-            "            at N more moves after the root move (2N+1 plies; caps 1 to 3 are fixed\n"
-            "            depths); 0 (the default) keeps the program's adaptive depth\n");
+            "usage: nneonneo-player [--cap N] [--protocol 1|2] [--sets N]\n"
+            "  nneonneo/2048-ai as a player of evotune's player protocol on standard input\n"
+            "  and output.\n"
+            "  --cap N        depth cap: the program's depth_limit max(3, distinct_tiles - 2)\n"
+            "                 capped at N more moves after the root move (2N+1 plies; caps 1\n"
+            "                 to 3 are fixed depths); 0 (the default) keeps the program's\n"
+            "                 adaptive depth\n"
+            "  --protocol P   2 (the default): evotune-player/2, several parameter sets at\n"
+            "                 once: after id it sends 'protocol 2 SETS', then takes\n"
+            "                 'set S NAME=VALUE ...' and 'move S:0x... S:0x...', S the set\n"
+            "                 of each board; 1: evotune-player/1, one parameter set:\n"
+            "                 'set NAME=VALUE ...' and 'move 0x... 0x...'\n"
+            "  --sets N       protocol 2: how many parameter sets it holds, 1 to 64 (default\n"
+            "                 16); each takes 256 KiB once it is first given\n");
     return 2;
 }
 
 int main(int argc, char **argv) {
+    bool sets_given = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        std::string v;
-        if (a == "--cap" && i + 1 < argc) {
-            v = argv[++i];
-        } else if (a.compare(0, 6, "--cap=") == 0) {
-            v = a.substr(6);
-        } else if (a == "-h" || a == "--help") {
+        if (a == "-h" || a == "--help") {
             usage(NULL);
             return 0;
-        } else {
-            return usage(("unknown argument " + a).c_str());
         }
+        std::string flag, v;
+        for (const char *f : {"--cap", "--protocol", "--sets"}) {
+            size_t len = strlen(f);
+            if (a == f && i + 1 < argc) {
+                flag = f;
+                v = argv[++i];
+            } else if (a.compare(0, len + 1, std::string(f) + "=") == 0) {
+                flag = f;
+                v = a.substr(len + 1);
+            }
+            if (!flag.empty()) break;
+        }
+        if (flag.empty()) return usage(("unknown argument " + a).c_str());
         char *end;
-        long c = strtol(v.c_str(), &end, 10);
-        if (v.empty() || *end || c < 0 || c > 15) return usage(("bad --cap " + v + " (want 0 to 15)").c_str());
-        g_cap = (int)c;
+        long x = strtol(v.c_str(), &end, 10);
+        bool num = !v.empty() && !*end;
+        if (flag == "--cap") {
+            if (!num || x < 0 || x > 15) return usage(("bad --cap " + v + " (want 0 to 15)").c_str());
+            g_cap = (int)x;
+        } else if (flag == "--protocol") {
+            if (!num || (x != 1 && x != 2)) return usage(("bad --protocol " + v + " (want 1 or 2)").c_str());
+            g_protocol = (int)x;
+        } else {
+            if (!num || x < 1 || x > kMaxSets)
+                return usage(("bad --sets " + v + " (want 1 to " + std::to_string(kMaxSets) + ")").c_str());
+            g_sets = (int)x;
+            sets_given = true;
+        }
     }
+    if (sets_given && g_protocol == 1) return usage("--sets is for protocol 2 (version 1 has one parameter set)");
     for (Param &p : params) {
         p.lo = std::min(p.lo, (double)p.def);
         p.hi = std::max(p.hi, (double)p.def);
     }
-    if (!init_all_tables()) {
+    if (!init_all_tables(g_protocol)) {
         fprintf(stderr, "nneonneo-player: this 2048.cpp builds its heuristic table differently from "
                         "the adapter's copy of its init_tables loop; update build_heur_table\n");
         return 1;
@@ -386,6 +516,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     send(std::string("id nneonneo-2048-ai ") + NNP_SOURCE + " cap=" + std::to_string(g_cap));
+    if (g_protocol == 2) send("protocol 2 " + std::to_string(g_sets));
     for (const Param &p : params)
         send(std::string("param ") + p.name + " float " + decimal(p.def) + " " + decimal(p.lo) + " " +
              decimal(p.hi));
@@ -404,7 +535,7 @@ int main(int argc, char **argv) {
         if (tok.empty() || tok[0][0] == '#') continue;
         if (tok[0] == "quit") return 0;
         if (tok[0] == "set") {
-            std::string err = do_set(tok);
+            std::string err = g_protocol == 2 ? do_set2(tok) : do_set(tok, 1, sets[0], "set");
             send(err.empty() ? "ok" : "error " + err);
         } else {
             send("error unknown command '" + tok[0] + "'");

@@ -1,0 +1,304 @@
+package players_test
+
+import (
+	"bytes"
+	"errors"
+	"maps"
+	"math/rand/v2"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/evotune/evotune/engine"
+)
+
+// TestNneonneoProtocol2 runs the nneonneo adapter in version 2 of the
+// protocol (its default): the handshake, moves that with set S are those of a
+// version-1 session given the same values, errors for every malformed set
+// number and every version-1 form, and its flags.
+func TestNneonneoProtocol2(t *testing.T) {
+	bin := buildNneonneo(t)
+	t.Run("handshake", func(t *testing.T) { testNneonneoHandshake(t, bin) })
+	t.Run("sets", func(t *testing.T) { testNneonneoSets(t, bin) })
+	t.Run("errors", func(t *testing.T) { testNneonneoErrors(t, bin) })
+	t.Run("flags", func(t *testing.T) { testNneonneoFlags(t, bin) })
+}
+
+// testNneonneoHandshake: "protocol 2 SETS" right after id, SETS 16 unless
+// --sets says otherwise, and no such line with --protocol 1.
+func testNneonneoHandshake(t *testing.T, bin string) {
+	for _, c := range []struct {
+		args []string
+		sets int
+	}{
+		{nil, 16},
+		{[]string{"--protocol", "2"}, 16},
+		{[]string{"--sets=3"}, 3},
+		{[]string{"--protocol=2", "--sets", "64"}, 64},
+		{[]string{"--protocol", "1"}, 0},
+	} {
+		p := start(t, append([]string{bin, "--cap", "1"}, c.args...)...)
+		if p.sets != c.sets {
+			t.Errorf("%q: %d sets announced, want %d", c.args, p.sets, c.sets)
+		}
+		if len(p.params) != len(nnConstants) {
+			t.Errorf("%q: %d parameters declared, want %d", c.args, len(p.params), len(nnConstants))
+		}
+		p.quit()
+	}
+}
+
+// nnBoards returns boards from seeded games (testBoards) and n random ones:
+// random ranks 0 to 15 in every cell, about half of them empty, each board
+// with a legal move (two 32768 tiles among them at times, where the
+// adapter's rules are evotune's).
+func nnBoards(t *testing.T, games, n int) []engine.Board {
+	boards := testBoards(t, games)
+	rng := rand.New(rand.NewPCG(2048, 2))
+	for len(boards) < games+4+n {
+		var b engine.Board
+		for i := range 16 {
+			if rng.IntN(2) == 0 {
+				b |= engine.Board(1+rng.IntN(engine.MaxRank)) << (4 * i)
+			}
+		}
+		if b.CanMove() {
+			boards = append(boards, b)
+		}
+	}
+	return boards
+}
+
+// testNneonneoSets is the differential test of version 2 against version 1:
+// three parameter sets, each given to a version-1 session and to a numbered
+// set of one version-2 session (1, 16 and 9: both ends and the middle);
+// every board asked with every set, the sets mixed within each request in a
+// seeded random order, must get the version-1 session's move. Then two sets
+// swap values, which must change their moves and no other set's; and the
+// same at cap 2 on a few boards, where the search has a transposition table.
+func testNneonneoSets(t *testing.T, bin string) {
+	values := []map[string]string{nil, nnTunedCap2, nnTunedCap1} // nil: the defaults
+	numbers := []int{1, 16, 9}
+
+	for _, c := range []struct {
+		cap    string
+		boards []engine.Board
+	}{
+		{"1", nnBoards(t, 300, 300)},
+		{"2", nnBoards(t, 20, 20)},
+	} {
+		boards := c.boards
+		want := make([][]engine.Dir, len(values)) // want[v][i]: board i with values v, in version 1
+		for v, vals := range values {
+			p := start(t, bin, "--cap", c.cap, "--protocol", "1")
+			if r := p.set(vals); r != "ok" {
+				t.Fatalf("cap %s, version 1: set %v: %q", c.cap, vals, r)
+			}
+			want[v] = p.moves(boards, 64)
+			p.quit()
+		}
+		for v := 1; v < len(values); v++ {
+			differ := 0
+			for i := range boards {
+				if want[v][i] != want[0][i] {
+					differ++
+				}
+			}
+			if differ == 0 {
+				t.Errorf("cap %s: values %d play as the defaults on all %d boards: the test sees no set", c.cap, v, len(boards))
+			}
+		}
+
+		p := start(t, bin, "--cap", c.cap)
+		// ask plays every board with every set, the (set, board) pairs in a
+		// seeded order and requests of 64, and checks each move against
+		// version 1's with the values the set holds (given[set] indexes values).
+		rng := rand.New(rand.NewPCG(1, uint64(len(boards))))
+		ask := func(what string, given map[int]int) {
+			t.Helper()
+			type job struct{ set, board int }
+			var jobs []job
+			for _, s := range slices.Sorted(maps.Keys(given)) { // the same requests every run
+				for i := range boards {
+					jobs = append(jobs, job{s, i})
+				}
+			}
+			rng.Shuffle(len(jobs), func(i, j int) { jobs[i], jobs[j] = jobs[j], jobs[i] })
+			sets := make([]int, len(jobs))
+			bs := make([]engine.Board, len(jobs))
+			for k, j := range jobs {
+				sets[k], bs[k] = j.set, boards[j.board]
+			}
+			got := p.movesIn(sets, bs, 64)
+			bad := 0
+			for k, j := range jobs {
+				if w := want[given[j.set]][j.board]; got[k] != w {
+					if bad++; bad <= 5 {
+						t.Errorf("cap %s, %s: board %s with set %d: %v, version 1 with its values %v", c.cap, what, boards[j.board].Hex(), j.set, got[k], w)
+					}
+				}
+			}
+			if bad > 5 {
+				t.Errorf("cap %s, %s: %d moves of %d differ from version 1's", c.cap, what, bad, len(jobs))
+			}
+		}
+		given := map[int]int{}
+		for v, s := range numbers {
+			if r := p.setIn(s, values[v]); r != "ok" {
+				t.Fatalf("cap %s: set %d: %q", c.cap, s, r)
+			}
+			given[s] = v
+		}
+		ask("three sets", given)
+		// Sets 1 and 16 swap values; set 9 keeps its own.
+		given[1], given[16] = given[16], given[1]
+		for _, s := range []int{1, 16} {
+			if r := p.setIn(s, values[given[s]]); r != "ok" {
+				t.Fatalf("cap %s: set %d again: %q", c.cap, s, r)
+			}
+		}
+		ask("sets 1 and 16 swapped", given)
+		p.quit()
+	}
+}
+
+// testNneonneoErrors sends every kind of bad line to a version-2 session
+// with 4 sets: each must be answered with one error line, after which a good
+// request gets the same move as before it (so nothing else was sent, and set
+// 1 kept its values: the boards asked are those where set 1, given the tuned
+// constants, and set 3, given the defaults, play differently).
+func testNneonneoErrors(t *testing.T, bin string) {
+	p := start(t, bin, "--cap", "1", "--sets", "4")
+	if r := p.setIn(1, nnTunedCap2); r != "ok" {
+		t.Fatalf("set 1: %q", r)
+	}
+	if r := p.setIn(3, nil); r != "ok" {
+		t.Fatalf("set 3: %q", r)
+	}
+	all := testBoards(t, 200)
+	tuned, defaults := p.movesIn(repeat(1, len(all)), all, 64), p.movesIn(repeat(3, len(all)), all, 64)
+	var boards []engine.Board
+	var before []engine.Dir
+	for i, b := range all {
+		if tuned[i] != defaults[i] && len(boards) < 8 {
+			boards, before = append(boards, b), append(before, tuned[i])
+		}
+	}
+	if len(boards) == 0 {
+		t.Fatalf("sets 1 and 3 play alike on %d boards", len(all))
+	}
+	b := boards[0].Hex()
+	good := "move 1:" + b
+	missing := "" // the defaults but SCORE_SUM_POWER
+	for _, q := range p.params {
+		if q.name != "SCORE_SUM_POWER" {
+			missing += " " + q.name + "=" + q.defText
+		}
+	}
+	defs := p.assignments(nil)
+	for _, c := range []struct{ what, line string }{
+		{"set without a number", "set"},
+		{"set 0", "set 0" + defs},
+		{"set SETS+1", "set 5" + defs},
+		{"set 64, above these SETS", "set 64" + defs},
+		{"set with a huge number", "set 123456789012345678901234567890" + defs},
+		{"set with a leading zero", "set 01" + defs},
+		{"set with a sign", "set +1" + defs},
+		{"set with a negative number", "set -1" + defs},
+		{"set with a number and a letter", "set 1x" + defs},
+		{"set with a hex number", "set 0x1" + defs},
+		{"set with S:", "set 1:" + defs},
+		{"set 1 without values", "set 1"},
+		{"set 1 with an unknown parameter", "set 1" + p.assignments(map[string]string{"no_such_parameter": "1"})},
+		{"set 1 with a value out of range", "set 1" + p.assignments(map[string]string{"SCORE_SUM_POWER": "7"})},
+		{"set 1 with nan", "set 1" + p.assignments(map[string]string{"SCORE_SUM_POWER": "nan"})},
+		{"set 2 with a parameter missing", "set 2" + missing},
+		{"version 1's set", "set" + defs},
+		{"version 1's move", "move " + b},
+		{"version 1's move after a good board", "move 1:" + b + " " + b},
+		{"a set never given", "move 2:" + b},
+		{"a set that failed to be given, after a good board", "move 1:" + b + " 2:" + b},
+		{"set 0 in a move", "move 0:" + b},
+		{"set SETS+1 in a move", "move 5:" + b},
+		{"a huge set number in a move", "move 123456789012345678901234567890:" + b},
+		{"a leading zero in a move", "move 01:" + b},
+		{"a sign in a move", "move +1:" + b},
+		{"no number before the colon", "move :" + b},
+		{"a number without a colon", "move 1" + b},
+		{"a number and the board apart", "move 1 " + b},
+		{"another separator", "move 1;" + b},
+		{"two set numbers", "move 1:1:" + b},
+		{"no board after the colon", "move 1:"},
+		{"0x without digits", "move 1:0x"},
+		{"a bad hex digit", "move 1:0x12g4"},
+		{"17 hex digits", "move 1:0x12345678901234567"},
+		{"a colon after the board", "move 1:" + b + ":"},
+		{"no board", "move"},
+		{"a board with no legal move", "move 1:" + deadBoard.Hex()},
+		{"a board with no legal move after good ones", "move 1:" + b + " 3:" + b + " 1:" + deadBoard.Hex()},
+		{"an unknown command", "protocol 2 16"},
+	} {
+		p.send(c.line)
+		if r := p.recv(); !strings.HasPrefix(r, "error ") {
+			t.Errorf("%s (%q): %q, want error", c.what, c.line, r)
+		}
+		p.send(good)
+		if r, want := p.recv(), "best "+before[0].String(); r != want {
+			t.Fatalf("%s (%q): then %q to %q, want %q", c.what, c.line, r, good, want)
+		}
+	}
+	if got := p.movesIn(repeat(1, len(boards)), boards, 8); !slices.Equal(got, before) {
+		t.Errorf("set 1 after the errors: %v, before them %v", got, before)
+	}
+	// The sets that failed can still be given, up to SETS.
+	for _, s := range []int{2, 4} {
+		if r := p.setIn(s, nnTunedCap2); r != "ok" {
+			t.Fatalf("set %d after the errors: %q", s, r)
+		}
+		if got := p.movesIn(repeat(s, len(boards)), boards, 8); !slices.Equal(got, before) {
+			t.Errorf("set %d, given set 1's values: %v, set 1 %v", s, got, before)
+		}
+	}
+	p.quit()
+}
+
+// repeat returns n copies of s.
+func repeat(s, n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
+
+// testNneonneoFlags: bad values of --protocol and --sets end the program with
+// status 2 and its usage, and --help shows both flags.
+func testNneonneoFlags(t *testing.T, bin string) {
+	for _, args := range [][]string{
+		{"--protocol", "3"}, {"--protocol=0"}, {"--protocol", "v2"}, {"--protocol"},
+		{"--sets", "0"}, {"--sets=65"}, {"--sets", "-1"}, {"--sets", "4x"},
+		{"--protocol", "1", "--sets", "4"},
+	} {
+		var stderr bytes.Buffer
+		cmd := exec.Command(bin, args...)
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+			t.Errorf("%q: %v, want exit status 2", args, err)
+		}
+		if !strings.Contains(stderr.String(), "usage: nneonneo-player") {
+			t.Errorf("%q: standard error %q, want the usage", args, stderr.String())
+		}
+	}
+	out, err := exec.Command(bin, "--help").CombinedOutput()
+	if err != nil {
+		t.Errorf("--help: %v", err)
+	}
+	for _, flag := range []string{"--cap N", "--protocol P", "--sets N", "protocol 2 SETS", "set S NAME=VALUE"} {
+		if !strings.Contains(string(out), flag) {
+			t.Errorf("--help does not mention %q:\n%s", flag, out)
+		}
+	}
+}
