@@ -53,6 +53,13 @@ func (f *faultPlayer) Moves(boards []engine.Board, dst []engine.Dir) error {
 	return f.SearchPlayer.Moves(boards, dst)
 }
 
+func (f *faultPlayer) MovesIn(boards []engine.Board, sets []uint8, dst []engine.Dir) error {
+	if f.n++; f.n == f.at {
+		f.fault()
+	}
+	return f.SearchPlayer.MovesIn(boards, sets, dst)
+}
+
 // badPlayer runs a player of mode and returns its exit status. Modes:
 // trickle [FILE] (creates FILE, then a param line every 0.5 s, never
 // ready); segv N (dies of SIGSEGV

@@ -14,8 +14,8 @@ import (
 
 var playerCommand = &command{
 	name:     "player",
-	synopsis: "[--weights FILE | --eval NAME] [--search expectimax|beam|nneonneo] [--depth N] [--width K] [--cutoff P] [--table BITS] [--adaptive] [--loss V]",
-	summary:  "serve a built-in player over the player protocol (evotune-player/1) on standard input and output",
+	synopsis: "[--weights FILE | --eval NAME] [--search expectimax|beam|nneonneo] [--depth N] [--width K] [--cutoff P] [--table BITS] [--adaptive] [--loss V] [--protocol 1|2]",
+	summary:  "serve a built-in player over the player protocol (evotune-player/1, or /2 with parameter sets) on standard input and output",
 	setup:    setupPlayer,
 }
 
@@ -26,9 +26,13 @@ var playerCommand = &command{
 func setupPlayer(fs *flag.FlagSet) runFunc {
 	sf := addSearchFlags(fs, "with --weights: the file's", "width", "cutoff", "table", "adaptive", "loss")
 	ef := addEvalFlags(fs)
+	version := fs.Int("protocol", 2, fmt.Sprintf("the protocol `VERSION` to speak: 2 declares %d parameter sets (\"protocol 2 %d\" after id), so that a request carries the games of several candidates; 1 declares none", playerpool.DefaultSets, playerpool.DefaultSets))
 	return func(ctx context.Context, args []string, stdout, _ io.Writer) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
+		}
+		if *version != 1 && *version != 2 {
+			return usagef("flag --protocol: %d: want 1 or 2", *version)
 		}
 		set, v, err := ef.loadVector()
 		if err != nil {
@@ -41,6 +45,9 @@ func setupPlayer(fs *flag.FlagSet) runFunc {
 		p, err := playerpool.NewSearchPlayer(set, cfg, v)
 		if err != nil {
 			return badInput(err)
+		}
+		if *version == 1 {
+			return playerpool.Serve(ctx, os.Stdin, stdout, playerpool.VersionOne(p))
 		}
 		return playerpool.Serve(ctx, os.Stdin, stdout, p)
 	}

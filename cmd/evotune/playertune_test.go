@@ -44,16 +44,18 @@ func playerConfig(command []string) string {
 
 // TestTunePlayerEqualsInProcess: a tuning run through evotune player
 // equals the in-process run of the same config, history and weights,
-// with 1 and 2 player processes. The bounds make the two runs' normalised
-// coordinates the same: the in-process tuner scales a weight by its
-// starting magnitude, a player's tuner by its range.
+// with 1 and 2 player processes, speaking version 2 of the protocol
+// (requests mixing candidates) or version 1. The bounds make the two
+// runs' normalised coordinates the same: the in-process tuner scales a
+// weight by its starting magnitude, a player's tuner by its range.
 func TestTunePlayerEqualsInProcess(t *testing.T) {
-	cmd := evotunePlayer(t, "--eval", "standard", "--depth", "2")
 	want := stripElapsed(t, historyLines(t, tuneRun(t, inProcessConfig())))
-	for _, workers := range []string{"1", "2"} {
+	for _, c := range []struct{ protocol, workers string }{{"2", "1"}, {"2", "2"}, {"1", "1"}, {"1", "2"}} {
+		cmd := evotunePlayer(t, "--eval", "standard", "--depth", "2", "--protocol", c.protocol)
+		workers := c.workers
 		dir := tuneRun(t, playerConfig(cmd), "--workers", workers)
 		if got := stripElapsed(t, historyLines(t, dir)); got != want {
-			t.Errorf("%s workers: history through the protocol:\n%s\nin process:\n%s", workers, got, want)
+			t.Errorf("protocol %s, %s workers: history through the protocol:\n%s\nin process:\n%s", c.protocol, workers, got, want)
 		}
 		logs, _ := filepath.Glob(filepath.Join(dir, "players", "slot-*.log"))
 		if len(logs) != 1 && workers == "1" || len(logs) != 2 && workers == "2" {

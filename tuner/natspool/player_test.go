@@ -65,6 +65,11 @@ func (s *sleeping) Moves(boards []engine.Board, dst []engine.Dir) error {
 	return s.SearchPlayer.Moves(boards, dst)
 }
 
+func (s *sleeping) MovesIn(boards []engine.Board, sets []uint8, dst []engine.Dir) error {
+	time.Sleep(time.Duration(len(boards)) * s.perBoard)
+	return s.SearchPlayer.MovesIn(boards, sets, dst)
+}
+
 // crashing is a player that exits while answering its third move request.
 type crashing struct {
 	*playerpool.SearchPlayer
@@ -77,6 +82,14 @@ func (c *crashing) Moves(boards []engine.Board, dst []engine.Dir) error {
 		os.Exit(3)
 	}
 	return c.SearchPlayer.Moves(boards, dst)
+}
+
+func (c *crashing) MovesIn(boards []engine.Board, sets []uint8, dst []engine.Dir) error {
+	if c.requests++; c.requests == 3 {
+		fmt.Fprintln(os.Stderr, "crashing, on purpose")
+		os.Exit(3)
+	}
+	return c.SearchPlayer.MovesIn(boards, sets, dst)
 }
 
 // sleepCommand runs the test binary as the built-in player of a feature

@@ -23,14 +23,24 @@ const WeightBound = 10
 // evaluator under a search. Its parameters are the set's weights, then its
 // shape parameters (eval.FeatureSet.VectorNames), so a vector means the
 // same to it as to the tuner's in-process FeaturePlayers.
+//
+// It holds DefaultSets parameter sets and so speaks version 2 of the
+// protocol; VersionOne(p) serves it as a player of version 1.
 type SearchPlayer struct {
 	set    *eval.FeatureSet
 	search engine.SearchConfig
 	params []Param
 	s      engine.Searcher
+	evals  [DefaultSets + 1]engine.Evaluator // by set number; 0 unused
+	in     int                               // the set whose evaluator s has, 0 after Set
 }
 
-var _ Player = (*SearchPlayer)(nil)
+// DefaultSets is how many parameter sets a SearchPlayer holds: a slot of
+// DefaultBatch boards mixes the games of a few candidates (of 8 games
+// each, of 9 at most), and a set costs only its compiled evaluator.
+const DefaultSets = 16
+
+var _ SetsPlayer = (*SearchPlayer)(nil)
 
 // NewSearchPlayer returns the player of set under search, starting from
 // the vector v (weights, then parameters; nil: the set's defaults), which
@@ -85,6 +95,47 @@ func (p *SearchPlayer) Set(values []float64) error {
 		return err
 	}
 	p.s.SetEvaluator(e)
+	p.in = 0
+	return nil
+}
+
+// Sets implements SetsPlayer.
+func (p *SearchPlayer) Sets() int { return DefaultSets }
+
+// SetIn implements SetsPlayer: it compiles the vector for set s.
+func (p *SearchPlayer) SetIn(s int, values []float64) error {
+	if s < 1 || s > DefaultSets {
+		return fmt.Errorf("set %d: want 1 to %d", s, DefaultSets)
+	}
+	e, err := p.set.CompileVector(values)
+	if err != nil {
+		return err
+	}
+	p.evals[s] = e
+	if p.in == s {
+		p.s.SetEvaluator(e)
+	}
+	return nil
+}
+
+// MovesIn implements SetsPlayer: Moves, each board under its set's
+// evaluator.
+func (p *SearchPlayer) MovesIn(boards []engine.Board, sets []uint8, dst []engine.Dir) error {
+	r, _ := p.s.(engine.Resetter)
+	for i, b := range boards {
+		s := int(sets[i])
+		if s < 1 || s > DefaultSets || p.evals[s] == nil {
+			return fmt.Errorf("board %d: set %d holds no values", i+1, s)
+		}
+		if s != p.in {
+			p.s.SetEvaluator(p.evals[s])
+			p.in = s
+		}
+		if r != nil {
+			r.Reset()
+		}
+		dst[i] = p.s.Move(b)
+	}
 	return nil
 }
 

@@ -35,6 +35,8 @@ func pointFix(name string, opts Options) string {
 		return "reply error TEXT (one line) to a set that names a parameter you did not declare, then keep serving: evotune sets the defaults again after it"
 	case "out-of-range value":
 		return "reply error TEXT (one line) to a set with a value outside the MIN..MAX you declared, then keep serving"
+	case "parameter sets":
+		return "a version-2 player keeps each set's values apart: set S NAME=VALUE ... changes set S alone, and in move S:B1 S:B2 ... each board is searched with the values of the set written before it; keep one table (or evaluator) per set and pick it per board"
 	case "quit":
 		return fmt.Sprintf("on quit, exit with status 0 within %v: stop reading, return from main; do not wait for more input", opts.quit())
 	}
@@ -190,7 +192,11 @@ func compliance(ctx context.Context, command []string, opts Options) []Point {
 	}
 	defer p.Close()
 	fam := p.Family()
-	pts := []Point{{Name: "handshake", OK: true, Figure: fmt.Sprintf("id %s %s, %d parameter%s declared (bounds, types and names valid)", fam.ID, fam.Version, len(fam.Params), plural(len(fam.Params)))}}
+	version := ""
+	if fam.Sets > 0 {
+		version = fmt.Sprintf(", protocol version 2 with %d parameter set%s", fam.Sets, plural(fam.Sets))
+	}
+	pts := []Point{{Name: "handshake", OK: true, Figure: fmt.Sprintf("id %s %s, %d parameter%s declared (bounds, types and names valid)%s", fam.ID, fam.Version, len(fam.Params), plural(len(fam.Params)), version)}}
 	fail := func(name string, err error) []Point { return append(pts, failure(ctx, command, opts, name, err)) }
 	if err := p.Set(fam.Defaults()); err != nil {
 		return fail("set defaults", err)
@@ -251,6 +257,14 @@ func compliance(ctx context.Context, command []string, opts Options) []Point {
 	}
 	pts = append(pts, Point{Name: "speed", OK: true, Figure: fmt.Sprintf("%.0f moves/s at 16 boards a request; %s", float64(len(boards))/elapsed.Seconds(), speed)})
 
+	if fam.Sets > 0 {
+		pt, err := setsPoint(p, boards[:256], first[:256])
+		if err != nil {
+			return fail("parameter sets", err)
+		}
+		pts = append(pts, pt)
+	}
+
 	pts = append(pts, refusal(p, "unknown parameter", FormatSetRaw(fam, "evotune_no_such_parameter", 1)))
 	if len(fam.Params) > 0 {
 		q := fam.Params[0]
@@ -279,11 +293,78 @@ func roundTrip(p *Process, boards []engine.Board) (string, error) {
 	return fmt.Sprintf("%v a board alone, %v a board in 16: round-trip overhead %v a request", one.Round(time.Microsecond), sixteen.Round(time.Microsecond), max(0, (one-sixteen)*16/15).Round(time.Microsecond)), nil
 }
 
+// setsPoint checks a player of version 2 keeps its sets apart: set 1
+// holds the defaults (whose moves on boards are first), the player's last
+// set other values; requests of 16 boards alternate the two sets; then
+// set 1 is given the other values and the boards asked again under it
+// alone. Each board's move must be its own set's.
+func setsPoint(p *Process, boards []engine.Board, first []engine.Dir) (Point, error) {
+	fam := p.Family()
+	other := fam.Defaults()
+	for i, q := range fam.Params {
+		other[i] = setValue(q, q.Min+(q.Max-q.Min)*[]float64{0.2, 0.7, 0.4, 0.9}[i%4])
+	}
+	last := fam.Sets
+	if err := p.SetIn(last, other); err != nil {
+		return Point{}, err
+	}
+	sets := make([]uint8, len(boards))
+	for i := range sets {
+		sets[i] = uint8(1 + i%2*(last-1))
+	}
+	mixed := make([]engine.Dir, 0, len(boards))
+	for i := 0; i < len(boards); i += 16 {
+		got, err := p.MovesIn(boards[i:i+16], sets[i:i+16], nil)
+		if err != nil {
+			return Point{}, err
+		}
+		mixed = append(mixed, got...)
+	}
+	if err := p.SetIn(1, other); err != nil {
+		return Point{}, err
+	}
+	alone := make([]engine.Dir, 0, len(boards))
+	for i := 0; i < len(boards); i += 16 {
+		got, err := p.MovesIn(boards[i:i+16], nil, nil)
+		if err != nil {
+			return Point{}, err
+		}
+		alone = append(alone, got...)
+	}
+	wrong, differ, example := 0, 0, ""
+	for i, b := range boards {
+		want := first[i]
+		if sets[i] != 1 {
+			want = alone[i]
+		}
+		if first[i] != alone[i] {
+			differ++
+		}
+		if mixed[i] != want {
+			if wrong == 0 {
+				example = fmt.Sprintf("; the first: %s under set %d answered %s, %s alone", b.Hex(), sets[i], mixed[i], want)
+			}
+			wrong++
+		}
+	}
+	if err := p.SetIn(1, fam.Defaults()); err != nil {
+		return Point{}, err
+	}
+	note := fmt.Sprintf("the two sets' values disagree on %d", differ)
+	if differ == 0 {
+		note = "the two sets' values agree on every board: this point cannot tell them apart"
+	}
+	return Point{Name: "parameter sets", OK: wrong == 0, Figure: fmt.Sprintf("%d of %d boards answered otherwise than under their set alone, sets 1 and %d mixed in requests of 16 (%s)%s", wrong, len(boards), last, note, example)}, nil
+}
+
 // FormatSetRaw is the set line of fam's defaults with name=value in place
 // of name's value, or added when fam has no such parameter: a line the
-// player must refuse.
+// player must refuse. For a player of version 2 it gives set 1.
 func FormatSetRaw(fam Family, name string, value float64) string {
 	line := "set"
+	if fam.Sets > 0 {
+		line = "set 1"
+	}
 	found := false
 	for _, q := range fam.Params {
 		x := q.Default

@@ -21,7 +21,8 @@ func TestCompliance(t *testing.T) {
 		return b.String()
 	}
 	for _, tc := range []struct{ mode, want string }{
-		{"serve", "ok handshake; ok legal moves; ok determinism; ok speed; ok unknown parameter; ok out-of-range value; ok quit; "},
+		{"serve", "ok handshake; ok legal moves; ok determinism; ok speed; ok parameter sets; ok unknown parameter; ok out-of-range value; ok quit; "},
+		{"sets-ignored", "ok handshake; ok legal moves; ok determinism; ok speed; FAIL parameter sets; ok unknown parameter; "},
 		{"illegal", "ok handshake; FAIL legal moves; "},
 		{"nondeterministic", "ok handshake; ok legal moves; FAIL determinism; "},
 		{"set-error", "ok handshake; FAIL set defaults; "},
@@ -37,6 +38,9 @@ func TestCompliance(t *testing.T) {
 		for _, p := range pts {
 			if !p.OK && p.Fix == "" || p.OK && p.Fix != "" {
 				t.Errorf("%s: %s: ok %v, fix %q", tc.mode, p.Name, p.OK, p.Fix)
+			}
+			if p.Name == "parameter sets" && !p.OK && !strings.Contains(p.Figure, "the first: 0x") {
+				t.Errorf("%s: %s: %s names no board", tc.mode, p.Name, p.Figure)
 			}
 			if p.Name == "legal moves" && !p.OK && !strings.Contains(p.Figure, "which moves no tile") {
 				t.Errorf("%s: %s: %s names no board", tc.mode, p.Name, p.Figure)

@@ -21,6 +21,12 @@ type Family struct {
 	ID, Version string
 	// Params are the declared parameters, in declaration order.
 	Params []Param
+	// Sets is the number of parameter sets the player holds at once, as
+	// its protocol line declares (version 2), or 0 for a player of
+	// version 1. It is how the player is spoken to, not what it plays: a
+	// run's declaration does not record it, and a player may change it
+	// between runs without changing a result.
+	Sets int
 }
 
 var _ tuner.Players = Family{}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,6 +19,11 @@ import (
 // player instead of a test run: the pool's tests start real child
 // processes, well-behaved or not, without a binary of their own.
 const testPlayerFlag = "-evotune-test-player"
+
+// testProtocolEnv set to 1 makes the test player one of version 1, and
+// to "2 N" one of version 2 holding N sets; by default it speaks version 2
+// with DefaultSets, as evotune player does.
+const testProtocolEnv = "EVOTUNE_TEST_PLAYER_PROTOCOL"
 
 func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == testPlayerFlag {
@@ -56,11 +62,20 @@ func (m *misbehaving) Moves(boards []engine.Board, dst []engine.Dir) error {
 	return nil
 }
 
+func (m *misbehaving) MovesIn(boards []engine.Board, sets []uint8, dst []engine.Dir) error {
+	if err := m.SearchPlayer.MovesIn(boards, sets, dst); err != nil {
+		return err
+	}
+	m.requests++
+	m.fault(m.requests, boards, dst)
+	return nil
+}
+
 // testPlayer runs the player of a mode on standard input and output and
 // returns its exit status. Modes: serve [DEPTH] (the built-in standard
 // player, 2 plies by default, as every other mode), crash-once FILE (crashes at its 20th move
 // request unless FILE exists, creating it), crash-always, crash-start,
-// hang, hang-start, mute (never answers a move request), garbage, illegal, nondeterministic, comments, set-error, the bad
+// hang, hang-start, mute (never answers a move request), sets-ignored (version 2, every board under set 1), garbage, illegal, nondeterministic, comments, set-error, the bad
 // declarations decl-minmax, decl-nan and decl-dup, and the misbehaving
 // players of badPlayer.
 func testPlayer(mode string, args []string) int {
@@ -161,6 +176,8 @@ func testPlayer(mode string, args []string) int {
 			out.Flush()
 			fmt.Fprintf(os.Stderr, "stderr line %d\n", n)
 		}}
+	case "sets-ignored":
+		p = ignoreSets{sp}
 	case "garbage":
 		return raw([]string{"id garbage 1", "ready"}, "ok", "bestest move ever")
 	case "set-error":
@@ -179,12 +196,40 @@ func testPlayer(mode string, args []string) int {
 		fmt.Fprintf(os.Stderr, "unknown test player mode %q\n", mode)
 		return 2
 	}
+	switch v := os.Getenv(testProtocolEnv); {
+	case v == "1":
+		p = VersionOne(p)
+	case v != "":
+		// "2 N": a player of version 2 holding N sets.
+		n, _ := strconv.Atoi(strings.TrimPrefix(v, "2 "))
+		p = fewSets{p.(SetsPlayer), n}
+	}
 	if err := Serve(context.Background(), os.Stdin, os.Stdout, p); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	return 0
 }
+
+// ignoreSets is a player of version 2 that plays every board under set 1.
+type ignoreSets struct{ *SearchPlayer }
+
+func (p ignoreSets) MovesIn(boards []engine.Board, sets []uint8, dst []engine.Dir) error {
+	ones := make([]uint8, len(sets))
+	for i := range ones {
+		ones[i] = 1
+	}
+	return p.SearchPlayer.MovesIn(boards, ones, dst)
+}
+
+// fewSets is a player of version 2 that declares fewer sets than it can
+// hold.
+type fewSets struct {
+	SetsPlayer
+	n int
+}
+
+func (f fewSets) Sets() int { return f.n }
 
 func must[T any](v T, err error) T {
 	if err != nil {

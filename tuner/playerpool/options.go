@@ -19,6 +19,10 @@ const (
 	// line not counted. A longer line fails the exchange once MaxLine bytes
 	// are read, whatever the player goes on writing.
 	MaxLine = 64 << 10
+	// MaxSets is the most parameter sets a version-2 player may hold at
+	// once (its protocol line's SETS): a set number is one or two digits,
+	// and a slot never has more candidates in flight than boards.
+	MaxSets = 64
 )
 
 // Options configure player processes and the pool; every zero value is the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/tuner"
@@ -43,6 +44,8 @@ type Pool struct {
 	opts  Options
 	slots []*slot
 
+	stats requestStats
+
 	mu      sync.Mutex
 	queue   []*playing // batches in play, in the order slots serve them
 	idle    []*slot    // slots no goroutine runs
@@ -70,10 +73,26 @@ func New(slots int, opts Options) *Pool {
 	p := &Pool{opts: opts, slots: make([]*slot, engine.Workers(slots))}
 	first := max(opts.FirstSlot, 1)
 	for i := range p.slots {
-		p.slots[i] = &slot{index: first + i}
+		p.slots[i] = &slot{index: first + i, stats: &p.stats}
 	}
 	p.idle = append(p.idle, p.slots...)
 	return p
+}
+
+// A requestStats counts the move requests answered and the boards they
+// held.
+type requestStats struct{ requests, boards atomic.Int64 }
+
+func (r *requestStats) add(boards int) {
+	r.requests.Add(1)
+	r.boards.Add(int64(boards))
+}
+
+// Requests returns how many move requests the pool's players answered
+// since New, and the boards they held: boards/requests is how many games
+// share a round trip.
+func (p *Pool) Requests() (requests, boards int64) {
+	return p.stats.requests.Load(), p.stats.boards.Load()
 }
 
 // Shared implements tuner.SharedPool: Play may be called for several

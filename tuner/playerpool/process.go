@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,7 @@ type Process struct {
 	waitErr error         // Wait's error, once exited is closed
 	family  Family        // the handshake's declaration
 	buf     []byte
+	setOnes []uint8     // set numbers 1, for Moves of a version-2 player
 	ownLog  bool        // opened with Open: Close closes the log too
 	unwatch func() bool // ends Open's watch of its context
 
@@ -161,7 +163,7 @@ func (p *Process) handshake() error {
 		return err
 	}
 	p.family.Command = p.command
-	for first := true; ; first = false {
+	for n := 0; ; n++ {
 		line, err := p.reply()
 		if err != nil {
 			return err
@@ -171,10 +173,16 @@ func (p *Process) handshake() error {
 		}
 		s := string(line)
 		switch {
-		case first:
+		case n == 0:
 			if p.family.ID, p.family.Version, err = ParseID(s); err != nil {
 				return p.fail("began its handshake with a malformed line: "+errText(err), err)
 			}
+		case strings.HasPrefix(s, "protocol ") && n == 1:
+			if p.family.Sets, err = ParseProtocol(s); err != nil {
+				return p.fail("declared a protocol it does not speak: "+errText(err), err)
+			}
+		case strings.HasPrefix(s, "protocol "):
+			return p.fail(fmt.Sprintf("sent %q as line %d of its handshake: the protocol line comes right after id", clip(line), n+1), broke(ruleProtocolVersion, ErrProtocol))
 		case s == lineReady:
 			return nil // each param was checked when it arrived
 		default:
@@ -197,9 +205,25 @@ func (p *Process) handshake() error {
 func (p *Process) Family() Family { return p.family }
 
 // Set sends the set line for values (one per declared parameter, int ones
-// rounded) and reads ok.
-func (p *Process) Set(values []float64) error {
-	line, err := FormatSet(p.family.Params, values)
+// rounded) and reads ok. A player of version 2 is given set 1.
+func (p *Process) Set(values []float64) error { return p.SetIn(1, values) }
+
+// SetIn gives the values to set s of a player of version 2, from 1 to its
+// Sets, and reads ok; a player of version 1 has one set, 1, given by the
+// version-1 set line.
+func (p *Process) SetIn(s int, values []float64) error {
+	var (
+		line string
+		err  error
+	)
+	switch {
+	case s < 1 || s > max(p.family.Sets, 1):
+		return fmt.Errorf("playerpool: set %d of a player holding %d", s, max(p.family.Sets, 1))
+	case p.family.Sets == 0:
+		line, err = FormatSet(p.family.Params, values)
+	default:
+		line, err = FormatSetIn(p.family.Params, s, values)
+	}
 	if err != nil {
 		return err
 	}
@@ -234,15 +258,31 @@ func (p *Process) Set(values []float64) error {
 // board alone, then for the others: a player that never answers fails on
 // one board, in the per-board limit, and its first answer sets the pace.
 func (p *Process) Moves(boards []engine.Board, dst []engine.Dir) ([]engine.Dir, error) {
-	if p.pace() > 0 || len(boards) == 1 {
-		return p.moves(boards, 0, dst)
+	return p.MovesIn(boards, nil, dst)
+}
+
+// MovesIn is Moves with the set of each board: boards[i] under set
+// sets[i] of a player of version 2 (each set given before by SetIn); nil
+// sets, or a player of version 1, asks under set 1, the one set.
+func (p *Process) MovesIn(boards []engine.Board, sets []uint8, dst []engine.Dir) ([]engine.Dir, error) {
+	if sets != nil && len(sets) != len(boards) {
+		return nil, fmt.Errorf("playerpool: %d sets for %d boards", len(sets), len(boards))
 	}
-	d, err := p.moves(boards[:1], 0, dst)
+	if p.family.Sets > 0 && sets == nil {
+		sets = p.ones(len(boards))
+	}
+	if p.family.Sets == 0 {
+		sets = nil
+	}
+	if p.pace() > 0 || len(boards) == 1 {
+		return p.moves(boards, sets, 0, dst)
+	}
+	d, err := p.moves(boards[:1], head(sets, 1), 0, dst)
 	if err != nil {
 		return nil, err
 	}
 	first := d[0]
-	d, err = p.moves(boards[1:], 1, d)
+	d, err = p.moves(boards[1:], tail(sets, 1), 1, d)
 	if err != nil {
 		return nil, err
 	}
@@ -265,8 +305,12 @@ func (p *Process) moveLimit(k int) time.Duration {
 
 // moves is one move request: boards, the boards given to Moves from
 // index at on.
-func (p *Process) moves(boards []engine.Board, at int, dst []engine.Dir) ([]engine.Dir, error) {
-	p.buf = append(AppendMove(p.buf[:0], boards), '\n')
+func (p *Process) moves(boards []engine.Board, sets []uint8, at int, dst []engine.Dir) ([]engine.Dir, error) {
+	if sets != nil {
+		p.buf = append(AppendMoveIn(p.buf[:0], boards, sets), '\n')
+	} else {
+		p.buf = append(AppendMove(p.buf[:0], boards), '\n')
+	}
 	p.req, p.at = boards, at
 	p.arm("", p.moveLimit(len(boards)))
 	defer p.disarm()
@@ -343,4 +387,28 @@ func (p *Process) Close() {
 	if p.ownLog {
 		p.log.Close()
 	}
+}
+
+// ones returns n set numbers 1, for a player of version 2 asked as one of
+// version 1.
+func (p *Process) ones(n int) []uint8 {
+	for len(p.setOnes) < n {
+		p.setOnes = append(p.setOnes, 1)
+	}
+	return p.setOnes[:n]
+}
+
+// head and tail cut a request's sets as its boards are, nil staying nil.
+func head(sets []uint8, n int) []uint8 {
+	if sets == nil {
+		return nil
+	}
+	return sets[:n]
+}
+
+func tail(sets []uint8, n int) []uint8 {
+	if sets == nil {
+		return nil
+	}
+	return sets[n:]
 }

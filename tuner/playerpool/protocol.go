@@ -40,6 +40,7 @@ const (
 	ruleParamCount           // at most MaxParams
 	ruleOneMovePerBoard      // k moves for k boards
 	ruleMoveWords            // up, down, left or right, one space apart
+	ruleProtocolVersion      // protocol 2 SETS, right after id
 )
 
 // A ruleError is an error about a line that broke a rule.

@@ -3,7 +3,9 @@ package playerpool
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -199,7 +201,7 @@ func TestServe(t *testing.T) {
 		"move " + b.Hex(),
 	}, "\n") + "\n"
 	var out strings.Builder
-	if err := Serve(context.Background(), strings.NewReader(in), &out, sp); err != nil {
+	if err := Serve(context.Background(), strings.NewReader(in), &out, VersionOne(sp)); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
@@ -218,9 +220,109 @@ func TestServe(t *testing.T) {
 	}
 }
 
+// TestServeSets speaks version 2 to the built-in player: the protocol
+// line, numbered sets, a request mixing two sets that gives each board the
+// move of its set alone, and the errors of bad set numbers, which do not
+// end the session.
+func TestServeSets(t *testing.T) {
+	set := must(eval.Set("standard"))
+	sp, err := NewSearchPlayer(set, standardSearch(2), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := []float64{-30, 11, 270, 100, 300}
+	moveOf := func(v []float64, b engine.Board) engine.Dir {
+		e := must(set.CompileVector(v))
+		return must(engine.NewSearcher(e, standardSearch(2))).Move(b)
+	}
+	// Boards where the two sets disagree, so that a mixed-up set shows.
+	var boards []engine.Board
+	rng := rand.New(rand.NewPCG(1, 2))
+	for len(boards) < 6 {
+		b := randomBoard(rng)
+		if b.CanMove() && moveOf(set.DefaultVector(), b) != moveOf(other, b) {
+			boards = append(boards, b)
+		}
+	}
+	req, want := "move", "best"
+	for i, b := range boards {
+		v, n := set.DefaultVector(), 1+i%2*15
+		if n != 1 {
+			v = other
+		}
+		req += fmt.Sprintf(" %d:%s", n, b.Hex())
+		want += " " + moveOf(v, b).String()
+	}
+	in := strings.Join([]string{
+		Hello,
+		"set 1 monotonicity=47 smoothness=11 empty=270 corner=100 merge=70",
+		"move 16:" + boards[0].Hex(),
+		"set 16 monotonicity=-30 smoothness=11 empty=270 corner=100 merge=300",
+		req,
+		"set 17 monotonicity=47 smoothness=11 empty=270 corner=100 merge=70",
+		"set 01 monotonicity=47 smoothness=11 empty=270 corner=100 merge=70",
+		"move " + boards[0].Hex(),
+		"move 0:" + boards[0].Hex(),
+		"move 1:" + boards[0].Hex() + " 2:" + boards[1].Hex(),
+		"set monotonicity=47 smoothness=11 empty=270 corner=100 merge=70",
+		"quit",
+	}, "\n") + "\n"
+	var out strings.Builder
+	if err := Serve(context.Background(), strings.NewReader(in), &out, sp); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if lines[1] != FormatProtocol(DefaultSets) || lines[7] != "ready" {
+		t.Errorf("handshake:\n%s", strings.Join(lines[:8], "\n"))
+	}
+	wantReplies := []string{
+		"ok",
+		"error board 1: set 16 was given no values (send set 16 NAME=VALUE ... first)",
+		"ok",
+		want,
+		`error set: set number "17": want a whole number from 1 to 16 (version 2: "set S NAME=VALUE ...")`,
+		`error set: set number "01": want a whole number from 1 to 16 (version 2: "set S NAME=VALUE ...")`,
+		`error move: board 1: "` + boards[0].Hex() + `": want S:B, a set number, ':' and the board (version 2)`,
+		`error move: board 1: set "0": want a whole number from 1 to 16`,
+		"error board 2: set 2 was given no values (send set 2 NAME=VALUE ... first)",
+		`error set: set number "monotonicity=47": want a whole number from 1 to 16 (version 2: "set S NAME=VALUE ...")`,
+	}
+	if got := strings.Join(lines[8:], "\n"); got != strings.Join(wantReplies, "\n") {
+		t.Errorf("replies:\n%s\nwant:\n%s", got, strings.Join(wantReplies, "\n"))
+	}
+}
+
+// randomBoard returns a board of up to 12 tiles of ranks 1 to 11.
+func randomBoard(rng *rand.Rand) engine.Board {
+	var b engine.Board
+	for range 4 + rng.IntN(9) {
+		b |= engine.Board(1+rng.IntN(11)) << (4 * rng.IntN(16))
+	}
+	return b
+}
+
+// TestProtocolLine: the handshake's protocol line, its bounds and its
+// place.
+func TestProtocolLine(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		sets int
+	}{{"protocol 2 1", 1}, {"protocol 2 64", 64}, {"protocol 2 65", 0}, {"protocol 2 0", 0}, {"protocol 1 4", 0},
+		{"protocol 3 4", 0}, {"protocol 2 04", 0}, {"protocol 2  4", 0}, {"protocol 2", 0}, {"protocol 2 4 ", 0}, {"protocol 2 -4", 0}} {
+		n, err := ParseProtocol(tc.line)
+		if n != tc.sets || (err == nil) != (tc.sets > 0) {
+			t.Errorf("%q: %d %v, want %d", tc.line, n, err, tc.sets)
+		}
+		if err != nil && ruleOf(err) != ruleProtocolVersion {
+			t.Errorf("%q: %v breaks rule %d", tc.line, err, ruleOf(err))
+		}
+	}
+}
+
 func FuzzProtocol(f *testing.F) {
 	for _, s := range []string{"set a=1 n=3", "move 0x0000000000000011", "best up", "param x float 1 0 2", "id x 1", "error x",
-		"best up down left right", "best ", "best up ", "best upp", "best u", "best  up", "best rightx", "best lef"} {
+		"best up down left right", "best ", "best up ", "best upp", "best u", "best  up", "best rightx", "best lef",
+		"protocol 2 16", "set 3 a=1 n=3", "move 1:0x0000000000000011 12:0x00000000000000ab", "move 01:0x0000000000000011"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
@@ -253,6 +355,23 @@ func FuzzProtocol(f *testing.F) {
 			if back, err := ParseParam(FormatParam(p)); err != nil || back != p {
 				t.Fatalf("%q: %+v, written %q, reads back %+v %v", line, p, FormatParam(p), back, err)
 			}
+		}
+		if bs, ss, err := ParseMoveIn([]byte(line), MaxSets, nil, nil); err == nil {
+			if back := AppendMoveIn(nil, bs, ss); !strings.EqualFold(string(back), line) {
+				t.Fatalf("%q parses to boards written %q", line, back)
+			}
+		}
+		if n, xs, err := ParseSetIn(line, testParams, MaxSets); err == nil {
+			back, err := FormatSetIn(testParams, n, xs)
+			if err != nil {
+				t.Fatalf("%q parses to set %d %v, which FormatSetIn refuses: %v", line, n, xs, err)
+			}
+			if m, again, err := ParseSetIn(back, testParams, MaxSets); err != nil || m != n || !slices.Equal(again, xs) {
+				t.Fatalf("%q: set %d %v, written %q, reads back %d %v %v", line, n, xs, back, m, again, err)
+			}
+		}
+		if n, err := ParseProtocol(line); err == nil && FormatProtocol(n) != line {
+			t.Fatalf("%q parses to %d sets, written %q", line, n, FormatProtocol(n))
 		}
 		ParseID(line)
 		ParseError([]byte(line))

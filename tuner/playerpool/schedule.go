@@ -26,6 +26,9 @@ type schedule struct {
 	fails   map[tuner.Job]int
 	total   int
 	slots   int // the slots playing the batch
+	// inflight counts the games that slots of version 2 have started and
+	// not yet ended or put back, for their share.
+	inflight int
 }
 
 func newSchedule(b *tuner.Batch) *schedule {
@@ -152,4 +155,102 @@ func (sc *schedule) requeue(c int, games []int, alone bool) {
 	} else {
 		sc.pending[c] = append(games, sc.pending[c]...)
 	}
+}
+
+// nextPending returns the candidate whose games a slot of version 2 starts
+// next: cur while it has games to start with others, else the one with
+// the most (the first of equals); -1 when none has any.
+func (sc *schedule) nextPending(cur int) int {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if cur >= 0 && len(sc.pending[cur]) > 0 {
+		return cur
+	}
+	best := -1
+	for c := range sc.pending {
+		if n := len(sc.pending[c]); n > 0 && (best < 0 || n > len(sc.pending[best])) {
+			best = c
+		}
+	}
+	return best
+}
+
+// takeAnyAlone returns the first game to be played alone, of the first
+// candidate with one.
+func (sc *schedule) takeAnyAlone() (c, game int, ok bool) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	for c := range sc.alone {
+		if len(sc.alone[c]) > 0 {
+			game = sc.alone[c][0]
+			sc.alone[c] = sc.alone[c][1:]
+			return c, game, true
+		}
+	}
+	return 0, 0, false
+}
+
+// failedJobs is failed for a request that held the boards of jobs of
+// several candidates: the job culprit names (an index into jobs, or -1;
+// or the only one) is charged and played alone from now on, the others
+// start again as before; with no culprit every one is played alone, none
+// charged. It returns the job charged and its count of failures, or a
+// zero job and 0.
+func (sc *schedule) failedJobs(jobs []tuner.Job, culprit int) (tuner.Job, int) {
+	if culprit < 0 && len(jobs) == 1 {
+		culprit = 0
+	}
+	if culprit < 0 {
+		sc.requeueJobs(jobs, true)
+		return tuner.Job{}, 0
+	}
+	j := jobs[culprit]
+	sc.requeueJobs(slices.Delete(slices.Clone(jobs), culprit, culprit+1), false)
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	sc.fails[j]++
+	sc.alone[j.Candidate] = append([]int{j.Game}, sc.alone[j.Candidate]...)
+	return j, sc.fails[j]
+}
+
+// requeueJobs puts jobs back first in line, each candidate's in the order
+// given: to be played alone, or with others.
+func (sc *schedule) requeueJobs(jobs []tuner.Job, alone bool) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	q := sc.pending
+	if alone {
+		q = sc.alone
+	}
+	for i := len(jobs) - 1; i >= 0; i-- {
+		c := jobs[i].Candidate
+		q[c] = append([]int{jobs[i].Game}, q[c]...)
+	}
+}
+
+// mixedShare returns how many games a slot of version 2 holds at most: k,
+// or near the batch's end the slots' even share of the games not yet
+// ended, so that the last games are spread over every slot rather than
+// kept by the fullest.
+func (sc *schedule) mixedShare(k int) int {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	left := sc.inflight
+	for c := range sc.pending {
+		left += sc.left(c)
+	}
+	return max(1, min(k, (left+sc.slots-1)/sc.slots))
+}
+
+// started and ended count games of slots of version 2 in flight.
+func (sc *schedule) started() {
+	sc.mu.Lock()
+	sc.inflight++
+	sc.mu.Unlock()
+}
+
+func (sc *schedule) ended(n int) {
+	sc.mu.Lock()
+	sc.inflight -= n
+	sc.mu.Unlock()
 }

@@ -29,6 +29,30 @@ type Player interface {
 	Moves(boards []engine.Board, dst []engine.Dir) error
 }
 
+// A SetsPlayer is a Player that holds several parameter sets at once, so
+// that Serve speaks version 2 of the protocol for it: its handshake says
+// "protocol 2 SETS", and a move request may ask each board's move under
+// another set. Serve checks the set numbers (from 1 to Sets, and given
+// before a move names them) before it calls SetIn or MovesIn.
+type SetsPlayer interface {
+	Player
+	// Sets returns how many parameter sets it holds, from 1 to MaxSets.
+	Sets() int
+	// SetIn takes the values of set s, from 1 to Sets; the other sets keep
+	// theirs.
+	SetIn(s int, values []float64) error
+	// MovesIn stores in dst[i] the move for boards[i] under the values of
+	// set sets[i]; the move must depend only on those values and the
+	// board.
+	MovesIn(boards []engine.Board, sets []uint8, dst []engine.Dir) error
+}
+
+// VersionOne returns p as a player of version 1 only, whatever else it
+// can do: its Serve declares no protocol line.
+func VersionOne(p Player) Player { return versionOne{p} }
+
+type versionOne struct{ Player }
+
 // Serve speaks the protocol on in and out for p until evotune says quit or
 // closes in: the handshake, then set and move requests. A malformed
 // request is answered "error TEXT" and serving goes on; Serve returns an
@@ -51,7 +75,17 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, p Player) error {
 	if err := checkParams(params); err != nil {
 		return fmt.Errorf("playerpool: serve: %w", err)
 	}
+	sp, _ := p.(SetsPlayer)
+	nsets := 0
+	if sp != nil {
+		if nsets = sp.Sets(); nsets < 1 || nsets > MaxSets {
+			return fmt.Errorf("playerpool: serve: %d parameter sets, want 1 to %d", nsets, MaxSets)
+		}
+	}
 	w.WriteString(FormatID(name, version) + "\n")
+	if nsets > 0 {
+		w.WriteString(FormatProtocol(nsets) + "\n")
+	}
 	for _, q := range params {
 		w.WriteString(FormatParam(q) + "\n")
 	}
@@ -61,6 +95,8 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, p Player) error {
 	}
 	var (
 		boards []engine.Board
+		sets   []uint8
+		given  [MaxSets + 1]bool // the sets given values so far
 		dirs   []engine.Dir
 		reply  []byte
 	)
@@ -80,7 +116,16 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, p Player) error {
 		case string(line) == lineQuit:
 			return nil
 		case len(line) >= 4 && string(line[:4]) == "move":
-			boards, err = ParseMove(line, boards)
+			if nsets > 0 {
+				boards, sets, err = ParseMoveIn(line, nsets, boards, sets)
+				for i := 0; err == nil && i < len(sets); i++ {
+					if !given[sets[i]] {
+						err = fmt.Errorf("board %d: set %d was given no values (send set %d NAME=VALUE ... first)", i+1, sets[i], sets[i])
+					}
+				}
+			} else {
+				boards, err = ParseMove(line, boards)
+			}
 			if err == nil {
 				err = checkBoards(boards)
 			}
@@ -89,7 +134,11 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, p Player) error {
 					dirs = make([]engine.Dir, len(boards))
 				}
 				dirs = dirs[:len(boards)]
-				err = p.Moves(boards, dirs)
+				if nsets > 0 {
+					err = sp.MovesIn(boards, sets, dirs)
+				} else {
+					err = p.Moves(boards, dirs)
+				}
 			}
 			if err != nil {
 				reply = append(reply, FormatError(err)...)
@@ -98,8 +147,15 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, p Player) error {
 			}
 		case len(line) >= 3 && string(line[:3]) == "set":
 			var xs []float64
-			xs, err = ParseSet(string(line), params)
-			if err == nil {
+			if nsets > 0 {
+				var n int
+				if n, xs, err = ParseSetIn(string(line), params, nsets); err == nil {
+					given[n] = false // a refused set leaves the set without values
+					if err = sp.SetIn(n, xs); err == nil {
+						given[n] = true
+					}
+				}
+			} else if xs, err = ParseSet(string(line), params); err == nil {
 				err = p.Set(xs)
 			}
 			if err != nil {

@@ -15,6 +15,7 @@ import (
 // A slot is one player process and what it was last told.
 type slot struct {
 	index int
+	stats *requestStats
 	log   *logFile
 	proc  *Process
 	set   []float64 // the values last set
@@ -24,9 +25,15 @@ type slot struct {
 	// or set failed.
 	restart      bool
 	restartFails int
+	// A process of version 2's sets (by number; 0 unused), and the
+	// process they were given to.
+	held   []heldSet
+	heldBy *Process
 	// Buffers kept from request to request.
 	live   []liveGame
+	mixed  []mixedGame
 	boards []engine.Board
+	sets   []uint8
 	dirs   []engine.Dir
 }
 
@@ -114,6 +121,9 @@ func (s *slot) run(ctx context.Context, p *Pool, pl *playing) error {
 				return err
 			}
 			continue
+		}
+		if s.proc.Family().Sets > 0 {
+			return s.runSets(ctx, p, pl)
 		}
 		cur = c
 		live := s.live[:0]
@@ -227,6 +237,7 @@ func (s *slot) play(ctx context.Context, b *tuner.Batch, c int, alone bool, live
 			return -1, err
 		}
 		*dirs = d
+		s.stats.add(len(*boards))
 		kept := (*live)[:0]
 		for i, l := range *live {
 			if err := l.g.Play(d[i]); err != nil {

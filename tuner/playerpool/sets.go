@@ -1,0 +1,147 @@
+package playerpool
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/evotune/evotune/engine"
+)
+
+// Version 2 of the protocol: a player that sends "protocol 2 SETS" right
+// after its id line holds SETS parameter sets at once, numbered 1 to SETS;
+// evotune then sends "set S NAME=VALUE ..." to give set S its values and
+// "move S:B1 S:B2 ..." to ask for each board's move under the values of
+// the set it names. So one request carries the games of several
+// candidates. evotune's hello stays "evotune-player 1": the player opts in,
+// and a player of version 1 is spoken to as before.
+
+// protocolVersion is the version a protocol line declares.
+const protocolVersion = 2
+
+// FormatProtocol returns the protocol line of a version-2 player holding
+// sets parameter sets.
+func FormatProtocol(sets int) string { return "protocol 2 " + strconv.Itoa(sets) }
+
+// ParseProtocol reads a protocol line, "protocol 2 SETS" with SETS from 1
+// to MaxSets, and returns SETS.
+func ParseProtocol(line string) (int, error) {
+	f := strings.Split(line, " ")
+	if len(f) != 3 || f[0] != "protocol" || f[1] != strconv.Itoa(protocolVersion) {
+		return 0, broke(ruleProtocolVersion, fmt.Errorf("%w: %q: want \"protocol 2 SETS\" (version 2; a version-1 player sends no protocol line)", ErrProtocol, clip([]byte(line))))
+	}
+	n, ok := parseSetNumber(f[2], MaxSets)
+	if !ok {
+		return 0, broke(ruleProtocolVersion, fmt.Errorf("%w: %q: SETS %q: want a whole number from 1 to %d", ErrProtocol, clip([]byte(line)), f[2], MaxSets))
+	}
+	return n, nil
+}
+
+// parseSetNumber reads a set number: decimal digits without a sign or a
+// leading zero, from 1 to most.
+func parseSetNumber(s string, most int) (int, bool) {
+	if s == "" || len(s) > 2 || s[0] == '0' {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, n <= most
+}
+
+// FormatSetIn returns the version-2 set line giving set s the values xs
+// (see FormatSet).
+func FormatSetIn(ps []Param, s int, xs []float64) (string, error) {
+	line, err := FormatSet(ps, xs)
+	if err != nil {
+		return "", err
+	}
+	return "set " + strconv.Itoa(s) + line[len("set"):], nil
+}
+
+// ParseSetIn reads a version-2 set line, "set S NAME=VALUE ...", against
+// the declared parameters and a player holding sets sets: S from 1 to
+// sets, then what ParseSet wants.
+func ParseSetIn(line string, ps []Param, sets int) (int, []float64, error) {
+	rest, ok := strings.CutPrefix(line, "set ")
+	if !ok {
+		return 0, nil, fmt.Errorf("%w: want \"set S NAME=VALUE ...\" (version 2), got %q", ErrProtocol, clip([]byte(line)))
+	}
+	num, rest, _ := strings.Cut(rest, " ")
+	s, ok := parseSetNumber(num, sets)
+	if !ok {
+		return 0, nil, fmt.Errorf("%w: set: set number %q: want a whole number from 1 to %d (version 2: \"set S NAME=VALUE ...\")", ErrProtocol, clip([]byte(num)), sets)
+	}
+	xs, err := ParseSet(strings.TrimSuffix("set "+rest, " "), ps)
+	if err != nil {
+		return 0, nil, err
+	}
+	return s, xs, nil
+}
+
+// AppendMoveIn appends the version-2 move line asking for the boards'
+// moves, board i under set sets[i] (without the newline).
+func AppendMoveIn(dst []byte, boards []engine.Board, sets []uint8) []byte {
+	const width = len(" 0x") + 16
+	dst = slices.Grow(dst, len("move")+(width+3)*len(boards))
+	dst = append(dst, "move"...)
+	for i, b := range boards {
+		dst = append(dst, ' ')
+		if s := sets[i]; s >= 10 {
+			dst = append(dst, '0'+s/10, '0'+s%10)
+		} else {
+			dst = append(dst, '0'+s)
+		}
+		dst = append(dst, ':', '0', 'x')
+		n := len(dst)
+		dst = dst[:n+16]
+		for j := n + 15; j >= n; j-- {
+			dst[j] = hexDigits[b&0xf]
+			b >>= 4
+		}
+	}
+	return dst
+}
+
+// ParseMoveIn reads a version-2 move line, "move S:B1 ... S:Bk" with k >=
+// 1, each S from 1 to sets and each board 0x and 16 hex digits, into
+// boards[:0] and ss[:0].
+func ParseMoveIn(line []byte, sets int, boards []engine.Board, ss []uint8) ([]engine.Board, []uint8, error) {
+	rest, ok := bytes.CutPrefix(line, []byte("move "))
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: want \"move S:B1 ... S:Bk\" (version 2), got %q", ErrProtocol, clip(line))
+	}
+	boards, ss = boards[:0], ss[:0]
+	for len(rest) > 0 || len(boards) == 0 {
+		tok := rest
+		if i := bytes.IndexByte(rest, ' '); i >= 0 {
+			tok, rest = rest[:i], rest[i+1:]
+			if len(rest) == 0 {
+				return nil, nil, fmt.Errorf("%w: move: a space ends the line", ErrProtocol)
+			}
+		} else {
+			rest = nil
+		}
+		num, hex, ok := bytes.Cut(tok, []byte(":"))
+		if !ok {
+			return nil, nil, fmt.Errorf("%w: move: board %d: %q: want S:B, a set number, ':' and the board (version 2)", ErrProtocol, len(boards)+1, clip(tok))
+		}
+		s, ok := parseSetNumber(string(num), sets)
+		if !ok {
+			return nil, nil, fmt.Errorf("%w: move: board %d: set %q: want a whole number from 1 to %d", ErrProtocol, len(boards)+1, clip(num), sets)
+		}
+		b, ok := parseHexBoard(hex)
+		if !ok {
+			return nil, nil, fmt.Errorf("%w: move: board %d: %q: want 0x and 16 hex digits", ErrProtocol, len(boards)+1, clip(hex))
+		}
+		boards, ss = append(boards, b), append(ss, uint8(s))
+	}
+	return boards, ss, nil
+}
