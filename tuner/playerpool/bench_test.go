@@ -113,15 +113,50 @@ func BenchmarkCPU(b *testing.B) {
 	}
 }
 
+// BenchmarkCandidates is BenchmarkCPU for a tuning run's batch: 16
+// candidates of 8 games each (a standard run's generation), one slot, k
+// = 64, the player speaking version 1 (a request holds one candidate's
+// games, 8 at most) or version 2 (the games of several candidates), at 1
+// ply; boards/request is what the requests held.
+//
+//	go test ./tuner/playerpool -run '^$' -bench Candidates -benchtime 3s
+func BenchmarkCandidates(b *testing.B) {
+	for _, version := range []string{"1", "2"} {
+		b.Run("protocol="+version, func(b *testing.B) {
+			b.Setenv(testProtocolEnv, version)
+			fam, err := Probe(context.Background(), playerCommand("serve", "1"), "", Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			vs := make([][]float64, 16)
+			for c := range vs {
+				vs[c] = fam.Defaults()
+				vs[c][0] += float64(c)
+			}
+			p := New(1, Options{LogDir: b.TempDir()})
+			defer p.Close()
+			benchCPUOf(b, p, fam, vs, 8, func() (time.Duration, bool) { return childCPU(p) })
+		})
+	}
+}
+
 // benchCPU plays one batch of 64 games cut at benchMoves per operation,
 // after one that starts the player, and reports CPU per move: this
 // process's, and with child's (the player's CPU so far, if it can be read)
 // evotune's and the player's together.
 func benchCPU(b *testing.B, pool tuner.Pool, players tuner.Players, v []float64, child func() (time.Duration, bool)) {
 	// 64 games, so that k up to 64 fills its requests.
-	seeds := testSeeds(64)
-	results := [][]engine.Result{make([]engine.Result, len(seeds))}
-	batch := &tuner.Batch{Players: players, Vectors: [][]float64{v}, Seeds: seeds, MaxMoves: benchMoves}
+	benchCPUOf(b, pool, players, [][]float64{v}, 64, child)
+}
+
+// benchCPUOf is benchCPU for the games of several vectors.
+func benchCPUOf(b *testing.B, pool tuner.Pool, players tuner.Players, vs [][]float64, games int, child func() (time.Duration, bool)) {
+	seeds := testSeeds(games)
+	results := make([][]engine.Result, len(vs))
+	for c := range results {
+		results[c] = make([]engine.Result, games)
+	}
+	batch := &tuner.Batch{Players: players, Vectors: vs, Seeds: seeds, MaxMoves: benchMoves}
 	if err := pool.Play(context.Background(), batch, results, nil); err != nil {
 		b.Fatal(err)
 	}
@@ -134,16 +169,27 @@ func benchCPU(b *testing.B, pool tuner.Pool, players tuner.Players, v []float64,
 	if err != nil {
 		b.Skip("no CPU clock:", err)
 	}
+	var r0, n0 int64
+	pp, _ := pool.(*Pool)
+	if pp != nil {
+		r0, n0 = pp.Requests()
+	}
 	moves := 0
 	for b.Loop() {
 		if err := pool.Play(context.Background(), batch, results, nil); err != nil {
 			b.Fatal(err)
 		}
-		for _, r := range results[0] {
-			moves += r.Moves
+		for _, rs := range results {
+			for _, r := range rs {
+				moves += r.Moves
+			}
 		}
 	}
 	s1, _ := cputime.Process()
+	if pp != nil {
+		r1, n1 := pp.Requests()
+		b.ReportMetric(float64(n1-n0)/float64(r1-r0), "boards/request")
+	}
 	own := float64((s1 - s0).Nanoseconds()) / 1e6 / float64(moves)
 	b.ReportMetric(own, "evotune-cpu-ms/move")
 	switch {

@@ -21,8 +21,8 @@ import (
 const testPlayerFlag = "-evotune-test-player"
 
 // testProtocolEnv set to 1 makes the test player one of version 1, and
-// to "2 N" one of version 2 holding N sets; by default it speaks version 2
-// with DefaultSets, as evotune player does.
+// to "2 N" one of version 2 holding N sets; unset or 2, it speaks version
+// 2 with DefaultSets, as evotune player does.
 const testProtocolEnv = "EVOTUNE_TEST_PLAYER_PROTOCOL"
 
 func TestMain(m *testing.M) {
@@ -199,7 +199,7 @@ func testPlayer(mode string, args []string) int {
 	switch v := os.Getenv(testProtocolEnv); {
 	case v == "1":
 		p = VersionOne(p)
-	case v != "":
+	case v != "" && v != "2":
 		// "2 N": a player of version 2 holding N sets.
 		n, _ := strconv.Atoi(strings.TrimPrefix(v, "2 "))
 		p = fewSets{p.(SetsPlayer), n}
