@@ -129,6 +129,27 @@ func (pp *playerPools) make(cfg *tuner.Config) (tuner.Players, tuner.Pool, error
 	return fam, p, nil
 }
 
+// requests says how many moves the local players answered and how many
+// shared a request, or "" when they answered none (the games went to NATS
+// workers).
+func (pp *playerPools) requests() string {
+	var req, boards int64
+	sets := 0
+	for _, p := range pp.pools {
+		r, b := p.Requests()
+		req, boards = req+r, boards+b
+		sets = max(sets, p.Sets())
+	}
+	if req == 0 {
+		return ""
+	}
+	line := fmt.Sprintf("%d moves in %d requests to the player, %.1f boards a request", boards, req, float64(boards)/float64(req))
+	if sets > 0 {
+		return line + fmt.Sprintf(" (protocol version 2, %d parameter sets: a request carries several candidates' games)", sets)
+	}
+	return line + " (protocol version 1: a request carries one candidate's games; a player of version 2 shares requests between candidates, see docs/players.md)"
+}
+
 // close ends the players.
 func (pp *playerPools) close() {
 	for _, p := range pp.pools {

@@ -80,7 +80,7 @@ func setupResume(fs *flag.FlagSet, opts options) runFunc {
 		// config records, and checks that it declares what it did.
 		pp := &playerPools{flags: pf, dir: dir, workers: func(c *tuner.Config) int { return c.Workers }, remote: nf.remote(pool)}
 		defer pp.close()
-		return runTuning(ctx, stdout, stderr, pf, func(ev tuner.Events) (*tuner.Run, error) {
+		return runTuning(ctx, stdout, stderr, pf, pp, func(ev tuner.Events) (*tuner.Run, error) {
 			r, err := tuner.Resume(dir, ro, tuner.Options{Pool: pool, Events: ev, PlayerPool: pp.make})
 			switch {
 			case errors.Is(err, checkpoints.ErrNoCheckpoint):

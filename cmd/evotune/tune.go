@@ -75,7 +75,7 @@ func setupTune(fs *flag.FlagSet, opts options) runFunc {
 		defer release()
 		pp := &playerPools{flags: pf, dir: dir, workers: func(c *tuner.Config) int { return c.Workers }, remote: nf.remote(pool)}
 		defer pp.close()
-		return runTuning(ctx, stdout, stderr, pf, func(ev tuner.Events) (*tuner.Run, error) {
+		return runTuning(ctx, stdout, stderr, pf, pp, func(ev tuner.Events) (*tuner.Run, error) {
 			r, err := tuner.Create(cfg, dir, tuner.Options{Pool: pool, Events: ev, PlayerPool: pp.make})
 			if errors.Is(err, tuner.ErrRunDir) {
 				return nil, badInput(err)

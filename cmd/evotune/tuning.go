@@ -19,8 +19,9 @@ import (
 
 // runTuning runs a tuning run with progress on stderr and the summary on
 // stdout; open creates or reopens the run with the given events. pf's
-// limits apply to the player that pins a params file's moves at the end.
-func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, open func(tuner.Events) (*tuner.Run, error)) error {
+// limits apply to the player that pins a params file's moves at the end;
+// pp's pools, how full the player's requests were.
+func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, pp *playerPools, open func(tuner.Events) (*tuner.Run, error)) error {
 	p := &tuneProgress{w: stderr, terminal: isTerminal(stderr), start: time.Now()}
 	r, err := open(p.events())
 	if err != nil {
@@ -95,6 +96,9 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, o
 			if line, err := playerpool.FormatSet(fam.Params, res.Final.Weights); err == nil {
 				fmt.Fprintf(stdout, "set       %s\n", line)
 			}
+		}
+		if line := pp.requests(); line != "" {
+			fmt.Fprintf(stdout, "requests  %s\n", line)
 		}
 		path := filepath.Join(r.Dir(), tuner.WeightsFile)
 		if err := writePlayerParams(ctx, t, path, stdout, pf.options("")); err != nil {

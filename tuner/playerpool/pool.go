@@ -80,8 +80,11 @@ func New(slots int, opts Options) *Pool {
 }
 
 // A requestStats counts the move requests answered and the boards they
-// held.
-type requestStats struct{ requests, boards atomic.Int64 }
+// held, and the parameter sets the last process started declared.
+type requestStats struct {
+	requests, boards atomic.Int64
+	sets             atomic.Int32
+}
 
 func (r *requestStats) add(boards int) {
 	r.requests.Add(1)
@@ -94,6 +97,10 @@ func (r *requestStats) add(boards int) {
 func (p *Pool) Requests() (requests, boards int64) {
 	return p.stats.requests.Load(), p.stats.boards.Load()
 }
+
+// Sets returns the parameter sets that the pool's last started player
+// declared: 0 for a player of protocol version 1, or before any start.
+func (p *Pool) Sets() int { return int(p.stats.sets.Load()) }
 
 // Shared implements tuner.SharedPool: Play may be called for several
 // batches at once.

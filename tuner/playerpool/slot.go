@@ -85,6 +85,7 @@ func (s *slot) ready(ctx context.Context, p *Pool, fam Family) error {
 		return err
 	}
 	s.proc = proc
+	s.stats.sets.Store(int32(proc.Family().Sets))
 	return nil
 }
 
