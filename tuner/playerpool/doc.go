@@ -1,13 +1,19 @@
-// Package playerpool implements the player protocol, evotune-player/1, and
-// a tuner.Pool that plays external players through it: programs of their
-// own, in any language, that choose moves while evotune keeps the game.
+// Package playerpool implements the player protocol, evotune-player/1 and
+// its version 2, and a tuner.Pool that plays external players through it:
+// programs of their own, in any language, that choose moves while evotune
+// keeps the game.
 //
 // The design, in the order a batch meets it:
 //
 //   - The codec of both sides is one function per message: handshake.go
 //     has the id, param and set lines (FormatSet and ParseSet, ...), move.go
 //     the move and best lines (AppendMove and ParseMove, ...), protocol.go
-//     what both share (Hello, ErrProtocol, error replies). Parsing is
+//     what both share (Hello, ErrProtocol, error replies), sets.go the
+//     lines of version 2 (FormatProtocol, FormatSetIn, AppendMoveIn, ...):
+//     a player that says "protocol 2 SETS" after its id holds SETS
+//     parameter sets, given by "set S ..." and named per board by "move
+//     S:B ...", while evotune's hello stays that of version 1, so the
+//     player opts in and a player of version 1 is spoken to as before. Parsing is
 //     strict: one space between tokens, finite decimals, boards as 0x and
 //     16 hex digits, every declared parameter in declaration order; each
 //     error wraps ErrProtocol and names what was wrong. Numbers are written
@@ -63,7 +69,14 @@
 //     the game in process with the same moves. When a candidate has no
 //     games left to start, the slot takes the candidate with the most
 //     left. Results land by (candidate, game), so 1 or N slots give
-//     identical bytes for a deterministic player. The pool is a
+//     identical bytes for a deterministic player. A slot whose player
+//     speaks version 2 (mixed.go) gives each candidate a set (one that
+//     holds its values already, else one no game in flight uses) and
+//     refills the places of ended games from the next candidate when its
+//     own has none left, so its requests carry several candidates' games
+//     and stay as full as k allows; near a batch's end it holds only its
+//     even share of the games not yet ended (in flight on any slot, or to
+//     start), so that the last games spread over the slots. The pool is a
 //     tuner.SharedPool: batches in play at once (a validation and the next
 //     generation's first games) wait in one queue, those not marked Ahead
 //     first, and a slot takes its next candidate from the first batch with

@@ -169,9 +169,13 @@ func TestMoveAllocs(t *testing.T) {
 		best []byte
 		got  []engine.Dir
 	)
+	sets := []uint8{1, 16, 3}
+	var ss []uint8
 	allocs := testing.AllocsPerRun(100, func() {
 		line = AppendMove(line[:0], boards)
 		bs, _ = ParseMove(line, bs)
+		line = AppendMoveIn(line[:0], boards, sets)
+		bs, ss, _ = ParseMoveIn(line, 16, bs, ss)
 		best = AppendBest(best[:0], ds)
 		got, _ = ParseBest(best, 3, got)
 	})

@@ -41,8 +41,8 @@ func ParseProtocol(line string) (int, error) {
 
 // parseSetNumber reads a set number: decimal digits without a sign or a
 // leading zero, from 1 to most.
-func parseSetNumber(s string, most int) (int, bool) {
-	if s == "" || len(s) > 2 || s[0] == '0' {
+func parseSetNumber[T string | []byte](s T, most int) (int, bool) {
+	if len(s) == 0 || len(s) > 2 || s[0] == '0' {
 		return 0, false
 	}
 	n := 0
@@ -133,7 +133,7 @@ func ParseMoveIn(line []byte, sets int, boards []engine.Board, ss []uint8) ([]en
 		if !ok {
 			return nil, nil, fmt.Errorf("%w: move: board %d: %q: want S:B, a set number, ':' and the board (version 2)", ErrProtocol, len(boards)+1, clip(tok))
 		}
-		s, ok := parseSetNumber(string(num), sets)
+		s, ok := parseSetNumber(num, sets)
 		if !ok {
 			return nil, nil, fmt.Errorf("%w: move: board %d: set %q: want a whole number from 1 to %d", ErrProtocol, len(boards)+1, clip(num), sets)
 		}
