@@ -3,8 +3,6 @@ package players_test
 import (
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -154,28 +152,46 @@ func BenchmarkNneonneoCap1Moves(b *testing.B) {
 }
 
 // BenchmarkPythonMoves asks the Python player for moves on boards of seeded
-// games at its default depth, 16 boards a request, b.N boards in all.
+// games at its default depth, 16 boards a request, b.N boards in all: in
+// version 1, and in version 2 with the boards spread over 4 sets (each given
+// the defaults), so that what naming a set per board costs the player shows
+// as the difference in player-cpu-ns/move.
 //
 //	go test ./examples/players -run '^$' -bench PythonMoves -benchtime 20000x
 func BenchmarkPythonMoves(b *testing.B) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		b.Skip("python3 not found")
-	}
 	boards := testBoards(b, min(b.N, 2000))
-	p := start(b, py, filepath.Join("python", "player.py"))
-	if r := p.set(nil); r != "ok" {
-		b.Fatalf("set: %q", r)
+	for _, protocol := range []string{"1", "2"} {
+		b.Run("protocol="+protocol, func(b *testing.B) {
+			p := start(b, pythonPlayer(b, "--protocol", protocol)...)
+			var sets []int
+			if protocol == "2" {
+				sets = make([]int, len(boards))
+				for s := 1; s <= 4; s++ {
+					if r := p.setIn(s, nil); r != "ok" {
+						b.Fatalf("set %d: %q", s, r)
+					}
+				}
+				for i := range sets {
+					sets[i] = 1 + i%4
+				}
+			} else if r := p.set(nil); r != "ok" {
+				b.Fatalf("set: %q", r)
+			}
+			p0, ok := playerCPU(p)
+			c0, _ := cputime.Process()
+			b.ResetTimer()
+			for done := 0; done < b.N; {
+				n := min(b.N-done, len(boards))
+				if sets != nil {
+					p.movesIn(sets[:n], boards[:n], 16)
+				} else {
+					p.moves(boards[:n], 16)
+				}
+				done += n
+			}
+			b.StopTimer()
+			reportCPU(b, p, p0, ok, c0, b.N)
+			p.quit()
+		})
 	}
-	p0, ok := playerCPU(p)
-	c0, _ := cputime.Process()
-	b.ResetTimer()
-	for done := 0; done < b.N; {
-		n := min(b.N-done, len(boards))
-		p.moves(boards[:n], 16)
-		done += n
-	}
-	b.StopTimer()
-	reportCPU(b, p, p0, ok, c0, b.N)
-	p.quit()
 }

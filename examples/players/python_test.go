@@ -1,20 +1,43 @@
 package players_test
 
 import (
+	"bytes"
+	"errors"
+	"maps"
+	"math/rand/v2"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/engine"
 )
 
-// TestPython runs python/player.py as a child process through the protocol.
-func TestPython(t *testing.T) {
+// pythonPlayer returns the command that runs python/player.py with args,
+// or skips the test where python3 is missing.
+func pythonPlayer(t testing.TB, args ...string) []string {
+	t.Helper()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 not found: the Python example player is not tested")
 	}
-	p := start(t, py, filepath.Join("python", "player.py"))
+	return append([]string{py, filepath.Join("python", "player.py")}, args...)
+}
+
+// TestPython runs python/player.py in version 1 of the protocol (--protocol
+// 1) as a child process: the checks every player must pass, then set
+// rebuilding its table.
+func TestPython(t *testing.T) {
+	p := start(t, pythonPlayer(t, "--protocol", "1")...)
 	if len(p.params) == 0 {
 		t.Fatal("the Python player declares no parameter")
+	}
+	if p.sets != 0 {
+		t.Fatalf("--protocol 1: the handshake announced %d parameter sets, want no protocol line", p.sets)
 	}
 	boards := testBoards(t, 200)
 	checkProtocol(t, p, boards)
@@ -50,4 +73,328 @@ func TestPython(t *testing.T) {
 		}
 	}
 	p.quit()
+}
+
+// pyValues are three parameter sets of the Python player: its defaults,
+// merges alone, and ten minutes' tuned values with another mono_power.
+var pyValues = []map[string]string{
+	nil,
+	{"empty": "0", "monotonicity": "0"},
+	{"empty": "450.23287829530244", "merges": "723.7231282141827", "monotonicity": "27.99859181837368", "mono_power": "3"},
+}
+
+// TestPythonProtocol2 runs python/player.py in version 2 of the protocol,
+// its default: the handshake, moves that with set S are those of a
+// version-1 session given the same values, errors for every malformed set
+// number and every version-1 form, and its flags.
+func TestPythonProtocol2(t *testing.T) {
+	t.Run("handshake", testPythonHandshake)
+	t.Run("sets", testPythonSets)
+	t.Run("errors", testPythonErrors)
+	t.Run("flags", testPythonFlags)
+}
+
+// testPythonHandshake: "protocol 2 16" right after id unless --protocol 1.
+func testPythonHandshake(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		sets int
+	}{
+		{nil, 16},
+		{[]string{"--protocol", "2"}, 16},
+		{[]string{"--protocol=1"}, 0},
+	} {
+		p := start(t, pythonPlayer(t, c.args...)...)
+		if p.sets != c.sets {
+			t.Errorf("%q: %d sets announced, want %d", c.args, p.sets, c.sets)
+		}
+		if len(p.params) != 4 {
+			t.Errorf("%q: %d parameters declared, want 4", c.args, len(p.params))
+		}
+		p.quit()
+	}
+}
+
+// testPythonSets is the differential test of version 2 against version 1:
+// the three sets of pyValues, each given to a version-1 session and to a
+// numbered set of one version-2 session (1, 16 and 9: both ends and the
+// middle); every board asked with every set, the sets mixed within each
+// request in a seeded random order, must get the version-1 session's move.
+// Then sets 1 and 16 swap values, which must change their moves and no
+// other set's.
+func testPythonSets(t *testing.T) {
+	boards := nnBoards(t, 500, 500)
+	want := make([][]engine.Dir, len(pyValues)) // want[v][i]: board i with values v, in version 1
+	for v, vals := range pyValues {
+		p := start(t, pythonPlayer(t, "--protocol", "1")...)
+		if r := p.set(vals); r != "ok" {
+			t.Fatalf("version 1: set %v: %q", vals, r)
+		}
+		want[v] = p.moves(boards, 64)
+		p.quit()
+	}
+	for v := 1; v < len(pyValues); v++ {
+		differ := 0
+		for i := range boards {
+			if want[v][i] != want[0][i] {
+				differ++
+			}
+		}
+		if differ == 0 {
+			t.Errorf("values %v play as the defaults on all %d boards: the test sees no set", pyValues[v], len(boards))
+		}
+	}
+
+	p := start(t, pythonPlayer(t)...)
+	rng := rand.New(rand.NewPCG(1, uint64(len(boards))))
+	// ask plays every board with every set, the (set, board) pairs in a
+	// seeded order and requests of 64, and checks each move against version
+	// 1's with the values the set holds (given[set] indexes pyValues).
+	ask := func(what string, given map[int]int) {
+		t.Helper()
+		type job struct{ set, board int }
+		var jobs []job
+		for _, s := range slices.Sorted(maps.Keys(given)) { // the same requests every run
+			for i := range boards {
+				jobs = append(jobs, job{s, i})
+			}
+		}
+		rng.Shuffle(len(jobs), func(i, j int) { jobs[i], jobs[j] = jobs[j], jobs[i] })
+		sets := make([]int, len(jobs))
+		bs := make([]engine.Board, len(jobs))
+		for k, j := range jobs {
+			sets[k], bs[k] = j.set, boards[j.board]
+		}
+		got := p.movesIn(sets, bs, 64)
+		bad := 0
+		for k, j := range jobs {
+			if w := want[given[j.set]][j.board]; got[k] != w {
+				if bad++; bad <= 5 {
+					t.Errorf("%s: board %s with set %d: %v, version 1 with its values %v", what, boards[j.board].Hex(), j.set, got[k], w)
+				}
+			}
+		}
+		if bad > 5 {
+			t.Errorf("%s: %d moves of %d differ from version 1's", what, bad, len(jobs))
+		}
+	}
+	given := map[int]int{}
+	for v, s := range []int{1, 16, 9} {
+		if r := p.setIn(s, pyValues[v]); r != "ok" {
+			t.Fatalf("set %d: %q", s, r)
+		}
+		given[s] = v
+	}
+	ask("three sets", given)
+	given[1], given[16] = given[16], given[1]
+	for _, s := range []int{1, 16} {
+		if r := p.setIn(s, pyValues[given[s]]); r != "ok" {
+			t.Fatalf("set %d again: %q", s, r)
+		}
+	}
+	ask("sets 1 and 16 swapped", given)
+	p.quit()
+}
+
+// testPythonErrors sends every kind of bad line to a version-2 session:
+// each must be answered with one error line, after which a good request
+// gets the same move as before it (so nothing else was sent, and set 1 kept
+// its values: the boards asked are those where set 1, given the tuned
+// values, and set 3, given the defaults, play differently).
+func testPythonErrors(t *testing.T) {
+	p := start(t, pythonPlayer(t)...)
+	if r := p.setIn(1, pyValues[2]); r != "ok" {
+		t.Fatalf("set 1: %q", r)
+	}
+	if r := p.setIn(3, nil); r != "ok" {
+		t.Fatalf("set 3: %q", r)
+	}
+	all := testBoards(t, 200)
+	tuned, defaults := p.movesIn(repeat(1, len(all)), all, 64), p.movesIn(repeat(3, len(all)), all, 64)
+	var boards []engine.Board
+	var before []engine.Dir
+	for i, b := range all {
+		if tuned[i] != defaults[i] && len(boards) < 8 {
+			boards, before = append(boards, b), append(before, tuned[i])
+		}
+	}
+	if len(boards) == 0 {
+		t.Fatalf("sets 1 and 3 play alike on %d boards", len(all))
+	}
+	b := boards[0].Hex()
+	good := "move 1:" + b
+	defs := p.assignments(nil)
+	for _, c := range []struct{ what, line string }{
+		{"set without a number", "set"},
+		{"set 0", "set 0" + defs},
+		{"set SETS+1", "set 17" + defs},
+		{"set 64, the protocol's most but above these SETS", "set 64" + defs},
+		{"set with a huge number", "set 123456789012345678901234567890" + defs},
+		{"set with a number of 5000 digits", "set " + strings.Repeat("9", 5000) + defs},
+		{"set with a leading zero", "set 01" + defs},
+		{"set with a sign", "set +1" + defs},
+		{"set with a negative number", "set -1" + defs},
+		{"set with a number and a letter", "set 1x" + defs},
+		{"set with an underscore in the number", "set 1_0" + defs},
+		{"set with a hex number", "set 0x1" + defs},
+		{"set with S:", "set 1:" + defs},
+		{"set 1 without values", "set 1"},
+		{"set 1 with an unknown parameter", "set 1" + p.assignments(map[string]string{"no_such_parameter": "1"})},
+		{"set 1 with a value out of range", "set 1" + p.assignments(map[string]string{"empty": "1001"})},
+		{"set 1 with nan", "set 1" + p.assignments(map[string]string{"merges": "nan"})},
+		{"set 1 with a fractional int", "set 1" + p.assignments(map[string]string{"mono_power": "2.5"})},
+		{"set 2 with a parameter missing", "set 2 empty=120 merges=60 monotonicity=4"},
+		{"version 1's set", "set" + defs},
+		{"version 1's move", "move " + b},
+		{"version 1's move after a good board", "move 1:" + b + " " + b},
+		{"a set never given", "move 2:" + b},
+		{"a set that failed to be given, after a good board", "move 1:" + b + " 2:" + b},
+		{"set 0 in a move", "move 0:" + b},
+		{"set SETS+1 in a move", "move 17:" + b},
+		{"a huge set number in a move", "move 123456789012345678901234567890:" + b},
+		{"a leading zero in a move", "move 01:" + b},
+		{"a sign in a move", "move +1:" + b},
+		{"no number before the colon", "move :" + b},
+		{"a number without a colon", "move 1" + b},
+		{"a number and the board apart", "move 1 " + b},
+		{"another separator", "move 1;" + b},
+		{"two set numbers", "move 1:1:" + b},
+		{"no board after the colon", "move 1:"},
+		{"0x without digits", "move 1:0x"},
+		{"a bad hex digit", "move 1:0x12g4"},
+		{"17 hex digits", "move 1:0x12345678901234567"},
+		{"a colon after the board", "move 1:" + b + ":"},
+		{"no board", "move"},
+		{"a board with no legal move", "move 1:" + deadBoard.Hex()},
+		{"a board with no legal move after good ones", "move 1:" + b + " 3:" + b + " 1:" + deadBoard.Hex()},
+		{"an unknown command", "protocol 2 16"},
+	} {
+		p.send(c.line)
+		if r := p.recv(); !strings.HasPrefix(r, "error ") {
+			t.Errorf("%s (%.80q): %q, want error", c.what, c.line, r)
+		}
+		p.send(good)
+		if r, want := p.recv(), "best "+before[0].String(); r != want {
+			t.Fatalf("%s (%.80q): then %q to %q, want %q", c.what, c.line, r, good, want)
+		}
+	}
+	if got := p.movesIn(repeat(1, len(boards)), boards, 8); !slices.Equal(got, before) {
+		t.Errorf("set 1 after the errors: %v, before them %v", got, before)
+	}
+	// The sets that failed can still be given, up to 16.
+	for _, s := range []int{2, 16} {
+		if r := p.setIn(s, pyValues[2]); r != "ok" {
+			t.Fatalf("set %d after the errors: %q", s, r)
+		}
+		if got := p.movesIn(repeat(s, len(boards)), boards, 8); !slices.Equal(got, before) {
+			t.Errorf("set %d, given set 1's values: %v, set 1 %v", s, got, before)
+		}
+	}
+	p.quit()
+}
+
+// testPythonFlags: a bad --protocol ends the program with status 2 and its
+// usage, and --help shows the flag.
+func testPythonFlags(t *testing.T) {
+	cmd := pythonPlayer(t)
+	for _, args := range [][]string{{"--protocol", "3"}, {"--protocol=0"}, {"--protocol", "v2"}, {"--protocol"}} {
+		var stderr bytes.Buffer
+		c := exec.Command(cmd[0], append(cmd[1:], args...)...)
+		c.Stderr = &stderr
+		err := c.Run()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+			t.Errorf("%q: %v, want exit status 2", args, err)
+		}
+		if !strings.Contains(stderr.String(), "usage: player.py") {
+			t.Errorf("%q: standard error %q, want the usage", args, stderr.String())
+		}
+	}
+	out, err := exec.Command(cmd[0], append(cmd[1:], "--help")...).CombinedOutput()
+	if err != nil {
+		t.Errorf("--help: %v", err)
+	}
+	for _, s := range []string{"--protocol", "set S NAME=VALUE"} {
+		if !strings.Contains(string(out), s) {
+			t.Errorf("--help does not mention %q:\n%s", s, out)
+		}
+	}
+}
+
+// pyTuneConfig is a tuning run of seconds: 2 generations of 4 candidates
+// of 4 games, a validation of 6.
+const pyTuneConfig = `name: python
+seed: 5
+generations: 2
+optimizer: {method: cmaes, population: 4}
+fitness: {games: 4}
+validation: {every: 2, games: 6}
+`
+
+// requestsRE reads the summary's line on the requests to the player.
+var requestsRE = regexp.MustCompile(`(?m)^requests +(\d+) moves in (\d+) requests`)
+
+// TestPythonTune tunes the Python player with evotune tune --player, built
+// from this module, in version 2 and in version 1: the histories must be
+// the same but for their clock fields (a request shares candidates' games,
+// never changes one), and version 2 must have asked fewer requests for the
+// same moves.
+func TestPythonTune(t *testing.T) {
+	player := pythonPlayer(t)
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build evotune with: the Python player is not tuned")
+	}
+	dir := t.TempDir()
+	evotune := filepath.Join(dir, "evotune")
+	if out, err := exec.Command(goCmd, "build", "-o", evotune, "github.com/evotune/evotune/cmd/evotune").CombinedOutput(); err != nil {
+		t.Fatalf("building evotune: %v\n%s", err, out)
+	}
+	config := filepath.Join(dir, "python.yaml")
+	if err := os.WriteFile(config, []byte(pyTuneConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		history         string
+		moves, requests int
+	}
+	tune := func(protocol string) result {
+		t.Helper()
+		out := filepath.Join(dir, "run"+protocol)
+		words := []string{strconv.Quote(player[0]), strconv.Quote(player[1]), "--protocol", protocol}
+		cmd := exec.Command(evotune, "tune", "--config", config, "--player", strings.Join(words, " "), "--workers", "1", "--out", out)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("protocol %s: evotune tune: %v\n%s\n%s", protocol, err, stdout.String(), stderr.String())
+		}
+		var r result
+		m := requestsRE.FindStringSubmatch(stdout.String())
+		if m == nil {
+			t.Fatalf("protocol %s: no requests line in the summary:\n%s", protocol, stdout.String())
+		}
+		r.moves, _ = strconv.Atoi(m[1])
+		r.requests, _ = strconv.Atoi(m[2])
+		history, err := os.ReadFile(filepath.Join(out, "history.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.SplitAfter(string(history), "\n") {
+			if i := strings.LastIndex(l, `,"elapsed_s":`); i >= 0 { // the clock fields end each line
+				l = l[:i] + "\n"
+			}
+			r.history += l
+		}
+		return r
+	}
+	v2, v1 := tune("2"), tune("1")
+	if v2.history != v1.history {
+		t.Errorf("history in version 2:\n%s\nin version 1:\n%s", v2.history, v1.history)
+	}
+	if v2.history == "" {
+		t.Error("empty history")
+	}
+	if v2.moves != v1.moves || v2.requests >= v1.requests {
+		t.Errorf("version 2: %d moves in %d requests; version 1: %d moves in %d requests: want the same moves in fewer requests", v2.moves, v2.requests, v1.moves, v1.requests)
+	}
 }

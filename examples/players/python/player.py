@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A small 2048 player that speaks evotune's player protocol (evotune-player/1).
+"""A small 2048 player that speaks evotune's player protocol, version 2.
 
 It chooses moves by expectimax over a heuristic of four numbers, all of them
 declared as parameters so that evotune can tune them:
@@ -11,27 +11,38 @@ declared as parameters so that evotune can tune them:
 
 Every feature is a sum over the 8 lines of the board (4 rows, 4 columns), so
 a board's heuristic is 8 look-ups in a table of the 65536 possible lines,
-rebuilt at each `set`. The search is evotune's exact expectimax
-(docs/searches.md) with move scores: a move is worth its score plus the
-mean, over the spawns that follow it, of the best move below, down to the
-heuristic at depth 0; a board with no legal move below the root is worth 0. At the default --depth 2 (plies: a move layer, then a
-spawn layer) that is one move and the mean heuristic of the boards its
-spawns give. Ties go to the first of up, down, left, right, so the player is
+built at each `set`, one table per parameter set. The search is evotune's
+exact expectimax (docs/searches.md) with move scores: a move is worth its
+score plus the mean, over the spawns that follow it, of the best move below,
+down to the heuristic at depth 0; a board with no legal move below the root
+is worth 0. At the default --depth 2 (plies: a move layer, then a spawn
+layer) that is one move and the mean heuristic of the boards its spawns
+give. Ties go to the first of up, down, left, right, so the player is
 deterministic.
 
-Standard library only; run `player.py --help` for its flags. The protocol,
-in one screen:
+Standard library only; run `player.py --help` for its flags. The protocol
+(docs/players.md), in one screen:
 
   -> evotune-player 1
   <- id python-expectimax 1 depth=2
-  <- param empty float 120.0 0.0 1000.0     (one line per parameter:
-  <- ...                                      NAME TYPE DEFAULT MIN MAX)
+  <- protocol 2 16                            (version 2: it holds 16 parameter sets)
+  <- param empty float 120.0 0.0 1000.0       (one line per parameter:
+  <- ...                                       NAME TYPE DEFAULT MIN MAX)
   <- ready
-  -> set empty=120 merges=60 monotonicity=4 mono_power=2
+  -> set 1 empty=120 merges=60 monotonicity=4 mono_power=2
   <- ok                                       (or: error TEXT)
-  -> move 0x0000000000001211 0x0000000000012345
-  <- best left right                          (one move per board)
-  -> quit
+  -> set 2 empty=0 merges=60 monotonicity=0 mono_power=2
+  <- ok
+  -> move 1:0x0000000000001211 2:0x0000000000001211 1:0x0000000000012345
+  <- best left down right                     (one move per board, each chosen with
+  -> quit                                      the values of the set named before it)
+
+What version 2 adds is the set number: in `set S ...` the set that takes
+the values, in `move S:B` the set whose values choose B's move. evotune
+gives each candidate a set, so one request carries several candidates'
+games: fewer, fuller requests for the same games. With `--protocol 1` the
+player speaks version 1: no `protocol` line, one set, `set NAME=VALUE ...`
+and `move B1 B2 ...`.
 """
 
 import argparse
@@ -40,9 +51,10 @@ import math
 import re
 import sys
 
-PROTOCOL = "evotune-player 1"
+HELLO = "evotune-player 1"  # evotune's first line, in both versions
 NAME = "python-expectimax"
 VERSION = "1"
+SETS = 16  # version 2: the parameter sets held at once, numbered 1 to SETS
 
 # name, type, default, min, max: the parameters in declaration order.
 PARAMS = (
@@ -52,14 +64,18 @@ PARAMS = (
     ("mono_power", "int", 2, 1, 4),
 )
 
+DEFAULTS = {name: default for name, _, default, _, _ in PARAMS}
 DIRS = ("up", "down", "left", "right")
 MAX_POWER = 4
 
 BOARD_RE = re.compile(r"0x[0-9a-fA-F]{1,16}\Z")
+# Version 2's set numbers as a request must write them, "1" to "16": int()
+# alone would also take "01", "+1", " 1" and "1_0".
+SET_NUMBERS = {str(s): s for s in range(1, SETS + 1)}
 
 
 class ProtocolError(Exception):
-    """A request the player cannot serve; the text becomes `error TEXT`."""
+    """A request the player cannot serve: it is answered `error COMMAND: TEXT`."""
 
 
 def slide_left(line):
@@ -140,53 +156,69 @@ def transpose(x):
     return b1 | (b2 >> 24) | (b3 << 24)
 
 
+def parse_values(text):
+    """Parses `NAME=VALUE ...`, every parameter exactly once, into a dict.
+    It raises before anything changes, so a rejected set never leaves a
+    mixture of old and new values."""
+    declared = {p[0]: p for p in PARAMS}
+    values = {}
+    for tok in text.split():
+        name, eq, val = tok.partition("=")
+        if not eq:
+            raise ProtocolError("%r is not NAME=VALUE" % tok)
+        if name not in declared:
+            raise ProtocolError("unknown parameter %r" % name)
+        if name in values:
+            raise ProtocolError("parameter %s given twice" % name)
+        _, typ, _, lo, hi = declared[name]
+        try:
+            x = float(val)
+        except ValueError:
+            raise ProtocolError("%s=%s is not a number" % (name, val)) from None
+        if not math.isfinite(x):
+            raise ProtocolError("%s=%s is not finite" % (name, val))
+        if typ == "int":
+            if x != int(x):
+                raise ProtocolError("%s=%s is not an integer" % (name, val))
+            x = int(x)
+        if not lo <= x <= hi:
+            raise ProtocolError("%s=%s is outside [%s, %s]" % (name, val, lo, hi))
+        values[name] = x
+    missing = [p[0] for p in PARAMS if p[0] not in values]
+    if missing:
+        raise ProtocolError("missing parameter %s" % ", ".join(missing))
+    return values
+
+
+def parse_board(text):
+    """Parses a board, 0x and 1 to 16 hex digits, into an int."""
+    if not BOARD_RE.match(text):
+        raise ProtocolError("%r is not a board (0x and 1 to 16 hex digits)" % text)
+    return int(text, 16)
+
+
+def parse_set_number(text):
+    """Parses a set number of version 2."""
+    if text not in SET_NUMBERS:
+        raise ProtocolError("%r is not a set number (1 to %d, without sign or leading zero)" % (text, SETS))
+    return SET_NUMBERS[text]
+
+
 class Player:
+    """The search. It reads the heuristic from self.heur, the table of one
+    parameter set, which serving points at the set of each board in turn."""
+
     def __init__(self, depth):
         self.depth = depth
         self.t = Tables()
-        self.values = {name: default for name, _, default, _, _ in PARAMS}
-        self.build()
+        self.heur = None
 
-    def build(self):
-        """Compiles the parameters into one heuristic value per line."""
-        v = self.values
-        we, wm, wmono = v["empty"], v["merges"], v["monotonicity"]
-        mono = self.t.mono[v["mono_power"] - 1]
-        self.heur = [we * e + wm * m - wmono * q
-                     for e, m, q in zip(self.t.empty, self.t.merges, mono)]
-
-    def set(self, text):
-        """Parses `NAME=VALUE ...`; every parameter exactly once. On an
-        error nothing changes, so a rejected set never leaves a mixture."""
-        declared = {p[0]: p for p in PARAMS}
-        values = {}
-        for tok in text.split():
-            name, eq, val = tok.partition("=")
-            if not eq:
-                raise ProtocolError("set: %r is not NAME=VALUE" % tok)
-            if name not in declared:
-                raise ProtocolError("set: unknown parameter %r" % name)
-            if name in values:
-                raise ProtocolError("set: parameter %s given twice" % name)
-            _, typ, _, lo, hi = declared[name]
-            try:
-                x = float(val)
-            except ValueError:
-                raise ProtocolError("set: %s=%s is not a number" % (name, val)) from None
-            if not math.isfinite(x):
-                raise ProtocolError("set: %s=%s is not finite" % (name, val))
-            if typ == "int":
-                if x != int(x):
-                    raise ProtocolError("set: %s=%s is not an integer" % (name, val))
-                x = int(x)
-            if not lo <= x <= hi:
-                raise ProtocolError("set: %s=%s is outside [%s, %s]" % (name, val, lo, hi))
-            values[name] = x
-        missing = [p[0] for p in PARAMS if p[0] not in values]
-        if missing:
-            raise ProtocolError("set: missing parameter %s" % ", ".join(missing))
-        self.values = values
-        self.build()
+    def table(self, values):
+        """Compiles parameter values into one heuristic value per line."""
+        we, wm, wmono = values["empty"], values["merges"], values["monotonicity"]
+        mono = self.t.mono[values["mono_power"] - 1]
+        return [we * e + wm * m - wmono * q
+                for e, m, q in zip(self.t.empty, self.t.merges, mono)]
 
     # The board: a Python int of 64 bits, cell (r, c) at bit 4*(4r+c).
 
@@ -281,38 +313,88 @@ class Player:
                 best, best_d = v, d
         return best_d
 
-    def moves(self, text):
-        boards = text.split()
-        if not boards:
-            raise ProtocolError("move: no board")
-        parsed = []
-        for tok in boards:
-            if not BOARD_RE.match(tok):
-                raise ProtocolError("move: %r is not a board (0x and 1 to 16 hex digits)" % tok)
-            parsed.append(int(tok, 16))
+    def best_moves(self, jobs):
+        """The reply to a move request: jobs holds, for each board in order,
+        its token in the request, its set's table and the board, all parsed
+        before any is searched, so that a bad board fails the request
+        without wasted work."""
+        if not jobs:
+            raise ProtocolError("no board")
         out = []
-        for tok, b in zip(boards, parsed):
+        for tok, heur, b in jobs:
+            self.heur = heur  # each board is searched with its own set's values
             d = self.choose(b)
             if d is None:
-                raise ProtocolError("move: board %s has no legal move" % tok)
+                raise ProtocolError("board %s has no legal move" % tok)
             out.append(DIRS[d])
         return "best " + " ".join(out)
+
+
+class Version1:
+    """Version 1: one parameter set, `set NAME=VALUE ...` and `move B1 B2 ...`."""
+
+    protocol_line = None
+
+    def __init__(self, player):
+        self.player = player
+        self.heur = player.table(DEFAULTS)  # until the first set
+
+    def set(self, text):
+        self.heur = self.player.table(parse_values(text))
+
+    def move(self, text):
+        jobs = [(tok, self.heur, parse_board(tok)) for tok in text.split()]
+        return self.player.best_moves(jobs)
+
+
+class Version2:
+    """Version 2: SETS parameter sets, `set S NAME=VALUE ...` gives set S its
+    values and `move S:B1 S:B2 ...` names the set of each board, so that one
+    request can carry the games of several candidates."""
+
+    protocol_line = "protocol 2 %d" % SETS
+
+    def __init__(self, player):
+        self.player = player
+        self.tables = {}  # set number -> its heuristic table, once given
+
+    def set(self, text):
+        num, _, values = text.partition(" ")
+        s = parse_set_number(num)
+        self.tables[s] = self.player.table(parse_values(values))
+
+    def move(self, text):
+        jobs = []
+        for tok in text.split():
+            num, colon, board = tok.partition(":")
+            try:
+                if not colon:
+                    raise ProtocolError("not S:BOARD (a set number, ':', then the board)")
+                s = parse_set_number(num)
+                if s not in self.tables:
+                    raise ProtocolError("set %d was never given (set S NAME=VALUE ... first)" % s)
+                jobs.append((tok, self.tables[s], parse_board(board)))
+            except ProtocolError as e:
+                raise ProtocolError("%r: %s" % (tok, e)) from None  # which board it was
+        return self.player.best_moves(jobs)
 
 
 def fmt(x):
     return repr(float(x)) if isinstance(x, float) else str(x)
 
 
-def serve(player, inp, out):
+def serve(session, inp, out):
     def send(line):
         out.write(line + "\n")
         out.flush()
 
     first = inp.readline()
-    if first.rstrip("\r\n") != PROTOCOL:
-        send("error expected %r, got %r" % (PROTOCOL, first.rstrip("\r\n")))
+    if first.rstrip("\r\n") != HELLO:
+        send("error expected %r, got %r" % (HELLO, first.rstrip("\r\n")))
         return 2
-    send("id %s %s depth=%d" % (NAME, VERSION, player.depth))
+    send("id %s %s depth=%d" % (NAME, VERSION, session.player.depth))
+    if session.protocol_line:
+        send(session.protocol_line)
     for name, typ, default, lo, hi in PARAMS:
         send("param %s %s %s %s %s" % (name, typ, fmt(default), fmt(lo), fmt(hi)))
     send("ready")
@@ -324,32 +406,38 @@ def serve(player, inp, out):
         if not line.strip() or line.startswith("#"):
             continue
         cmd, _, rest = line.partition(" ")
+        if cmd == "quit":
+            return 0
         try:
-            if cmd == "quit":
-                return 0
             if cmd == "set":
-                player.set(rest)
+                session.set(rest)
                 send("ok")
             elif cmd == "move":
-                send(player.moves(rest))
+                send(session.move(rest))
             else:
-                raise ProtocolError("unknown command %r" % cmd)
+                send("error unknown command %r" % cmd)
         except ProtocolError as e:
-            send("error %s" % e)
+            send("error %s: %s" % (cmd, e))  # "error set: ..." or "error move: ..."
 
 
 def main(argv):
     ap = argparse.ArgumentParser(
         description="A 2048 player (expectimax over a tunable heuristic) for evotune's "
-                    "player protocol, evotune-player/1, on standard input and output.")
+                    "player protocol on standard input and output.")
     ap.add_argument("--depth", type=int, default=2,
                     help="search depth in plies, a move layer and a spawn layer one each "
                          "(default 2: one move and the spawn after it; 4 is ~40x slower)")
+    ap.add_argument("--protocol", type=int, choices=(1, 2), default=2,
+                    help="2 (the default): version 2, %d parameter sets at once, "
+                         "'set S NAME=VALUE ...' and 'move S:0x... S:0x...'; "
+                         "1: version 1, one set, 'set NAME=VALUE ...' and 'move 0x... 0x...'"
+                         % SETS)
     args = ap.parse_args(argv)
     if not 1 <= args.depth <= 6:
         ap.error("--depth must be in [1, 6]")
     player = Player(args.depth)
-    return serve(player, sys.stdin, sys.stdout)
+    session = Version2(player) if args.protocol == 2 else Version1(player)
+    return serve(session, sys.stdin, sys.stdout)
 
 
 if __name__ == "__main__":
