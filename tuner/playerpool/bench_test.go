@@ -114,29 +114,32 @@ func BenchmarkCPU(b *testing.B) {
 }
 
 // BenchmarkCandidates is BenchmarkCPU for a tuning run's batch: 16
-// candidates of 8 games each (a standard run's generation), one slot, k
-// = 64, the player speaking version 1 (a request holds one candidate's
-// games, 8 at most) or version 2 (the games of several candidates), at 1
-// ply; boards/request is what the requests held.
+// candidates of 8 games each (a standard run's generation), and for
+// comparison one candidate of 64 games, one slot, k = 64, the player
+// speaking version 1 (a request holds one candidate's games, 8 at most)
+// or version 2 (the games of several candidates), at 1 ply;
+// boards/request is what the requests held.
 //
 //	go test ./tuner/playerpool -run '^$' -bench Candidates -benchtime 3s
 func BenchmarkCandidates(b *testing.B) {
-	for _, version := range []string{"1", "2"} {
-		b.Run("protocol="+version, func(b *testing.B) {
-			b.Setenv(testProtocolEnv, version)
-			fam, err := Probe(context.Background(), playerCommand("serve", "1"), "", Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			vs := make([][]float64, 16)
-			for c := range vs {
-				vs[c] = fam.Defaults()
-				vs[c][0] += float64(c)
-			}
-			p := New(1, Options{LogDir: b.TempDir()})
-			defer p.Close()
-			benchCPUOf(b, p, fam, vs, 8, func() (time.Duration, bool) { return childCPU(p) })
-		})
+	for _, shape := range []struct{ candidates, games int }{{16, 8}, {1, 64}} {
+		for _, version := range []string{"1", "2"} {
+			b.Run(fmt.Sprintf("candidates=%d/protocol=%s", shape.candidates, version), func(b *testing.B) {
+				b.Setenv(testProtocolEnv, version)
+				fam, err := Probe(context.Background(), playerCommand("serve", "1"), "", Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				vs := make([][]float64, shape.candidates)
+				for c := range vs {
+					vs[c] = fam.Defaults()
+					vs[c][0] += float64(c)
+				}
+				p := New(1, Options{LogDir: b.TempDir()})
+				defer p.Close()
+				benchCPUOf(b, p, fam, vs, shape.games, func() (time.Duration, bool) { return childCPU(p) })
+			})
+		}
 	}
 }
 

@@ -44,6 +44,26 @@ func (s *slot) runSets(ctx context.Context, p *Pool, pl *playing) error {
 	cur := -1 // the candidate whose games fill free places first
 	live := s.mixed[:0]
 	defer func() { s.mixed = live[:0] }()
+	// A cancelled batch ends the exchange under way at once: one watch a
+	// process, not one a request, which would cost each request a
+	// registration with ctx.
+	var (
+		watched *Process
+		unwatch func() bool
+	)
+	watch := func() {
+		if watched != s.proc {
+			if unwatch != nil {
+				unwatch()
+			}
+			watched, unwatch = s.proc, s.proc.watch(ctx)
+		}
+	}
+	defer func() {
+		if unwatch != nil {
+			unwatch()
+		}
+	}()
 	alone := false // live holds one game, to be played alone
 	for ctx.Err() == nil {
 		if len(live) == 0 {
@@ -52,19 +72,24 @@ func (s *slot) runSets(ctx context.Context, p *Pool, pl *playing) error {
 				return nil // the slot goes where it is needed first
 			}
 		}
-		if err := s.ready(ctx, p, fam); err != nil {
-			if ctx.Err() != nil {
-				return nil
+		// Games in flight mean a live process of fam's: ready, which
+		// compares declarations, is asked between runs of games only.
+		if len(live) == 0 {
+			if err := s.ready(ctx, p, fam); err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				if err := s.restartFailed(err); err != nil {
+					return err
+				}
+				continue
 			}
-			if err := s.restartFailed(err); err != nil {
-				return err
-			}
-			continue
+			s.syncHeld()
 		}
-		s.syncHeld()
 		if len(live) == 0 {
 			if c, j, ok := sc.takeAnyAlone(); ok {
-				set, err := s.give(ctx, b.Vectors[c])
+				watch()
+				set, err := s.give(b.Vectors[c])
 				if err != nil {
 					sc.requeueJobs([]tuner.Job{{Candidate: c, Game: j}}, true)
 					if stop := s.setFailed(ctx, err); stop != nil || ctx.Err() != nil {
@@ -85,7 +110,8 @@ func (s *slot) runSets(ctx context.Context, p *Pool, pl *playing) error {
 			if c < 0 {
 				break
 			}
-			set, err := s.give(ctx, b.Vectors[c])
+			watch()
+			set, err := s.give(b.Vectors[c])
 			if err != nil {
 				sc.requeueJobs(jobsOf(live), false)
 				sc.ended(len(live))
@@ -113,7 +139,8 @@ func (s *slot) runSets(ctx context.Context, p *Pool, pl *playing) error {
 			}
 			continue // a failure emptied the slot: start again
 		}
-		culprit, err := s.request(ctx, b, &live, sc, pl.results, pl.done)
+		watch()
+		culprit, err := s.request(b, &live, sc, pl.results, pl.done)
 		if err == nil {
 			continue
 		}
@@ -144,8 +171,7 @@ func (s *slot) runSets(ctx context.Context, p *Pool, pl *playing) error {
 // set, and plays them: a game that ends gives its result and frees its
 // place. On failure *live holds the games in flight and culprit is the
 // index in *live of the game the failure names, or -1.
-func (s *slot) request(ctx context.Context, b *tuner.Batch, live *[]mixedGame, sc *schedule, results [][]engine.Result, done tuner.GameDone) (culprit int, err error) {
-	defer s.proc.watch(ctx)() // a cancelled batch ends the exchange under way at once
+func (s *slot) request(b *tuner.Batch, live *[]mixedGame, sc *schedule, results [][]engine.Result, done tuner.GameDone) (culprit int, err error) {
 	s.boards, s.sets = s.boards[:0], s.sets[:0]
 	for _, l := range *live {
 		s.boards, s.sets = append(s.boards, l.g.Board()), append(s.sets, l.set)
@@ -198,7 +224,7 @@ func (s *slot) syncHeld() {
 // give returns the number of a set holding vec: one that holds it
 // already, else a set no live game uses, given vec now; 0 when every set
 // is in use by live games.
-func (s *slot) give(ctx context.Context, vec []float64) (uint8, error) {
+func (s *slot) give(vec []float64) (uint8, error) {
 	free := 0
 	for i := 1; i < len(s.held); i++ {
 		h := &s.held[i]
@@ -214,10 +240,7 @@ func (s *slot) give(ctx context.Context, vec []float64) (uint8, error) {
 	}
 	h := &s.held[free]
 	h.given = false
-	stop := s.proc.watch(ctx) // a cancelled batch ends the exchange at once
-	err := s.proc.SetIn(free, vec)
-	stop()
-	if err != nil {
+	if err := s.proc.SetIn(free, vec); err != nil {
 		return 0, err
 	}
 	h.vec, h.given = append(h.vec[:0], vec...), true

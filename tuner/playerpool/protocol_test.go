@@ -326,7 +326,8 @@ func TestProtocolLine(t *testing.T) {
 func FuzzProtocol(f *testing.F) {
 	for _, s := range []string{"set a=1 n=3", "move 0x0000000000000011", "best up", "param x float 1 0 2", "id x 1", "error x",
 		"best up down left right", "best ", "best up ", "best upp", "best u", "best  up", "best rightx", "best lef",
-		"protocol 2 16", "set 3 a=1 n=3", "move 1:0x0000000000000011 12:0x00000000000000ab", "move 01:0x0000000000000011"} {
+		"protocol 2 16", "set 3 a=1 n=3", "move 1:0x0000000000000011 12:0x00000000000000ab", "move 01:0x0000000000000011",
+		"move 64:0x0000000000000011", "move 65:0x0000000000000011", "move 1:0x0000000000000011 ", "move 1:0x00000000000000111", "move :0x0000000000000011", "move 123:0x0000000000000011"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
@@ -359,6 +360,11 @@ func FuzzProtocol(f *testing.F) {
 			if back, err := ParseParam(FormatParam(p)); err != nil || back != p {
 				t.Fatalf("%q: %+v, written %q, reads back %+v %v", line, p, FormatParam(p), back, err)
 			}
+		}
+		fb, fs, ok := parseMoveInFast([]byte(line), MaxSets, nil, nil)
+		sb, ss2, err := parseMoveInSlow([]byte(line), MaxSets, nil, nil)
+		if ok != (err == nil) || ok && (!slices.Equal(fb, sb) || !slices.Equal(fs, ss2)) {
+			t.Fatalf("%q: read in one pass %v %v %v, token by token %v %v %v", line, fb, fs, ok, sb, ss2, err)
 		}
 		if bs, ss, err := ParseMoveIn([]byte(line), MaxSets, nil, nil); err == nil {
 			if back := AppendMoveIn(nil, bs, ss); !strings.EqualFold(string(back), line) {
@@ -408,4 +414,34 @@ func TestSearchPlayerBounds(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkMoveLine writes and reads a move request of 64 boards, in
+// version 1 and in version 2 (boards under sets 1 to 16): what a request
+// costs the two sides' codecs.
+func BenchmarkMoveLine(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	boards := make([]engine.Board, 64)
+	sets := make([]uint8, 64)
+	for i := range boards {
+		boards[i] = engine.Board(rng.Uint64())
+		sets[i] = uint8(1 + i%16)
+	}
+	var (
+		line []byte
+		bs   []engine.Board
+		ss   []uint8
+	)
+	b.Run("protocol=1", func(b *testing.B) {
+		for b.Loop() {
+			line = AppendMove(line[:0], boards)
+			bs, _ = ParseMove(line, bs)
+		}
+	})
+	b.Run("protocol=2", func(b *testing.B) {
+		for b.Loop() {
+			line = AppendMoveIn(line[:0], boards, sets)
+			bs, ss, _ = ParseMoveIn(line, 16, bs, ss)
+		}
+	})
 }

@@ -87,25 +87,37 @@ func ParseSetIn(line string, ps []Param, sets int) (int, []float64, error) {
 }
 
 // AppendMoveIn appends the version-2 move line asking for the boards'
-// moves, board i under set sets[i] (without the newline).
+// moves, board i under set sets[i] (without the newline). Like AppendMove
+// it grows dst once and writes in place.
 func AppendMoveIn(dst []byte, boards []engine.Board, sets []uint8) []byte {
-	const width = len(" 0x") + 16
-	dst = slices.Grow(dst, len("move")+(width+3)*len(boards))
-	dst = append(dst, "move"...)
-	for i, b := range boards {
-		dst = append(dst, ' ')
-		if s := sets[i]; s >= 10 {
-			dst = append(dst, '0'+s/10, '0'+s%10)
-		} else {
-			dst = append(dst, '0'+s)
+	const width = len(" :0x") + 16
+	n := len(dst) + len("move") + width*len(boards)
+	for _, s := range sets {
+		if n++; s >= 10 {
+			n++
 		}
-		dst = append(dst, ':', '0', 'x')
-		n := len(dst)
-		dst = dst[:n+16]
-		for j := n + 15; j >= n; j-- {
-			dst[j] = hexDigits[b&0xf]
+	}
+	dst = slices.Grow(dst, n-len(dst))
+	i := len(dst)
+	dst = dst[:n]
+	i += copy(dst[i:], "move")
+	for k, b := range boards {
+		dst[i] = ' '
+		i++
+		if s := sets[k]; s >= 10 {
+			dst[i], dst[i+1] = '0'+s/10, '0'+s%10
+			i += 2
+		} else {
+			dst[i] = '0' + s
+			i++
+		}
+		dst[i], dst[i+1], dst[i+2] = ':', '0', 'x'
+		o := dst[i+3 : i+19 : i+19]
+		for j := 15; j >= 0; j-- {
+			o[j] = hexDigits[b&0xf]
 			b >>= 4
 		}
+		i += 19
 	}
 	return dst
 }
@@ -114,6 +126,49 @@ func AppendMoveIn(dst []byte, boards []engine.Board, sets []uint8) []byte {
 // 1, each S from 1 to sets and each board 0x and 16 hex digits, into
 // boards[:0] and ss[:0].
 func ParseMoveIn(line []byte, sets int, boards []engine.Board, ss []uint8) ([]engine.Board, []uint8, error) {
+	if bs, ss, ok := parseMoveInFast(line, sets, boards, ss); ok {
+		return bs, ss, nil
+	}
+	return parseMoveInSlow(line, sets, boards, ss)
+}
+
+// parseMoveInFast reads a well-formed version-2 move line in one pass; ok
+// is false for any other line, which parseMoveInSlow reads again to say
+// what is wrong.
+func parseMoveInFast(line []byte, sets int, boards []engine.Board, ss []uint8) ([]engine.Board, []uint8, bool) {
+	if len(line) < len("move ") || string(line[:len("move ")]) != "move " {
+		return nil, nil, false
+	}
+	boards, ss = boards[:0], ss[:0]
+	for i := len("move "); ; {
+		j := i
+		for j < len(line) && j-i < 3 && line[j] != ':' {
+			j++
+		}
+		if j == len(line) || line[j] != ':' || len(line)-j-1 < 18 {
+			return nil, nil, false
+		}
+		s, ok := parseSetNumber(line[i:j], sets)
+		if !ok {
+			return nil, nil, false
+		}
+		b, ok := parseHexBoard(line[j+1 : j+19])
+		if !ok {
+			return nil, nil, false
+		}
+		boards, ss = append(boards, b), append(ss, uint8(s))
+		switch i = j + 19; {
+		case i == len(line):
+			return boards, ss, true
+		case line[i] != ' ' || i+1 == len(line):
+			return nil, nil, false
+		}
+		i++
+	}
+}
+
+// parseMoveInSlow is ParseMoveIn token by token, saying what is wrong.
+func parseMoveInSlow(line []byte, sets int, boards []engine.Board, ss []uint8) ([]engine.Board, []uint8, error) {
 	rest, ok := bytes.CutPrefix(line, []byte("move "))
 	if !ok {
 		return nil, nil, fmt.Errorf("%w: want \"move S:B1 ... S:Bk\" (version 2), got %q", ErrProtocol, clip(line))
