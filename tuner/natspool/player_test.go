@@ -55,19 +55,64 @@ func playerCommand(set string, depth int, crash bool) []string {
 // sleeping is a player whose moves cost wall time and no CPU: perBoard
 // of sleep for each board of a request, as a deep search on another core
 // would, so that scaling to many slots is measurable on a small machine.
+// With counts, it keeps there its requests and boards so far.
 type sleeping struct {
 	*playerpool.SearchPlayer
-	perBoard time.Duration
+	perBoard         time.Duration
+	counts           *os.File
+	requests, boards int64
 }
 
 func (s *sleeping) Moves(boards []engine.Board, dst []engine.Dir) error {
-	time.Sleep(time.Duration(len(boards)) * s.perBoard)
+	if err := s.answer(len(boards)); err != nil {
+		return err
+	}
 	return s.SearchPlayer.Moves(boards, dst)
 }
 
 func (s *sleeping) MovesIn(boards []engine.Board, sets []uint8, dst []engine.Dir) error {
-	time.Sleep(time.Duration(len(boards)) * s.perBoard)
+	if err := s.answer(len(boards)); err != nil {
+		return err
+	}
 	return s.SearchPlayer.MovesIn(boards, sets, dst)
+}
+
+// answer sleeps for a request of n boards and counts it.
+func (s *sleeping) answer(n int) error {
+	time.Sleep(time.Duration(n) * s.perBoard)
+	if s.counts == nil {
+		return nil
+	}
+	s.requests++
+	s.boards += int64(n)
+	// One fixed-width record rewritten in place: a reader sees the totals
+	// whenever it looks, and a request costs one system call.
+	_, err := s.counts.WriteAt(fmt.Appendf(nil, "%20d %20d\n", s.requests, s.boards), 0)
+	return err
+}
+
+// readCounts sums the requests and boards that the sleeping players
+// counting into dir have answered so far.
+func readCounts(t testing.TB, dir string) (requests, boards int64) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r, b int64
+		if len(data) > 0 {
+			if _, err := fmt.Sscan(string(data), &r, &b); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+		}
+		requests, boards = requests+r, boards+b
+	}
+	return requests, boards
 }
 
 // crashing is a player that exits while answering its third move request.
@@ -93,13 +138,19 @@ func (c *crashing) MovesIn(boards []engine.Board, sets []uint8, dst []engine.Dir
 }
 
 // sleepCommand runs the test binary as the built-in player of a feature
-// set at depth plies that sleeps perBoard for each board it answers.
-func sleepCommand(set string, depth int, perBoard time.Duration) []string {
-	return []string{os.Args[0], testPlayerFlag, set, strconv.Itoa(depth), "sleep=" + perBoard.String()}
+// set at depth plies that sleeps perBoard for each board it answers; with
+// counts not empty, each process keeps its requests and boards so far in a
+// file of its own there (see readCounts).
+func sleepCommand(set string, depth int, perBoard time.Duration, counts string) []string {
+	cmd := []string{os.Args[0], testPlayerFlag, set, strconv.Itoa(depth), "sleep=" + perBoard.String()}
+	if counts != "" {
+		cmd = append(cmd, "counts="+counts)
+	}
+	return cmd
 }
 
-// testPlayer serves the player of args (SET DEPTH [crash|sleep=D]) on standard
-// input and output and returns its exit status.
+// testPlayer serves the player of args (SET DEPTH [crash|sleep=D
+// [counts=DIR]]) on standard input and output and returns its exit status.
 func testPlayer(args []string) int {
 	set, err := eval.Set(args[0])
 	depth, _ := strconv.Atoi(args[1])
@@ -123,7 +174,17 @@ func testPlayer(args []string) int {
 			fmt.Fprintln(os.Stderr, err)
 			return 2
 		}
-		p = &sleeping{SearchPlayer: sp, perBoard: d}
+		sl := &sleeping{SearchPlayer: sp, perBoard: d}
+		if len(args) > 3 && strings.HasPrefix(args[3], "counts=") {
+			f, err := os.Create(filepath.Join(strings.TrimPrefix(args[3], "counts="), strconv.Itoa(os.Getpid())))
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 2
+			}
+			defer f.Close()
+			sl.counts = f
+		}
+		p = sl
 	}
 	if err := playerpool.Serve(context.Background(), os.Stdin, os.Stdout, p); err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -108,11 +108,13 @@ func (bt *batchTimer) Play(ctx context.Context, b *tuner.Batch, results [][]engi
 // games each). games/s is the run's games over its
 // wall time; linear is games/s per slot over what a slot can play, one
 // game of 50 moves per 50 x scalingPerBoard; idle is the fraction of slot
-// time not spent playing. Every slot count writes the same files. Run it
+// time not spent playing; boards/request is what the workers' players
+// were asked per move request (the sleep is per board, so it changes no
+// game's cost). Every slot count writes the same files. Run it
 // once per count: go test ./tuner/natspool -run XXX -bench Scaling
 // -benchtime 1x -v (the log shows each batch's time and idle slots).
 func BenchmarkScaling(b *testing.B) {
-	cmd := sleepCommand("standard", 1, scalingPerBoard)
+	cmd := sleepCommand("standard", 1, scalingPerBoard, "")
 	fam, err := playerpool.Probe(context.Background(), cmd, "", playerpool.Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -125,10 +127,14 @@ func BenchmarkScaling(b *testing.B) {
 		slots := c.slots
 		b.Run(fmt.Sprintf("jobs=%s/slots=%d", c.jobs, slots), func(b *testing.B) {
 			s := startServer(b, Credentials{})
+			// The workers' players count their requests; the
+			// coordinator's (for the run's checks) does not.
+			counts := b.TempDir()
+			wcmd := sleepCommand("standard", 1, scalingPerBoard, counts)
 			var workers []*Worker
 			for i := range slots / 2 {
 				name := fmt.Sprintf("w%d", i)
-				w, err := NewWorker(connect(b, s, name), WorkerOptions{Name: name, Slots: 2, Logf: b.Logf, Player: cmd,
+				w, err := NewWorker(connect(b, s, name), WorkerOptions{Name: name, Slots: 2, Logf: b.Logf, Player: wcmd,
 					PlayerOptions: playerpool.Options{LogDir: filepath.Join(b.TempDir(), name)}})
 				if err != nil {
 					b.Fatal(err)
@@ -157,6 +163,7 @@ func BenchmarkScaling(b *testing.B) {
 				cfg := scalingConfig(b, cmd, fam.Declaration())
 				bt := &batchTimer{p: p, workers: workers, slots: slots}
 				warmed := bt.busy()
+				requests, boards := readCounts(b, counts)
 				counted := &countingPool{p: bt}
 				dir := filepath.Join(b.TempDir(), "run")
 				start := time.Now()
@@ -178,6 +185,8 @@ func BenchmarkScaling(b *testing.B) {
 				b.ReportMetric(games/wall.Seconds()/float64(slots)/perSlot, "linear")
 				b.ReportMetric(1-(bt.busy()-warmed).Seconds()/(wall.Seconds()*float64(slots)), "idle")
 				b.ReportMetric(bt.between.Seconds(), "s-between")
+				r2, b2 := readCounts(b, counts)
+				b.ReportMetric(float64(b2-boards)/float64(r2-requests), "boards/request")
 				_, history, checkpoint := finished(b, dir)
 				if want == "" {
 					want = history + checkpoint
