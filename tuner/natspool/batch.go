@@ -5,6 +5,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/tuner"
+	"github.com/evotune/evotune/tuner/playerpool"
 )
 
 // A block is one job's games: candidate cand on games (seed indices).
@@ -14,9 +15,11 @@ type block struct {
 }
 
 // blocks cuts a batch's games into jobs of at most n games of one
-// candidate each, in the order the batch lists them, and orders the jobs
-// block by block across the candidates so that no candidate waits for
-// another. With slots > 0 (the slots of the workers that will play them)
+// candidate each, in the order the batch lists them. A feature set's jobs
+// go block by block across the candidates; an external player's go
+// candidate by candidate, so that the jobs of one candidate follow each
+// other in the queue and a worker's slot can play several of them after
+// one set (see Worker). With slots > 0 (the slots of the workers that will play them)
 // no job holds more than 1/slots of the games not yet cut into jobs
 // (guided self-scheduling): a batch begins with jobs of n games (few
 // messages) and ends with jobs of one, so that its last games spread over
@@ -35,6 +38,7 @@ func aheadBlocks(b *tuner.Batch, n, slots int) []block { return cut(b, n, slots,
 
 // cut is blocks with lead one-game jobs first.
 func cut(b *tuner.Batch, n, slots, lead int) []block {
+	_, byCandidate := b.Players.(playerpool.Family)
 	perCand := make([][]int, len(b.Vectors))
 	add := func(c, g int) { perCand[c] = append(perCand[c], g) }
 	if b.Jobs == nil {
@@ -53,22 +57,33 @@ func cut(b *tuner.Batch, n, slots, lead int) []block {
 		remaining += len(games)
 	}
 	var out []block
+	next := func(c int) {
+		games := perCand[c]
+		size := min(n, len(games))
+		if slots > 0 {
+			// At least 1: remaining >= len(games) > 0.
+			size = min(size, (remaining+slots-1)/slots)
+		}
+		if len(out) < lead {
+			size = 1
+		}
+		out = append(out, block{cand: c, games: games[:size]})
+		perCand[c] = games[size:]
+		remaining -= size
+	}
+	if byCandidate {
+		for c := range perCand {
+			for len(perCand[c]) > 0 {
+				next(c)
+			}
+		}
+		return out
+	}
 	for remaining > 0 {
-		for c, games := range perCand {
-			if len(games) == 0 {
-				continue
+		for c := range perCand {
+			if len(perCand[c]) > 0 {
+				next(c)
 			}
-			size := min(n, len(games))
-			if slots > 0 {
-				// At least 1: remaining >= len(games) > 0.
-				size = min(size, (remaining+slots-1)/slots)
-			}
-			if len(out) < lead {
-				size = 1
-			}
-			out = append(out, block{cand: c, games: games[:size]})
-			perCand[c] = games[size:]
-			remaining -= size
 		}
 	}
 	return out
@@ -91,13 +106,15 @@ type batchState struct {
 	refusal map[int]string // block -> the last refusal of it
 	over    []bool         // blocks whose games have all arrived, as newlyComplete last saw
 	checked int            // blocks before it are all over
+	slots   int            // the slots the batch was cut for, 0 if unknown
+	after   []int          // by block: the games of the blocks after it
 }
 
 // newBatchState cuts b into jobs of at most gamesPerJob games, for slots
 // slots if known (see blocks), and marks their games as wanted; results
 // receives them and done, if not nil, is told of each as it arrives.
 func newBatchState(b *tuner.Batch, results [][]engine.Result, done tuner.GameDone, gamesPerJob, slots int) *batchState {
-	st := &batchState{b: b, results: results, done: done, index: map[[2]int]int{}, refusal: map[int]string{}}
+	st := &batchState{b: b, results: results, done: done, index: map[[2]int]int{}, refusal: map[int]string{}, slots: slots}
 	st.want = make([][]bool, len(b.Vectors))
 	st.by = make([][]string, len(b.Vectors))
 	for c := range b.Vectors {
@@ -107,6 +124,10 @@ func newBatchState(b *tuner.Batch, results [][]engine.Result, done tuner.GameDon
 	st.blocks = blocks(b, gamesPerJob, slots)
 	if b.Ahead && slots > 0 {
 		st.blocks = aheadBlocks(b, gamesPerJob, slots)
+	}
+	st.after = make([]int, len(st.blocks))
+	for i := len(st.blocks) - 2; i >= 0; i-- {
+		st.after[i] = st.after[i+1] + len(st.blocks[i+1].games)
 	}
 	for i, bl := range st.blocks {
 		st.index[[2]int{bl.cand, bl.games[0]}] = i
@@ -121,7 +142,9 @@ func newBatchState(b *tuner.Batch, results [][]engine.Result, done tuner.GameDon
 }
 
 // job returns the message of job i: the batch's part of it, common to
-// all its jobs (see template), with the candidate and games of block i.
+// all its jobs (see template), with the candidate and games of block i,
+// and for an external player's batch cut for a known fleet, what a
+// worker's slot needs to join the next job to it.
 func (st *batchState) job(i int, common job) job {
 	b, bl := st.b, st.blocks[i]
 	seeds := make([]uint64, len(bl.games))
@@ -130,6 +153,13 @@ func (st *batchState) job(i int, common job) job {
 	}
 	j := common
 	j.Candidate, j.Weights, j.Games, j.Seeds = bl.cand, b.Vectors[bl.cand], bl.games, seeds
+	if j.Player != nil && st.slots > 0 {
+		h := &joinHint{Slots: st.slots, Left: st.after[i]}
+		if i+1 < len(st.blocks) {
+			h.Next, h.Same = len(st.blocks[i+1].games), st.blocks[i+1].cand == bl.cand
+		}
+		j.Join = h
+	}
 	return j
 }
 

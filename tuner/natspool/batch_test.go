@@ -10,6 +10,7 @@ import (
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
 	"github.com/evotune/evotune/tuner"
+	"github.com/evotune/evotune/tuner/playerpool"
 )
 
 // The tests in this file need no server: they drive the batch bookkeeping
@@ -286,5 +287,45 @@ func TestBatchUndelivered(t *testing.T) {
 	}
 	if err := st.undelivered(1, 5); err != nil {
 		t.Errorf("a job whose games are in: %v", err)
+	}
+}
+
+// TestPlayerJobsJoinHints: an external player's jobs go candidate by
+// candidate, and when cut for a known fleet each says how large the next
+// is, whether it is of the same candidate, and how many games follow; a
+// feature set's jobs, and jobs cut for a fleet the server could not
+// count, say nothing of the kind.
+func TestPlayerJobsJoinHints(t *testing.T) {
+	b := plainBatch(3, 5)
+	fam := playerpool.Family{ID: "p", Version: "1", Params: []playerpool.Param{{Name: "a", Max: 1}}}
+	b.Players = fam
+	st := newBatchState(b, newResults(b), nil, 2, 4)
+	common := template(b, batchPlayers{family: &fam}, "run", "key")
+	var cands []int
+	left := 15
+	for i, bl := range st.blocks {
+		cands = append(cands, bl.cand)
+		left -= len(bl.games)
+		j := st.job(i, common)
+		want := &joinHint{Slots: 4, Left: left}
+		if i+1 < len(st.blocks) {
+			want.Next, want.Same = len(st.blocks[i+1].games), st.blocks[i+1].cand == bl.cand
+		}
+		if !reflect.DeepEqual(j.Join, want) {
+			t.Errorf("job %d (candidate %d, games %v): hint %+v, want %+v", i, bl.cand, bl.games, j.Join, want)
+		}
+	}
+	for i := 1; i < len(cands); i++ {
+		if cands[i] < cands[i-1] {
+			t.Fatalf("jobs of candidates %v: want them candidate by candidate", cands)
+		}
+	}
+	if j := newBatchState(b, newResults(b), nil, 2, 0).job(0, common); j.Join != nil {
+		t.Errorf("a job cut for an unknown fleet has hint %+v", j.Join)
+	}
+	fb := plainBatch(3, 5)
+	fp := fb.Players.(tuner.FeaturePlayers)
+	if j := newBatchState(fb, newResults(fb), nil, 2, 4).job(0, template(fb, batchPlayers{features: fp}, "run", "key")); j.Join != nil {
+		t.Errorf("a feature set's job has hint %+v", j.Join)
 	}
 }

@@ -51,6 +51,32 @@ type job struct {
 	// command that runs it differs from machine to machine. Omitted from a
 	// feature set's job, which therefore encodes as it always did.
 	Player *tuner.PlayerDeclaration `json:"player,omitempty"`
+	// Join, in an external player's job cut for a fleet of known size,
+	// tells a worker's slot whether it may take the job published after
+	// this one and play both in the same move requests (see Worker). A
+	// feature set's job has none, and neither has a job cut for a fleet
+	// the server could not count, so both encode as before; a worker
+	// that does not know the field refuses the job, as one with a field
+	// it does not know.
+	Join *joinHint `json:"join,omitempty"`
+}
+
+// A joinHint is what the coordinator knows, and a worker's slot cannot
+// see, about the jobs published after one: whether the next can share its
+// move requests, and how many games the fleet has left to share out.
+type joinHint struct {
+	// Slots is the number of slots the batch was cut for: the fleet's,
+	// as the server counted it when the batch began.
+	Slots int `json:"slots"`
+	// Next is the number of games of the batch's job published after
+	// this one, 0 if this is its last.
+	Next int `json:"next"`
+	// Same reports whether that job is of this one's candidate, so that
+	// a player holding one parameter set plays both after one set.
+	Same bool `json:"same"`
+	// Left is the number of games of the batch's jobs published after
+	// this one, Next's included.
+	Left int `json:"left"`
 }
 
 // A result is a worker's answer to a job: a result per game, in the job's

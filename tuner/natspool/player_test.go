@@ -380,7 +380,18 @@ func TestPlayerWireFormat(t *testing.T) {
 		t.Errorf("job encodes as\n%s\nwant\n%s", data, want)
 	}
 	j, err := decodeJob(data)
-	if err != nil || j.Player == nil || j.Player.Params[1].Type != "int" {
+	if err != nil || j.Player == nil || j.Player.Params[1].Type != "int" || j.Join != nil {
+		t.Errorf("decoded %+v, %v", j, err)
+	}
+	// Cut for a fleet of 4 slots, the jobs hold a game each and say how
+	// a slot may join the next.
+	st = newBatchState(b, newResults(b), nil, 2, 4)
+	data, err = json.Marshal(st.job(0, template(b, pl, "r", key)))
+	const hint = `,"join":{"slots":4,"next":1,"same":true,"left":3}}`
+	if err != nil || !strings.HasSuffix(string(data), hint) {
+		t.Errorf("job encodes as\n%s\nwant it to end with\n%s", data, hint)
+	}
+	if j, err := decodeJob(data); err != nil || *j.Join != (joinHint{Slots: 4, Next: 1, Same: true, Left: 3}) {
 		t.Errorf("decoded %+v, %v", j, err)
 	}
 	// The key covers the declaration: another bound is another batch.

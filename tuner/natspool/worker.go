@@ -54,6 +54,20 @@ const refuseBackoff = 10 * time.Second
 // its slots pulls one job at a time, plays its games one after another on
 // a searcher it keeps while the search stays the same, publishes the
 // results and then acks the job.
+//
+// A slot of an external player may take more jobs at once, so that its
+// player's move requests carry the boards of several: after a job whose
+// hint (joinHint) allows it, it takes the job published after it,
+// without waiting and only if that job is still the first waiting and at
+// least as many jobs wait as the batch's fleet has slots, so that every
+// other slot still finds one; it stops once the player's requests are
+// full (playerpool.Options.Batch) or it holds more than its share of the
+// batch's games not yet begun (the guided self-scheduling that cut the
+// jobs, see joiner.wants). A player of one parameter set joins only jobs
+// of its batch and candidate; one that holds several, any of its run.
+// The jobs play as one batch on the slot's player pool, and each is
+// answered and acked as if played alone: the same results, since a
+// player's move depends on its board and parameters only.
 type Worker struct {
 	js    jetstream.JetStream
 	name  string
@@ -74,6 +88,7 @@ type Worker struct {
 	logged map[string]bool
 
 	jobs, games atomic.Int64
+	joined      atomic.Int64 // jobs a slot gathered to another, to share its requests
 	busy        atomic.Int64 // nanoseconds the slots spent playing, summed
 }
 
@@ -178,7 +193,10 @@ func (w *Worker) slot(ctx context.Context, sl *workerSlot) {
 			sleep(ctx, time.Second)
 			continue
 		}
-		w.handle(ctx, cons, msg, sl)
+		// A job that could not join the others is the slot's next.
+		for next := w.handle(ctx, cons, msg, sl, true); next != nil; {
+			next = w.handle(ctx, cons, next, sl, false)
+		}
 	}
 }
 
@@ -191,101 +209,188 @@ func sleep(ctx context.Context, d time.Duration) {
 	}
 }
 
-// handle plays one job and answers it: results then ack, or a refusal then
-// a delayed nak, or (on shutdown) a nak so that another worker takes it now.
-func (w *Worker) handle(ctx context.Context, cons jetstream.Consumer, msg jetstream.Msg, sl *workerSlot) {
+// A taken job is a job message a slot holds: the message, the subject of
+// its answer, its stream sequence and the job it carries.
+type taken struct {
+	msg     jetstream.Msg
+	subject string
+	seq     uint64
+	j       *job
+}
+
+// open reads a job message: ok is false, and the message dealt with, when
+// it is not a job (terminated) or cannot be read (refused).
+func (w *Worker) open(ctx context.Context, msg jetstream.Msg) (t *taken, ok bool) {
+	t, err := readJob(msg)
+	switch {
+	case t == nil:
+		msg.Term() // not a job of this program: never hand it out again
+		return nil, false
+	case err != nil:
+		w.refuse(ctx, t, fmt.Sprintf("cannot read the job (a newer evotune?): %v", err))
+		w.keepAway(ctx)
+		return nil, false
+	}
+	return t, true
+}
+
+// readJob reads a job message without answering it: t is nil if msg is not
+// a job, and t.j an empty job if err says why it cannot be read.
+func readJob(msg jetstream.Msg) (t *taken, err error) {
 	subject, ok := resultSubjectFor(msg.Subject())
 	if !ok {
-		msg.Term() // not a job of this program: never hand it out again
-		return
+		return nil, nil
+	}
+	t = &taken{msg: msg, subject: subject, j: &job{}}
+	if md, err := msg.Metadata(); err == nil {
+		t.seq = md.Sequence.Stream
 	}
 	j, err := decodeJob(msg.Data())
 	if err != nil {
-		w.refuse(ctx, msg, subject, &job{}, fmt.Sprintf("cannot read the job (a newer evotune?): %v", err))
-		return
+		return t, err
 	}
-	play, release, reason := w.prepare(j, sl)
+	t.j = j
+	return t, nil
+}
+
+// handle plays the job msg and answers it: results then ack, or a refusal
+// then a delayed nak, or (on shutdown) a nak so that another worker takes
+// it now. With join, an external player's job may first gather waiting
+// jobs to play with it (see gather), each answered as if played alone;
+// handle returns the waiting job it took that could not join, which the
+// slot plays next (with join false).
+func (w *Worker) handle(ctx context.Context, cons jetstream.Consumer, msg jetstream.Msg, sl *workerSlot, join bool) (next jetstream.Msg) {
+	if ctx.Err() != nil {
+		msg.Nak()
+		return nil
+	}
+	first, ok := w.open(ctx, msg)
+	if !ok {
+		return nil
+	}
+	pl, reason := w.prepare(first.j, sl)
 	if reason != "" {
-		w.refuse(ctx, msg, subject, j, reason)
-		return
+		w.refuse(ctx, first, reason)
+		w.keepAway(ctx)
+		return nil
 	}
-	defer release()
+	defer pl.release()
 	if w.beforePlay != nil {
-		if err := w.beforePlay(j); err != nil {
-			return
+		if err := w.beforePlay(first.j); err != nil {
+			return nil
 		}
 	}
-
-	// Tell the server the job is alive while its games run, so that a
-	// long game is not taken for a dead worker.
-	pingEvery := time.Second
-	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
-		pingEvery = info.Config.AckWait / 3
+	group := []*taken{first}
+	if join && pl.join != nil {
+		group, next = w.gather(ctx, cons, group, pl.join)
 	}
-	stopPing := make(chan struct{})
-	var pings sync.WaitGroup
-	pings.Add(1)
-	go func() {
-		defer pings.Done()
-		t := time.NewTicker(pingEvery)
+	held := make([]jetstream.Msg, 0, len(group)+1)
+	for _, t := range group {
+		held = append(held, t.msg)
+	}
+	if next != nil {
+		held = append(held, next)
+	}
+
+	stop := w.ping(cons, held)
+	began := time.Now()
+	res, err := pl.play(ctx, group)
+	w.busy.Add(int64(time.Since(began)))
+	stop()
+	switch {
+	case ctx.Err() != nil:
+		for _, m := range held {
+			m.Nak() // stopping: another worker takes the jobs now
+		}
+		return nil
+	case err != nil:
+		// The player failed for good (see playerpool.MaxFailures): each
+		// job played goes back with the player's error as the reason,
+		// which ends the run if no other worker plays it; the job not
+		// begun goes back as it came.
+		for _, t := range group {
+			w.refuse(ctx, t, err.Error())
+		}
+		if next != nil {
+			next.Nak()
+		}
+		w.keepAway(ctx)
+		return nil
+	}
+	for i, t := range group {
+		w.jobs.Add(1)
+		w.games.Add(int64(len(res[i])))
+		j := t.j
+		if err := w.answer(ctx, t, &result{Run: j.Run, Batch: j.Batch, Candidate: j.Candidate, Games: j.Games, Results: res[i], Worker: w.name}); err != nil {
+			w.logf("cannot deliver the results of a job (it will be played again): %v", err)
+			continue
+		}
+		t.msg.Ack()
+	}
+	return next
+}
+
+// ping tells the server, while the jobs of msgs are held, that they are
+// alive, so that a long game is not taken for a dead worker; the function
+// it returns stops it.
+func (w *Worker) ping(cons jetstream.Consumer, msgs []jetstream.Msg) (stop func()) {
+	every := time.Second
+	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
+		every = info.Config.AckWait / 3
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {
-			case <-stopPing:
+			case <-done:
 				return
 			case <-t.C:
-				msg.InProgress()
+				for _, m := range msgs {
+					m.InProgress()
+				}
 			}
 		}
-	}()
-	began := time.Now()
-	res, err := play(ctx)
-	w.busy.Add(int64(time.Since(began)))
-	close(stopPing)
-	pings.Wait()
-	switch {
-	case ctx.Err() != nil:
-		msg.Nak() // stopping: another worker takes the job now
-		return
-	case err != nil:
-		// The player failed for good (see playerpool.MaxFailures): the
-		// job goes back with the player's error as the reason, which
-		// ends the run if no other worker plays it.
-		w.refuse(ctx, msg, subject, j, err.Error())
-		return
+	})
+	return func() {
+		close(done)
+		wg.Wait()
 	}
-	w.jobs.Add(1)
-	w.games.Add(int64(len(res)))
-	if err := w.answer(ctx, msg, subject, &result{Run: j.Run, Batch: j.Batch, Candidate: j.Candidate, Games: j.Games, Results: res, Worker: w.name}); err != nil {
-		w.logf("cannot deliver the results of a job (it will be played again): %v", err)
-		return
-	}
-	msg.Ack()
 }
 
-// playFunc plays a job's games, a result per seed in order.
-type playFunc func(ctx context.Context) ([]engine.Result, error)
+// A plan is how a slot plays a job it took: play plays the job, or the
+// group of jobs gathered to it, and returns a result per game of each job
+// in order; release, called once they are played, returns what play
+// borrowed; join, if not nil, says which waiting jobs may join it.
+type plan struct {
+	play    func(ctx context.Context, group []*taken) ([][]engine.Result, error)
+	release func()
+	join    *joiner
+}
 
-// prepare returns how slot sl plays j and what to do once it is played,
-// or the reason the worker cannot replay j exactly.
-func (w *Worker) prepare(j *job, sl *workerSlot) (playFunc, func(), string) {
+// prepare returns how slot sl plays j, or the reason the worker cannot
+// replay j exactly.
+func (w *Worker) prepare(j *job, sl *workerSlot) (plan, string) {
 	switch {
 	case j.Format != JobFormat:
-		return nil, nil, fmt.Sprintf("job format %d, this worker reads format %d: run the same evotune version on coordinator and workers", j.Format, JobFormat)
+		return plan{}, fmt.Sprintf("job format %d, this worker reads format %d: run the same evotune version on coordinator and workers", j.Format, JobFormat)
 	case j.Rules > w.rules:
-		return nil, nil, fmt.Sprintf("job wants rules version %d, this worker plays version %d: upgrade evotune on this worker", j.Rules, w.rules)
+		return plan{}, fmt.Sprintf("job wants rules version %d, this worker plays version %d: upgrade evotune on this worker", j.Rules, w.rules)
 	case j.Rules != w.rules:
-		return nil, nil, fmt.Sprintf("job wants rules version %d, this worker plays version %d: run the coordinator's evotune version here", j.Rules, w.rules)
+		return plan{}, fmt.Sprintf("job wants rules version %d, this worker plays version %d: run the coordinator's evotune version here", j.Rules, w.rules)
 	}
 	if j.Player != nil {
-		play, reason := w.preparePlayer(j, sl)
-		return play, func() {}, reason
+		return w.preparePlayer(j, sl)
 	}
 	searcher, reason := w.prepareFeatures(j)
 	if reason != "" {
-		return nil, nil, reason
+		return plan{}, reason
 	}
-	play := func(ctx context.Context) ([]engine.Result, error) {
+	// A feature set's job is played alone: its games run one after
+	// another on a searcher in this process, with no request to share.
+	play := func(ctx context.Context, group []*taken) ([][]engine.Result, error) {
 		res := make([]engine.Result, len(j.Seeds))
 		for i, seed := range j.Seeds {
 			var err error
@@ -293,9 +398,9 @@ func (w *Worker) prepare(j *job, sl *workerSlot) (playFunc, func(), string) {
 				return nil, err
 			}
 		}
-		return res, nil
+		return [][]engine.Result{res}, nil
 	}
-	return play, func() { w.cache.Return(j.Search, searcher) }, ""
+	return plan{play: play, release: func() { w.cache.Return(j.Search, searcher) }}, ""
 }
 
 // prepareFeatures lends a searcher of j's search that evaluates with j's
@@ -319,29 +424,32 @@ func (w *Worker) prepareFeatures(j *job) (engine.Searcher, string) {
 	return s, ""
 }
 
-// refuse tells the coordinator and the log why j cannot be played here,
-// hands the job back for another worker and keeps the slot away from the
-// queue for a while.
-func (w *Worker) refuse(ctx context.Context, msg jetstream.Msg, subject string, j *job, reason string) {
+// refuse tells the coordinator and the log why t's job cannot be played
+// here and hands it back for another worker.
+func (w *Worker) refuse(ctx context.Context, t *taken, reason string) {
 	w.once("refusing jobs: %s", reason)
-	w.answer(ctx, msg, subject, &result{Run: j.Run, Batch: j.Batch, Candidate: j.Candidate, Games: j.Games, Worker: w.name, Refused: reason})
-	msg.NakWithDelay(refuseDelay)
-	sleep(ctx, w.backoff)
+	j := t.j
+	w.answer(ctx, t, &result{Run: j.Run, Batch: j.Batch, Candidate: j.Candidate, Games: j.Games, Worker: w.name, Refused: reason})
+	t.msg.NakWithDelay(refuseDelay)
 }
+
+// keepAway keeps a slot that refused a job away from the queue for a
+// while (see refuseBackoff).
+func (w *Worker) keepAway(ctx context.Context) { sleep(ctx, w.backoff) }
 
 // answer publishes r for the job msg, with a message id naming this
 // delivery, so that a publish retried by the client is stored once while
 // the answers of two deliveries (two workers) both reach the coordinator.
-func (w *Worker) answer(ctx context.Context, msg jetstream.Msg, subject string, r *result) error {
+func (w *Worker) answer(ctx context.Context, t *taken, r *result) error {
 	data, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
 	id := w.name
-	if md, err := msg.Metadata(); err == nil {
+	if md, err := t.msg.Metadata(); err == nil {
 		id = fmt.Sprintf("%d.%d.%s", md.Sequence.Stream, md.NumDelivered, w.name)
 	}
-	m := nats.NewMsg(subject)
+	m := nats.NewMsg(t.subject)
 	m.Data = data
 	m.Header.Set(jetstream.MsgIDHeader, id)
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
