@@ -42,14 +42,13 @@ func holdFirst(t *testing.T, w *Worker, p *Pool, n uint64) {
 // games in jobs of 2 games on a worker of one slot, which finds the other
 // jobs waiting when it begins: without a count of the fleet (fixed jobs,
 // no join hints) each job's games share the player's move requests; with
-// one, the slot joins the waiting jobs of its candidate (all of a
-// candidate's games after one set, for a player of one parameter set, or
-// every job for one that mixes candidates), so each request carries as
-// many boards. The requests the player answered are counted, and every
-// game is the local pool's either way.
+// one, the slot joins the waiting jobs of its candidate to its first (all
+// of a candidate's games after one set), or, for a player of protocol
+// version 2, every waiting job, so that each request carries as many
+// boards. The requests the player answered are counted, and every game is
+// the local pool's either way.
 func TestSlotJoinsWaitingJobs(t *testing.T) {
 	b := playerBatch(t, rand.New(rand.NewPCG(41, 42)), playerCommand("standard", 1, false), 0, 2, 8, false)
-	fam := b.Players.(playerpool.Family)
 	want := playPlayerLocal(t, b)
 	// requests is what a slot asks when it plays groups of games in
 	// lockstep: as many requests as the longest game of a group has moves,
@@ -81,38 +80,45 @@ func TestSlotJoinsWaitingJobs(t *testing.T) {
 		byCand = append(byCand, cand)
 		all = append(all, cand...)
 	}
-	joinedGroups := byCand
-	if mixesSets(&fam) {
-		joinedGroups = [][]tuner.Job{all}
-	}
-	for _, join := range []bool{false, true} {
-		s := startServer(t, Credentials{})
-		counts := t.TempDir()
-		w := newPlayerWorker(t, connect(t, s, "w"), "w", 1, sleepCommand("standard", 1, 0, counts), "")
-		p := newPool(t, connect(t, s, "c"), Options{GamesPerJob: 2})
-		p.fixedJobs = !join
-		holdFirst(t, w, p, 7)
-		startWorker(t, w)
-		waitSlots(t, p, 1)
-		r0, n0 := readCounts(t, counts) // the worker's probe of its player
-		got, err := playDist(t, p, b)
-		if err != nil {
-			t.Fatalf("join %v: %v", join, err)
-		}
-		sameResults(t, got, want)
-		r, n := readCounts(t, counts)
-		r, n = r-r0, n-n0
-
-		wantRequests := requests(alone)
-		if join {
-			wantRequests = requests(joinedGroups)
-		}
-		t.Logf("join %v: %d boards in %d requests, %.1f a request", join, n, r, float64(n)/float64(r))
-		if n != boards || r != wantRequests {
-			t.Errorf("join %v: the player answered %d boards in %d requests, want %d in %d", join, n, r, boards, wantRequests)
-		}
-		if jobs, games := w.Played(); jobs != 8 || games != 16 {
-			t.Errorf("join %v: the worker played %d jobs, %d games; want 8, 16", join, jobs, games)
+	for _, version := range []int{1, 2} {
+		for _, join := range []bool{false, true} {
+			s := startServer(t, Credentials{})
+			counts := t.TempDir()
+			cmd := sleepCommand("standard", 1, 0, counts)
+			wantRequests := requests(alone)
+			switch {
+			case version == 1:
+				cmd = versionOne(cmd)
+				if join {
+					wantRequests = requests(byCand)
+				}
+			case join:
+				wantRequests = requests([][]tuner.Job{all})
+			}
+			w := newPlayerWorker(t, connect(t, s, "w"), "w", 1, cmd, "")
+			if fam, _ := w.Player(); mixesSets(&fam) != (version == 2) {
+				t.Fatalf("version %d: a player of %d sets", version, fam.Sets)
+			}
+			p := newPool(t, connect(t, s, "c"), Options{GamesPerJob: 2})
+			p.fixedJobs = !join
+			holdFirst(t, w, p, 7)
+			startWorker(t, w)
+			waitSlots(t, p, 1)
+			r0, n0 := readCounts(t, counts) // the worker's probe of its player
+			got, err := playDist(t, p, b)
+			if err != nil {
+				t.Fatalf("version %d, join %v: %v", version, join, err)
+			}
+			sameResults(t, got, want)
+			r, n := readCounts(t, counts)
+			r, n = r-r0, n-n0
+			t.Logf("version %d, join %v: %d boards in %d requests, %.1f a request", version, join, n, r, float64(n)/float64(r))
+			if n != boards || r != wantRequests {
+				t.Errorf("version %d, join %v: the player answered %d boards in %d requests, want %d in %d", version, join, n, r, boards, wantRequests)
+			}
+			if jobs, games := w.Played(); jobs != 8 || games != 16 {
+				t.Errorf("version %d, join %v: the worker played %d jobs, %d games; want 8, 16", version, join, jobs, games)
+			}
 		}
 	}
 }

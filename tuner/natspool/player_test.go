@@ -149,8 +149,13 @@ func sleepCommand(set string, depth int, perBoard time.Duration, counts string) 
 	return cmd
 }
 
+// versionOne is cmd (playerCommand's, sleepCommand's) speaking version 1
+// of the protocol only, as a player holding one parameter set does.
+func versionOne(cmd []string) []string { return append(slices.Clone(cmd), "v1") }
+
 // testPlayer serves the player of args (SET DEPTH [crash|sleep=D
-// [counts=DIR]]) on standard input and output and returns its exit status.
+// [counts=DIR]] [v1]) on standard input and output and returns its exit
+// status.
 func testPlayer(args []string) int {
 	set, err := eval.Set(args[0])
 	depth, _ := strconv.Atoi(args[1])
@@ -163,6 +168,10 @@ func testPlayer(args []string) int {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
+	}
+	v1 := args[len(args)-1] == "v1"
+	if v1 {
+		args = args[:len(args)-1]
 	}
 	var p playerpool.Player = sp
 	if len(args) > 2 && args[2] == "crash" {
@@ -185,6 +194,9 @@ func testPlayer(args []string) int {
 			sl.counts = f
 		}
 		p = sl
+	}
+	if v1 {
+		p = playerpool.VersionOne(p)
 	}
 	if err := playerpool.Serve(context.Background(), os.Stdin, os.Stdout, p); err != nil {
 		fmt.Fprintln(os.Stderr, err)

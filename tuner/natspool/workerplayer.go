@@ -88,9 +88,10 @@ func (w *Worker) preparePlayer(j *job, sl *workerSlot) (plan, string) {
 }
 
 // mixesSets reports whether fam's player holds several parameter sets at
-// once, so that a player pool mixes candidates' games in its requests.
-// Every player is taken to hold one until playerpool.Family says.
-func mixesSets(fam *playerpool.Family) bool { return false }
+// once (protocol version 2), so that a player pool mixes candidates'
+// games in its requests; one that holds a single set, whatever its
+// version, plays a candidate at a time.
+func mixesSets(fam *playerpool.Family) bool { return fam.Sets > 1 }
 
 // joined returns the batch that plays a group of jobs of player fam: a
 // vector per distinct parameter vector, the union of their seeds and the
@@ -165,11 +166,15 @@ func (jn *joiner) joins(a, b *job) bool {
 }
 
 // gather takes, one at a time and without waiting, the jobs a slot may
-// play with the jobs of group (an external player's): the job published
-// after the group's last, while joiner jn wants it (see wants), that job
-// is still the first waiting (the server has delivered none since) and
-// at least as many jobs wait as the fleet has slots, so that taking one
-// leaves one for every other slot. It returns the group, grown, and the
+// play with the jobs of group (an external player's): the first waiting,
+// while joiner jn wants the job published after the group's last (see
+// wants) and at least as many jobs wait as the fleet has slots, so that
+// taking one leaves one for every other slot. For a player of one
+// parameter set the first waiting must be that job (the server has
+// delivered none since the group's last), the one of the same candidate;
+// one that mixes candidates takes whichever waits, which the slots of a
+// fleet coming free together find more often, and which the next job's
+// hint sizes up to a job at worst. It returns the group, grown, and the
 // job it took that turned out not to join (another slot took the one
 // expected, or it cannot be read), which the slot plays next.
 func (w *Worker) gather(ctx context.Context, cons jetstream.Consumer, group []*taken, jn *joiner) ([]*taken, jetstream.Msg) {
@@ -186,7 +191,7 @@ func (w *Worker) gather(ctx context.Context, cons jetstream.Consumer, group []*t
 		ictx, cancel := context.WithTimeout(ctx, time.Second)
 		info, err := cons.Info(ictx)
 		cancel()
-		if err != nil || last.seq == 0 || info.Delivered.Stream != last.seq || info.NumPending < uint64(h.Slots) {
+		if err != nil || info.NumPending < uint64(h.Slots) || !jn.mixes && (last.seq == 0 || info.Delivered.Stream != last.seq) {
 			break
 		}
 		batch, err := cons.FetchNoWait(1)
