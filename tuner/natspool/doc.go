@@ -77,10 +77,39 @@
 // anything else, and a worker without one refuses every player's job.
 // Each of its slots keeps a playerpool.Pool of one process, kept from job
 // to job and numbered as the slot (its log is slot-N.log), and plays a
-// job as a batch of one candidate there, so a player's crash or hang is
-// survived as in a local run; a player failing for good (MaxFailures, an
-// error answer) is a refusal quoting the player's error line. The
-// coordinator's local slots run the batch's own command.
+// job, with the jobs it joins to it (below), as a batch there, so a
+// player's crash or hang is survived as in a local run; a player failing
+// for good (MaxFailures, an error answer) is a refusal quoting the
+// player's error line. The coordinator's local slots run the batch's own
+// command.
+//
+// A player's move request carries many boards, and its round trip costs
+// the same however many (for some players it is the whole cost), but a
+// job holds at most GamesPerJob games. So a slot of an external player
+// joins waiting jobs to the one it took and plays them as one batch on
+// its player pool: a vector per distinct parameter vector, the union of
+// their seeds; each job is still answered and acked on its own, with the
+// results it would have had alone. Joining must not move a batch's end,
+// which the job sizes were cut to keep early, so the coordinator tells
+// each of a player's jobs, when it knows the fleet, the slots it cut the
+// batch for, the size of the job published next, whether that is of the
+// same candidate, and the games after it (the job's join field, absent
+// otherwise: a feature set's job encodes as before, and a worker that
+// does not know the field refuses the job as one with a field it does not
+// know). A slot then takes the next waiting job, without waiting, only
+// while at least as many jobs wait as the fleet has slots (one is left for
+// every other slot), the boards fit the player's batch
+// (playerpool.Options.Batch), and the slot holds no more than its guided
+// share of the batch's games not yet begun, its own included: for a
+// player whose cost is per board, a joined group ends when its jobs
+// played one after another would; for one whose cost is per request, it
+// ends sooner. A player of one parameter set joins only the jobs of its
+// batch and candidate, which is why a player's jobs are published
+// candidate by candidate, and takes the next only if it is the one
+// published after its last; one that holds several (protocol version 2)
+// joins whichever job of its run waits first. A job taken that cannot join
+// is the slot's next; held jobs are pinged together, handed back together
+// on shutdown, and refused together when the player fails for good.
 //
 // The defaults: at most 4 games per job, AckWait 30 s, MaxDeliver 5, a notice
 // after 30 s without any worker taking a job. The run id is a digest of

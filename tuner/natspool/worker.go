@@ -56,18 +56,16 @@ const refuseBackoff = 10 * time.Second
 // results and then acks the job.
 //
 // A slot of an external player may take more jobs at once, so that its
-// player's move requests carry the boards of several: after a job whose
-// hint (joinHint) allows it, it takes the job published after it,
-// without waiting and only if that job is still the first waiting and at
-// least as many jobs wait as the batch's fleet has slots, so that every
-// other slot still finds one; it stops once the player's requests are
-// full (playerpool.Options.Batch) or it holds more than its share of the
-// batch's games not yet begun (the guided self-scheduling that cut the
-// jobs, see joiner.wants). A player of one parameter set joins only jobs
-// of its batch and candidate; one that holds several, any of its run.
-// The jobs play as one batch on the slot's player pool, and each is
-// answered and acked as if played alone: the same results, since a
-// player's move depends on its board and parameters only.
+// player's move requests carry the boards of several (see gather and
+// joiner.wants for the rule): without waiting, only while every other
+// slot of the fleet still finds a job waiting, while the boards fit the
+// player's batch (playerpool.Options.Batch) and the slot holds no more
+// than its guided share of the batch's games not yet begun. A player of
+// one parameter set joins only jobs of its batch and candidate; one that
+// holds several, any of its run. The jobs play as one batch on the slot's
+// player pool, and each is answered and acked as if played alone: the
+// same results, since a player's move depends on its board and
+// parameters only.
 type Worker struct {
 	js    jetstream.JetStream
 	name  string

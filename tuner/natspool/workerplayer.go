@@ -170,13 +170,15 @@ func (jn *joiner) joins(a, b *job) bool {
 // while joiner jn wants the job published after the group's last (see
 // wants) and at least as many jobs wait as the fleet has slots, so that
 // taking one leaves one for every other slot. For a player of one
-// parameter set the first waiting must be that job (the server has
-// delivered none since the group's last), the one of the same candidate;
-// one that mixes candidates takes whichever waits, which the slots of a
-// fleet coming free together find more often, and which the next job's
-// hint sizes up to a job at worst. It returns the group, grown, and the
-// job it took that turned out not to join (another slot took the one
-// expected, or it cannot be read), which the slot plays next.
+// parameter set the first waiting must be that very job (the server has
+// delivered none since the group's last), the one of the same candidate.
+// A player that mixes candidates takes whichever job of its run waits
+// first, since the slots of a fleet that come free together take each
+// other's successors; that job's size is then known only once taken, so
+// the share may be passed by that one job, and the next step judges by
+// its hint. gather returns the group, grown, and the job it took that
+// turned out not to join (another slot took the one expected, or it
+// cannot be read), which the slot plays next.
 func (w *Worker) gather(ctx context.Context, cons jetstream.Consumer, group []*taken, jn *joiner) ([]*taken, jetstream.Msg) {
 	games := 0
 	for _, t := range group {
