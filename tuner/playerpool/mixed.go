@@ -45,61 +45,51 @@ func (s *slot) runSets(ctx context.Context, p *Pool, pl *playing) error {
 	live := s.mixed[:0]
 	defer func() { s.mixed = live[:0] }()
 	// A cancelled batch ends the exchange under way at once: one watch a
-	// process, not one a request, which would cost each request a
+	// process, made when it is readied (the only place a process
+	// changes), not one a request, which would cost each request a
 	// registration with ctx.
 	var (
 		watched *Process
-		unwatch func() bool
+		unwatch = func() bool { return false }
 	)
-	watch := func() {
-		if watched != s.proc {
-			if unwatch != nil {
-				unwatch()
-			}
-			watched, unwatch = s.proc, s.proc.watch(ctx)
-		}
+	defer func() { unwatch() }()
+	add := func(c, j int, set uint8) {
+		s.held[set].users++
+		sc.started()
+		live = append(live, mixedGame{c, j, set, engine.NewGame(b.Seeds[j])})
 	}
-	defer func() {
-		if unwatch != nil {
-			unwatch()
-		}
-	}()
 	alone := false // live holds one game, to be played alone
 	for ctx.Err() == nil {
+		// Games in flight mean a live process of fam's, set to play them:
+		// between runs of games only, the slot goes where it is needed
+		// first, readies its process, and plays a game to be played alone.
 		if len(live) == 0 {
-			alone = false
 			if p.first() != pl {
-				return nil // the slot goes where it is needed first
+				return nil
 			}
-		}
-		// Games in flight mean a live process of fam's: ready, which
-		// compares declarations, is asked between runs of games only.
-		if len(live) == 0 {
-			if err := s.ready(ctx, p, fam); err != nil {
-				if ctx.Err() != nil {
-					return nil
-				}
-				if err := s.restartFailed(err); err != nil {
+			if ok, err := s.prepare(ctx, p, fam); !ok {
+				if err != nil {
 					return err
 				}
 				continue
 			}
 			s.syncHeld()
-		}
-		if len(live) == 0 {
+			if watched != s.proc {
+				unwatch()
+				watched, unwatch = s.proc, s.proc.watch(ctx)
+			}
+			alone = false
 			if c, j, ok := sc.takeAnyAlone(); ok {
-				watch()
 				set, err := s.give(b.Vectors[c])
 				if err != nil {
 					sc.requeueJobs([]tuner.Job{{Candidate: c, Game: j}}, true)
-					if stop := s.setFailed(ctx, err); stop != nil || ctx.Err() != nil {
-						return stop
+					if err := s.playerFailed(ctx, err, func() error { return s.restartFailed(err) }); err != nil {
+						return err
 					}
 					continue
 				}
-				s.held[set].users++
-				sc.started()
-				live, alone = append(live, mixedGame{c, j, set, engine.NewGame(b.Seeds[j])}), true
+				add(c, j, set)
+				alone = true
 			}
 		}
 		// Free places take games while this batch comes first: near its
@@ -110,28 +100,23 @@ func (s *slot) runSets(ctx context.Context, p *Pool, pl *playing) error {
 			if c < 0 {
 				break
 			}
-			watch()
 			set, err := s.give(b.Vectors[c])
 			if err != nil {
 				sc.requeueJobs(jobsOf(live), false)
 				sc.ended(len(live))
 				live = live[:0]
-				if stop := s.setFailed(ctx, err); stop != nil || ctx.Err() != nil {
-					return stop
+				if err := s.playerFailed(ctx, err, func() error { return s.restartFailed(err) }); err != nil {
+					return err
 				}
 				break
 			}
 			if set == 0 {
 				break // every set is in use by games in flight
 			}
-			j, ok := sc.take(c)
-			if !ok {
-				continue // another slot took it meanwhile
-			}
-			cur = c
-			s.held[set].users++
-			sc.started()
-			live = append(live, mixedGame{c, j, set, engine.NewGame(b.Seeds[j])})
+			if j, ok := sc.take(c); ok {
+				cur = c
+				add(c, j, set)
+			} // else another slot took it meanwhile
 		}
 		if len(live) == 0 {
 			if sc.remaining() == 0 || p.first() != pl {
@@ -139,28 +124,14 @@ func (s *slot) runSets(ctx context.Context, p *Pool, pl *playing) error {
 			}
 			continue // a failure emptied the slot: start again
 		}
-		watch()
 		culprit, err := s.request(b, &live, sc, pl.results, pl.done)
 		if err == nil {
 			continue
 		}
-		var pe *Error
-		if !errors.As(err, &pe) {
-			if ctx.Err() != nil {
-				return nil // the batch stops
-			}
-			return err
-		}
-		s.kill()
-		if !pe.retryable() {
-			return err
-		}
-		s.restart = true
 		jobs := jobsOf(live)
 		sc.ended(len(live))
 		live = live[:0]
-		if j, n := sc.failedJobs(jobs, culprit); n >= MaxFailures {
-			pe.Did += fmt.Sprintf(" (game %d of candidate %d failed %d times, its board alone in the request or named: the batch stops)", j.Game, j.Candidate, n)
+		if err := s.playerFailed(ctx, err, func() error { return charge(sc, jobs, culprit, err) }); err != nil {
 			return err
 		}
 	}
@@ -246,25 +217,6 @@ func (s *slot) give(vec []float64) (uint8, error) {
 	h.vec, h.given = append(h.vec[:0], vec...), true
 	s.restart, s.restartFails = false, 0
 	return uint8(free), nil
-}
-
-// setFailed handles a set that failed: the process is killed (for an
-// error of the player) and the failure counted as a restart's, returning
-// the error that stops the batch, if any.
-func (s *slot) setFailed(ctx context.Context, err error) error {
-	var pe *Error
-	if !errors.As(err, &pe) {
-		if ctx.Err() != nil {
-			return nil
-		}
-		return err // a vector the player cannot take, say
-	}
-	s.kill()
-	if !pe.retryable() {
-		return err
-	}
-	s.restart = true
-	return s.restartFailed(err)
 }
 
 // jobsOf returns the jobs of games in flight.

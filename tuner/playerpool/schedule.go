@@ -120,43 +120,6 @@ func (sc *schedule) pop(q *[]int) (int, bool) {
 	return g, true
 }
 
-// failed records a failure of a request of candidate c that held the
-// boards of games: if it held one board, or culprit (an index into games,
-// or -1) names the one that failed, that game is charged and played alone
-// from now on, the others start again as before; otherwise every one is
-// played alone, none charged. It returns the game charged and its count of
-// failures, or -1, 0.
-func (sc *schedule) failed(c int, games []int, culprit int) (game, fails int) {
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	if culprit < 0 && len(games) == 1 {
-		culprit = 0
-	}
-	if culprit < 0 {
-		sc.alone[c] = append(slices.Clone(games), sc.alone[c]...)
-		return -1, 0
-	}
-	g := games[culprit]
-	j := tuner.Job{Candidate: c, Game: g}
-	sc.fails[j]++
-	sc.alone[c] = append([]int{g}, sc.alone[c]...)
-	others := slices.Delete(slices.Clone(games), culprit, culprit+1)
-	sc.pending[c] = append(others, sc.pending[c]...)
-	return g, sc.fails[j]
-}
-
-// requeue puts the games of a request that was never sent back first in
-// line, as they were.
-func (sc *schedule) requeue(c int, games []int, alone bool) {
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	if alone {
-		sc.alone[c] = append(games, sc.alone[c]...)
-	} else {
-		sc.pending[c] = append(games, sc.pending[c]...)
-	}
-}
-
 // nextPending returns the candidate whose games a slot of version 2 starts
 // next: cur while it has games to start with others, else the one with
 // the most (the first of equals); -1 when none has any.

@@ -111,14 +111,8 @@ func (s *slot) run(ctx context.Context, p *Pool, pl *playing) error {
 		if !ok {
 			return nil
 		}
-		// A player that cannot start, or starts declaring something else,
-		// will not do better on the next try; a restart that fails may be
-		// the fault that made the restart, passing.
-		if err := s.ready(ctx, p, fam); err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			if err := s.restartFailed(err); err != nil {
+		if ok, err := s.prepare(ctx, p, fam); !ok {
+			if err != nil {
 				return err
 			}
 			continue
@@ -153,38 +147,79 @@ func (s *slot) run(ctx context.Context, p *Pool, pl *playing) error {
 			}
 			continue
 		}
-		var pe *Error
-		if !errors.As(err, &pe) {
-			if ctx.Err() != nil {
-				return nil // the batch stops
-			}
-			return err // a vector the player cannot take, say
-		}
-		s.kill()
-		if !pe.retryable() {
-			return err
-		}
-		s.restart = true
-		cur = -1 // a new process: set again
-		games := make([]int, len(live))
+		jobs := make([]tuner.Job, len(live))
 		for i, l := range live {
-			games[i] = l.index
+			jobs[i] = tuner.Job{Candidate: c, Game: l.index}
 		}
-		if !inMoves {
-			// set failed: no board was in flight, the games start
-			// again as they were.
-			sc.requeue(c, games, alone)
-			if err := s.restartFailed(err); err != nil {
-				return err
+		if err := s.playerFailed(ctx, err, func() error {
+			cur = -1 // a new process: set again
+			if !inMoves {
+				// set failed: no board was in flight, the games start
+				// again as they were.
+				sc.requeueJobs(jobs, alone)
+				return s.restartFailed(err)
 			}
-			continue
-		}
-		if g, n := sc.failed(c, games, culprit); n >= MaxFailures {
-			pe.Did += fmt.Sprintf(" (game %d of candidate %d failed %d times, its board alone in the request or named: the batch stops)", g, c, n)
+			return charge(sc, jobs, culprit, err)
+		}); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// prepare readies the slot's process for fam (ready). It returns false
+// when there is none: with the error that stops the batch, or with nil
+// to try again (a restart that failed, fewer than MaxFailures in a row,
+// or a done ctx, which ends the caller's loop). A player that cannot
+// start, or starts declaring something else, will not do better on the
+// next try; a restart that fails may be the fault that made the restart,
+// passing.
+func (s *slot) prepare(ctx context.Context, p *Pool, fam Family) (bool, error) {
+	err := s.ready(ctx, p, fam)
+	switch {
+	case err == nil:
+		return true, nil
+	case ctx.Err() != nil:
+		return false, nil
+	}
+	return false, s.restartFailed(err)
+}
+
+// playerFailed handles err, the failure of an exchange with the slot's
+// player, and returns the error that stops the batch, or nil to go on. An
+// error that is not the player's stops the batch (nil when ctx is done:
+// the batch was stopped); one of the player's kills the process, and if
+// it may be retried, requeue puts the games in flight back and says
+// whether the batch stops.
+func (s *slot) playerFailed(ctx context.Context, err error, requeue func() error) error {
+	var pe *Error
+	if !errors.As(err, &pe) {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return err // a vector the player cannot take, say
+	}
+	s.kill()
+	if !pe.retryable() {
+		return err
+	}
+	s.restart = true
+	return requeue()
+}
+
+// charge puts back jobs, the games of a move request that failed with
+// err, charging the game culprit names (see schedule.failedJobs), and
+// returns err if that game has now failed MaxFailures times.
+func charge(sc *schedule, jobs []tuner.Job, culprit int, err error) error {
+	j, n := sc.failedJobs(jobs, culprit)
+	if n < MaxFailures {
+		return nil
+	}
+	var pe *Error
+	if errors.As(err, &pe) {
+		pe.Did += fmt.Sprintf(" (game %d of candidate %d failed %d times, its board alone in the request or named: the batch stops)", j.Game, j.Candidate, n)
+	}
+	return err
 }
 
 // restartFailed counts a failed handshake or set of a restarted process,
