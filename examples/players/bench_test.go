@@ -114,41 +114,9 @@ func BenchmarkNneonneoGames(b *testing.B) {
 //	go test ./examples/players -run '^$' -bench NneonneoCap1Moves -benchtime 200000x
 func BenchmarkNneonneoCap1Moves(b *testing.B) {
 	bin := buildNneonneo(b)
-	boards := testBoards(b, 2000)
-	for _, protocol := range []string{"1", "2"} {
-		b.Run("protocol="+protocol, func(b *testing.B) {
-			p := start(b, bin, "--cap", "1", "--protocol", protocol)
-			var sets []int
-			if protocol == "2" {
-				sets = make([]int, len(boards))
-				for s := 1; s <= 4; s++ {
-					if r := p.setIn(s, nil); r != "ok" {
-						b.Fatalf("set %d: %q", s, r)
-					}
-				}
-				for i := range sets {
-					sets[i] = 1 + i%4
-				}
-			} else if r := p.set(nil); r != "ok" {
-				b.Fatalf("set: %q", r)
-			}
-			p0, ok := playerCPU(p)
-			c0, _ := cputime.Process()
-			b.ResetTimer()
-			for done := 0; done < b.N; {
-				n := min(b.N-done, len(boards))
-				if sets != nil {
-					p.movesIn(sets[:n], boards[:n], 64)
-				} else {
-					p.moves(boards[:n], 64)
-				}
-				done += n
-			}
-			b.StopTimer()
-			reportCPU(b, p, p0, ok, c0, b.N)
-			p.quit()
-		})
-	}
+	benchMoves(b, testBoards(b, 2000), 64, func(b *testing.B, protocol string) *proc {
+		return start(b, bin, "--cap", "1", "--protocol", protocol)
+	})
 }
 
 // BenchmarkPythonMoves asks the Python player for moves on boards of seeded
@@ -159,10 +127,18 @@ func BenchmarkNneonneoCap1Moves(b *testing.B) {
 //
 //	go test ./examples/players -run '^$' -bench PythonMoves -benchtime 20000x
 func BenchmarkPythonMoves(b *testing.B) {
-	boards := testBoards(b, min(b.N, 2000))
+	benchMoves(b, testBoards(b, min(b.N, 2000)), 16, func(b *testing.B, protocol string) *proc {
+		return start(b, pythonPlayer(b, "--protocol", protocol)...)
+	})
+}
+
+// benchMoves asks the player that start starts in each protocol version
+// for the moves of boards, k a request, b.N boards in all: in version 2
+// spread over 4 sets, each given the defaults.
+func benchMoves(b *testing.B, boards []engine.Board, k int, start func(b *testing.B, protocol string) *proc) {
 	for _, protocol := range []string{"1", "2"} {
 		b.Run("protocol="+protocol, func(b *testing.B) {
-			p := start(b, pythonPlayer(b, "--protocol", protocol)...)
+			p := start(b, protocol)
 			var sets []int
 			if protocol == "2" {
 				sets = make([]int, len(boards))
@@ -183,9 +159,9 @@ func BenchmarkPythonMoves(b *testing.B) {
 			for done := 0; done < b.N; {
 				n := min(b.N-done, len(boards))
 				if sets != nil {
-					p.movesIn(sets[:n], boards[:n], 16)
+					p.movesIn(sets[:n], boards[:n], k)
 				} else {
-					p.moves(boards[:n], 16)
+					p.moves(boards[:n], k)
 				}
 				done += n
 			}

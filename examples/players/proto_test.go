@@ -9,6 +9,7 @@ import (
 	"math"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -401,4 +402,101 @@ func testBoards(t testing.TB, n int) []engine.Board {
 		boards = append(boards, b)
 	}
 	return boards
+}
+
+// A badLine is a line a player must answer with error, and what it tests.
+type badLine struct{ what, line string }
+
+// checkV2Errors sends every kind of bad line to p, a version-2 session
+// holding sets sets, then the player's own bad lines, extra: each must be
+// answered with one error line, after which a good request gets the same
+// move as before it (so nothing else was sent, and set 1 kept its values:
+// the boards asked are those where set 1, given tuned, and set 3, given
+// the defaults, play differently). Then sets that failed can still be
+// given, up to sets. It ends the session.
+func checkV2Errors(t *testing.T, p *proc, sets int, tuned map[string]string, extra []badLine) {
+	t.Helper()
+	if r := p.setIn(1, tuned); r != "ok" {
+		t.Fatalf("set 1: %q", r)
+	}
+	if r := p.setIn(3, nil); r != "ok" {
+		t.Fatalf("set 3: %q", r)
+	}
+	all := testBoards(t, 200)
+	tunedMoves, defaults := p.movesIn(repeat(1, len(all)), all, 64), p.movesIn(repeat(3, len(all)), all, 64)
+	var boards []engine.Board
+	var before []engine.Dir
+	for i, b := range all {
+		if tunedMoves[i] != defaults[i] && len(boards) < 8 {
+			boards, before = append(boards, b), append(before, tunedMoves[i])
+		}
+	}
+	if len(boards) == 0 {
+		t.Fatalf("sets 1 and 3 play alike on %d boards", len(all))
+	}
+	b := boards[0].Hex()
+	good := "move 1:" + b
+	defs := p.assignments(nil)
+	above := strconv.Itoa(sets + 1)
+	lines := []badLine{
+		{"set without a number", "set"},
+		{"set 0", "set 0" + defs},
+		{"set SETS+1", "set " + above + defs},
+		{"set 64, the protocol's most but above these SETS", "set 64" + defs},
+		{"set with a huge number", "set 123456789012345678901234567890" + defs},
+		{"set with a leading zero", "set 01" + defs},
+		{"set with a sign", "set +1" + defs},
+		{"set with a negative number", "set -1" + defs},
+		{"set with a number and a letter", "set 1x" + defs},
+		{"set with a hex number", "set 0x1" + defs},
+		{"set with S:", "set 1:" + defs},
+		{"set 1 without values", "set 1"},
+		{"set 1 with an unknown parameter", "set 1" + p.assignments(map[string]string{"no_such_parameter": "1"})},
+		{"version 1's set", "set" + defs},
+		{"version 1's move", "move " + b},
+		{"version 1's move after a good board", "move 1:" + b + " " + b},
+		{"a set never given", "move 2:" + b},
+		{"a set that failed to be given, after a good board", "move 1:" + b + " 2:" + b},
+		{"set 0 in a move", "move 0:" + b},
+		{"set SETS+1 in a move", "move " + above + ":" + b},
+		{"a huge set number in a move", "move 123456789012345678901234567890:" + b},
+		{"a leading zero in a move", "move 01:" + b},
+		{"a sign in a move", "move +1:" + b},
+		{"no number before the colon", "move :" + b},
+		{"a number without a colon", "move 1" + b},
+		{"a number and the board apart", "move 1 " + b},
+		{"another separator", "move 1;" + b},
+		{"two set numbers", "move 1:1:" + b},
+		{"no board after the colon", "move 1:"},
+		{"0x without digits", "move 1:0x"},
+		{"a bad hex digit", "move 1:0x12g4"},
+		{"17 hex digits", "move 1:0x12345678901234567"},
+		{"a colon after the board", "move 1:" + b + ":"},
+		{"no board", "move"},
+		{"a board with no legal move", "move 1:" + deadBoard.Hex()},
+		{"a board with no legal move after good ones", "move 1:" + b + " 3:" + b + " 1:" + deadBoard.Hex()},
+		{"an unknown command", "protocol 2 16"},
+	}
+	for _, c := range append(lines, extra...) {
+		p.send(c.line)
+		if r := p.recv(); !strings.HasPrefix(r, "error ") {
+			t.Errorf("%s (%.80q): %q, want error", c.what, c.line, r)
+		}
+		p.send(good)
+		if r, want := p.recv(), "best "+before[0].String(); r != want {
+			t.Fatalf("%s (%.80q): then %q to %q, want %q", c.what, c.line, r, good, want)
+		}
+	}
+	if got := p.movesIn(repeat(1, len(boards)), boards, 8); !slices.Equal(got, before) {
+		t.Errorf("set 1 after the errors: %v, before them %v", got, before)
+	}
+	for _, s := range []int{2, sets} {
+		if r := p.setIn(s, tuned); r != "ok" {
+			t.Fatalf("set %d after the errors: %q", s, r)
+		}
+		if got := p.movesIn(repeat(s, len(boards)), boards, 8); !slices.Equal(got, before) {
+			t.Errorf("set %d, given set 1's values: %v, set 1 %v", s, got, before)
+		}
+	}
+	p.quit()
 }
