@@ -3,10 +3,8 @@ package players_test
 import (
 	"bytes"
 	"errors"
-	"maps"
 	"math/rand/v2"
 	"os/exec"
-	"slices"
 	"strings"
 	"testing"
 
@@ -70,17 +68,12 @@ func nnBoards(t *testing.T, games, n int) []engine.Board {
 	return boards
 }
 
-// testNneonneoSets is the differential test of version 2 against version 1:
-// three parameter sets, each given to a version-1 session and to a numbered
-// set of one version-2 session (1, 16 and 9: both ends and the middle);
-// every board asked with every set, the sets mixed within each request in a
-// seeded random order, must get the version-1 session's move. Then two sets
-// swap values, which must change their moves and no other set's; and the
-// same at cap 2 on a few boards, where the search has a transposition table.
+// testNneonneoSets is the differential test of version 2 against version 1
+// (checkV2Sets) with the defaults and the constants tuned at caps 2 and 1:
+// at cap 1, and on a few boards at cap 2, where the search has a
+// transposition table.
 func testNneonneoSets(t *testing.T, bin string) {
 	values := []map[string]string{nil, nnTunedCap2, nnTunedCap1} // nil: the defaults
-	numbers := []int{1, 16, 9}
-
 	for _, c := range []struct {
 		cap    string
 		boards []engine.Board
@@ -88,78 +81,9 @@ func testNneonneoSets(t *testing.T, bin string) {
 		{"1", nnBoards(t, 300, 300)},
 		{"2", nnBoards(t, 20, 20)},
 	} {
-		boards := c.boards
-		want := make([][]engine.Dir, len(values)) // want[v][i]: board i with values v, in version 1
-		for v, vals := range values {
-			p := start(t, bin, "--cap", c.cap, "--protocol", "1")
-			if r := p.set(vals); r != "ok" {
-				t.Fatalf("cap %s, version 1: set %v: %q", c.cap, vals, r)
-			}
-			want[v] = p.moves(boards, 64)
-			p.quit()
-		}
-		for v := 1; v < len(values); v++ {
-			differ := 0
-			for i := range boards {
-				if want[v][i] != want[0][i] {
-					differ++
-				}
-			}
-			if differ == 0 {
-				t.Errorf("cap %s: values %d play as the defaults on all %d boards: the test sees no set", c.cap, v, len(boards))
-			}
-		}
-
-		p := start(t, bin, "--cap", c.cap)
-		// ask plays every board with every set, the (set, board) pairs in a
-		// seeded order and requests of 64, and checks each move against
-		// version 1's with the values the set holds (given[set] indexes values).
-		rng := rand.New(rand.NewPCG(1, uint64(len(boards))))
-		ask := func(what string, given map[int]int) {
-			t.Helper()
-			type job struct{ set, board int }
-			var jobs []job
-			for _, s := range slices.Sorted(maps.Keys(given)) { // the same requests every run
-				for i := range boards {
-					jobs = append(jobs, job{s, i})
-				}
-			}
-			rng.Shuffle(len(jobs), func(i, j int) { jobs[i], jobs[j] = jobs[j], jobs[i] })
-			sets := make([]int, len(jobs))
-			bs := make([]engine.Board, len(jobs))
-			for k, j := range jobs {
-				sets[k], bs[k] = j.set, boards[j.board]
-			}
-			got := p.movesIn(sets, bs, 64)
-			bad := 0
-			for k, j := range jobs {
-				if w := want[given[j.set]][j.board]; got[k] != w {
-					if bad++; bad <= 5 {
-						t.Errorf("cap %s, %s: board %s with set %d: %v, version 1 with its values %v", c.cap, what, boards[j.board].Hex(), j.set, got[k], w)
-					}
-				}
-			}
-			if bad > 5 {
-				t.Errorf("cap %s, %s: %d moves of %d differ from version 1's", c.cap, what, bad, len(jobs))
-			}
-		}
-		given := map[int]int{}
-		for v, s := range numbers {
-			if r := p.setIn(s, values[v]); r != "ok" {
-				t.Fatalf("cap %s: set %d: %q", c.cap, s, r)
-			}
-			given[s] = v
-		}
-		ask("three sets", given)
-		// Sets 1 and 16 swap values; set 9 keeps its own.
-		given[1], given[16] = given[16], given[1]
-		for _, s := range []int{1, 16} {
-			if r := p.setIn(s, values[given[s]]); r != "ok" {
-				t.Fatalf("cap %s: set %d again: %q", c.cap, s, r)
-			}
-		}
-		ask("sets 1 and 16 swapped", given)
-		p.quit()
+		checkV2Sets(t, "cap "+c.cap+": ", c.boards, values, func(version string) *proc {
+			return start(t, bin, "--cap", c.cap, "--protocol", version)
+		})
 	}
 }
 

@@ -6,7 +6,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"math/rand/v2"
 	"os/exec"
 	"regexp"
 	"slices"
@@ -498,5 +500,87 @@ func checkV2Errors(t *testing.T, p *proc, sets int, tuned map[string]string, ext
 			t.Errorf("set %d, given set 1's values: %v, set 1 %v", s, got, before)
 		}
 	}
+	p.quit()
+}
+
+// checkV2Sets is the differential test of version 2 against version 1:
+// three parameter sets (values[0] the defaults), each given to a version-1
+// session and to a numbered set of one version-2 session (1, 16 and 9:
+// both ends and the middle; start starts a session of a version); every
+// board asked with every set, the sets mixed within each request in a
+// seeded random order, must get the version-1 session's move. Then sets 1
+// and 16 swap values, which must change their moves and no other set's.
+// Messages begin with label.
+func checkV2Sets(t *testing.T, label string, boards []engine.Board, values []map[string]string, start func(version string) *proc) {
+	t.Helper()
+	want := make([][]engine.Dir, len(values)) // want[v][i]: board i with values v, in version 1
+	for v, vals := range values {
+		p := start("1")
+		if r := p.set(vals); r != "ok" {
+			t.Fatalf("%sversion 1: set %v: %q", label, vals, r)
+		}
+		want[v] = p.moves(boards, 64)
+		p.quit()
+	}
+	for v := 1; v < len(values); v++ {
+		differ := 0
+		for i := range boards {
+			if want[v][i] != want[0][i] {
+				differ++
+			}
+		}
+		if differ == 0 {
+			t.Errorf("%svalues %v play as the defaults on all %d boards: the test sees no set", label, values[v], len(boards))
+		}
+	}
+
+	p := start("2")
+	rng := rand.New(rand.NewPCG(1, uint64(len(boards))))
+	// ask plays every board with every set, the (set, board) pairs in a
+	// seeded order and requests of 64, and checks each move against version
+	// 1's with the values the set holds (given[set] indexes values).
+	ask := func(what string, given map[int]int) {
+		t.Helper()
+		type job struct{ set, board int }
+		var jobs []job
+		for _, s := range slices.Sorted(maps.Keys(given)) { // the same requests every run
+			for i := range boards {
+				jobs = append(jobs, job{s, i})
+			}
+		}
+		rng.Shuffle(len(jobs), func(i, j int) { jobs[i], jobs[j] = jobs[j], jobs[i] })
+		sets := make([]int, len(jobs))
+		bs := make([]engine.Board, len(jobs))
+		for k, j := range jobs {
+			sets[k], bs[k] = j.set, boards[j.board]
+		}
+		got := p.movesIn(sets, bs, 64)
+		bad := 0
+		for k, j := range jobs {
+			if w := want[given[j.set]][j.board]; got[k] != w {
+				if bad++; bad <= 5 {
+					t.Errorf("%s%s: board %s with set %d: %v, version 1 with its values %v", label, what, boards[j.board].Hex(), j.set, got[k], w)
+				}
+			}
+		}
+		if bad > 5 {
+			t.Errorf("%s%s: %d moves of %d differ from version 1's", label, what, bad, len(jobs))
+		}
+	}
+	given := map[int]int{}
+	for v, s := range []int{1, 16, 9} {
+		if r := p.setIn(s, values[v]); r != "ok" {
+			t.Fatalf("%sset %d: %q", label, s, r)
+		}
+		given[s] = v
+	}
+	ask("three sets", given)
+	given[1], given[16] = given[16], given[1]
+	for _, s := range []int{1, 16} {
+		if r := p.setIn(s, values[given[s]]); r != "ok" {
+			t.Fatalf("%sset %d again: %q", label, s, r)
+		}
+	}
+	ask("sets 1 and 16 swapped", given)
 	p.quit()
 }

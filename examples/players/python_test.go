@@ -3,18 +3,13 @@ package players_test
 import (
 	"bytes"
 	"errors"
-	"maps"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/evotune/evotune/engine"
 )
 
 // pythonPlayer returns the command that runs python/player.py with args,
@@ -115,85 +110,12 @@ func testPythonHandshake(t *testing.T) {
 	}
 }
 
-// testPythonSets is the differential test of version 2 against version 1:
-// the three sets of pyValues, each given to a version-1 session and to a
-// numbered set of one version-2 session (1, 16 and 9: both ends and the
-// middle); every board asked with every set, the sets mixed within each
-// request in a seeded random order, must get the version-1 session's move.
-// Then sets 1 and 16 swap values, which must change their moves and no
-// other set's.
+// testPythonSets is the differential test of version 2 against version 1
+// (checkV2Sets) with the three sets of pyValues.
 func testPythonSets(t *testing.T) {
-	boards := nnBoards(t, 500, 500)
-	want := make([][]engine.Dir, len(pyValues)) // want[v][i]: board i with values v, in version 1
-	for v, vals := range pyValues {
-		p := start(t, pythonPlayer(t, "--protocol", "1")...)
-		if r := p.set(vals); r != "ok" {
-			t.Fatalf("version 1: set %v: %q", vals, r)
-		}
-		want[v] = p.moves(boards, 64)
-		p.quit()
-	}
-	for v := 1; v < len(pyValues); v++ {
-		differ := 0
-		for i := range boards {
-			if want[v][i] != want[0][i] {
-				differ++
-			}
-		}
-		if differ == 0 {
-			t.Errorf("values %v play as the defaults on all %d boards: the test sees no set", pyValues[v], len(boards))
-		}
-	}
-
-	p := start(t, pythonPlayer(t)...)
-	rng := rand.New(rand.NewPCG(1, uint64(len(boards))))
-	// ask plays every board with every set, the (set, board) pairs in a
-	// seeded order and requests of 64, and checks each move against version
-	// 1's with the values the set holds (given[set] indexes pyValues).
-	ask := func(what string, given map[int]int) {
-		t.Helper()
-		type job struct{ set, board int }
-		var jobs []job
-		for _, s := range slices.Sorted(maps.Keys(given)) { // the same requests every run
-			for i := range boards {
-				jobs = append(jobs, job{s, i})
-			}
-		}
-		rng.Shuffle(len(jobs), func(i, j int) { jobs[i], jobs[j] = jobs[j], jobs[i] })
-		sets := make([]int, len(jobs))
-		bs := make([]engine.Board, len(jobs))
-		for k, j := range jobs {
-			sets[k], bs[k] = j.set, boards[j.board]
-		}
-		got := p.movesIn(sets, bs, 64)
-		bad := 0
-		for k, j := range jobs {
-			if w := want[given[j.set]][j.board]; got[k] != w {
-				if bad++; bad <= 5 {
-					t.Errorf("%s: board %s with set %d: %v, version 1 with its values %v", what, boards[j.board].Hex(), j.set, got[k], w)
-				}
-			}
-		}
-		if bad > 5 {
-			t.Errorf("%s: %d moves of %d differ from version 1's", what, bad, len(jobs))
-		}
-	}
-	given := map[int]int{}
-	for v, s := range []int{1, 16, 9} {
-		if r := p.setIn(s, pyValues[v]); r != "ok" {
-			t.Fatalf("set %d: %q", s, r)
-		}
-		given[s] = v
-	}
-	ask("three sets", given)
-	given[1], given[16] = given[16], given[1]
-	for _, s := range []int{1, 16} {
-		if r := p.setIn(s, pyValues[given[s]]); r != "ok" {
-			t.Fatalf("set %d again: %q", s, r)
-		}
-	}
-	ask("sets 1 and 16 swapped", given)
-	p.quit()
+	checkV2Sets(t, "", nnBoards(t, 500, 500), pyValues, func(version string) *proc {
+		return start(t, pythonPlayer(t, "--protocol", version)...)
+	})
 }
 
 // testPythonErrors sends every kind of bad line to a version-2 session
