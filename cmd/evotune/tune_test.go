@@ -353,3 +353,29 @@ func TestTunePairedGain(t *testing.T) {
 		t.Errorf("paired over %d games, validations of %d", c.Games, s.Start.Games)
 	}
 }
+
+// TestResumeWritesMissingWeights: a run killed after its last checkpoint
+// but before its weights file was written is finished without a result;
+// resume writes the file, the same bytes an uninterrupted run wrote,
+// rather than saying there is nothing to do.
+func TestResumeWritesMissingWeights(t *testing.T) {
+	dir := tuneRun(t, inProcessConfig())
+	path := filepath.Join(dir, "weights.yaml")
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runCLI(t, "resume", dir); code != 0 {
+		t.Fatalf("resume: exit %d\n%s\n%s", code, out, errs)
+	}
+	if got, err := os.ReadFile(path); err != nil || string(got) != string(want) {
+		t.Errorf("weights after resume: %v\n%s\nwant\n%s", err, got, want)
+	}
+	// Once written, the run is complete: nothing more to do.
+	if code, out, _ := runCLI(t, "resume", dir); code != 0 || !strings.Contains(out, "is complete") {
+		t.Errorf("resume of a complete run: exit %d\n%s", code, out)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -31,7 +32,11 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, p
 	p.run = r
 	t := r.Tuner()
 	cfg := t.Config()
-	if done := t.State().Finished; done != "" {
+	// A run killed after its last checkpoint but before its weights file
+	// was written is finished without a result: it goes on below, which
+	// writes the file, rather than saying there is nothing to do.
+	_, statErr := os.Stat(filepath.Join(r.Dir(), tuner.WeightsFile))
+	if done := t.State().Finished; done != "" && statErr == nil {
 		fmt.Fprintf(stdout, "run       %s is complete (%s after %d generations); nothing to do\n", r.Dir(), done, t.State().Generation)
 		fmt.Fprintf(stdout, "weights   %s (evotune export %s writes them again)\n", filepath.Join(r.Dir(), tuner.WeightsFile), r.Dir())
 		if t.Converged() {
