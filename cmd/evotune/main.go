@@ -9,7 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/evotune/evotune/tuner/playerpool"
+	"github.com/evotune/evotune/internal/proctree"
 )
 
 func main() { os.Exit(runWithSignals(context.Background(), options{}, os.Args[1:])) }
@@ -45,7 +45,7 @@ func runWithSignals(parent context.Context, o options, args []string) int {
 			signal.Stop(again)
 			return
 		}
-		playerpool.KillAll()
+		proctree.KillAll()
 		fmt.Fprintln(os.Stderr, "evotune: interrupted again: players killed, stopping at once; the last checkpoint stands")
 		os.Exit(exitFailure)
 	}()

@@ -34,8 +34,6 @@ import (
 //	                 FILE, then WHEN: serve, hang (at its 3rd move request)
 //	                 or crash (exit 3 at its 3rd move request)
 //	sleeper          sleeps an hour: spawn's child
-//	hold FILE        not a player: opens the player "spawn FILE serve" as
-//	                 evotune does and waits to be killed
 func badPlayer(mode string, args []string) (int, bool) {
 	out := bufio.NewWriter(os.Stdout)
 	in := bufio.NewReader(os.Stdin)
@@ -168,15 +166,6 @@ func badPlayer(mode string, args []string) (int, bool) {
 		}
 		return serve(p, os.Stdout), true
 	case "sleeper":
-		time.Sleep(time.Hour)
-		return 0, true
-	case "hold":
-		p, err := Open(context.Background(), playerCommand("spawn", args[0], "serve"), "", Options{})
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1, true
-		}
-		defer p.Close()
 		time.Sleep(time.Hour)
 		return 0, true
 	}

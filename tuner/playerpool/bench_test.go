@@ -3,9 +3,6 @@ package playerpool
 import (
 	"context"
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -205,27 +202,13 @@ func benchCPUOf(b *testing.B, pool tuner.Pool, players tuner.Players, vs [][]flo
 	}
 }
 
-// childCPU reads the CPU time of the pool's first slot's player from
-// /proc (Linux); ok is false elsewhere. The clock counts in ticks of 10 ms:
-// run the benchmark for seconds.
+// childCPU reads the CPU time of the pool's first slot's player while it
+// runs (Linux, Windows); ok is false elsewhere. Linux's clock counts in
+// ticks of 10 ms: run the benchmark for seconds.
 func childCPU(p *Pool) (time.Duration, bool) {
 	s := p.slots[0]
-	if s.proc == nil || s.proc.cmd == nil || s.proc.cmd.Process == nil {
+	if s.proc == nil {
 		return 0, false
 	}
-	buf, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.proc.cmd.Process.Pid))
-	if err != nil {
-		return 0, false
-	}
-	st := string(buf)
-	f := strings.Fields(st[strings.LastIndexByte(st, ')')+2:])
-	if len(f) < 13 {
-		return 0, false
-	}
-	user, err1 := strconv.ParseInt(f[11], 10, 64)
-	sys, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, false
-	}
-	return time.Duration(user+sys) * 10 * time.Millisecond, true // USER_HZ is 100 on Linux
+	return s.proc.tree.CPU()
 }

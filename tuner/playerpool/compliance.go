@@ -261,12 +261,12 @@ func quit(p *Process) Point {
 		p.w.Flush()
 	}
 	select {
-	case <-p.exited:
+	case <-p.tree.Exited():
 	case <-time.After(p.opts.quit()):
 		return Point{Name: "quit", Figure: fmt.Sprintf("still running %v after quit (it is killed then)", p.opts.quit())}
 	}
-	if p.waitErr != nil {
-		return Point{Name: "quit", Figure: fmt.Sprintf("exited with %v after quit, want status 0", p.waitErr)}
+	if err := p.tree.Err(); err != nil {
+		return Point{Name: "quit", Figure: fmt.Sprintf("exited with %v after quit, want status 0", err)}
 	}
 	return Point{Name: "quit", OK: true, Figure: fmt.Sprintf("exited with status 0 in %v", time.Since(t0).Round(time.Millisecond))}
 }

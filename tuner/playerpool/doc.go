@@ -52,14 +52,12 @@
 //     is refused when it arrives. Every failure is an *Error (errors.go),
 //     one line: the command, what the player did (a move request named by
 //     its first board), the tail of its log, the player's text escaped.
-//   - Process trees (proc_*.go): on Unix the player leads a process group
-//     that Kill kills, and on Linux the kernel kills the player if evotune
-//     dies (Pdeathsig: the direct child only, sent when the starting thread
-//     exits, which Go's unlocked threads do not); on Windows a Job object
-//     kills the player's processes when closed, by Kill or by evotune's
-//     death, and a console process group of its own keeps Ctrl-C from
-//     them. KillAll kills every live player, for a program that must exit
-//     now (a second Ctrl-C).
+//   - A player runs as an internal/proctree tree: a process group of its
+//     own on Unix, a Job object on Windows, killed whole by Kill (and on
+//     Linux by the kernel if evotune dies), its pipes read raw on Linux,
+//     its standard error capped in a proctree.Log whose tail the errors
+//     quote; proctree.KillAll kills every live player, for a program
+//     that must exit now (a second Ctrl-C).
 //   - Pool (pool.go) runs one process per slot. A slot takes a candidate,
 //     sends set once, and plays k of its games in lockstep: each move
 //     request carries the boards of the live games, and a finished game's

@@ -90,7 +90,7 @@ func (p *Process) fail(did string, kind error) error {
 	}
 	if p.log != nil {
 		if p.plog != nil {
-			e.Tail = printable(p.plog.tail())
+			e.Tail = printable(p.plog.Tail())
 		}
 		if !p.log.temp { // a temporary log is gone by the time one reads the error
 			e.Log = p.log.path

@@ -97,7 +97,7 @@ func (p *Process) reply() ([]byte, error) {
 			p.heard++
 		}
 		if isComment(line) {
-			p.plog.comment(line)
+			p.plog.WriteLine(line)
 			continue
 		}
 		return line, nil
@@ -130,7 +130,7 @@ func (p *Process) gone() error {
 		return p.fail(p.lateDid(), ErrTimeout)
 	}
 	select {
-	case <-p.exited:
+	case <-p.tree.Exited():
 	case <-time.After(time.Second):
 		return p.fail("closed its standard output while answering "+p.what(), ErrExited)
 	}
@@ -138,12 +138,12 @@ func (p *Process) gone() error {
 		return p.fail(p.lateDid(), ErrTimeout)
 	}
 	// Its last words may still be in the pipe to the log.
-	p.plog.drained(time.Second)
+	p.tree.Drained(time.Second)
 	how := "exited"
 	var ee *exec.ExitError
-	if errors.As(p.waitErr, &ee) {
+	if err := p.tree.Err(); errors.As(err, &ee) {
 		how = "exited (" + ee.ProcessState.String() + ")" // "exit status 2", "signal: killed"
-	} else if p.waitErr == nil {
+	} else if err == nil {
 		how = "exited (exit status 0)"
 	}
 	return p.fail(how+" while answering "+p.what(), ErrExited)

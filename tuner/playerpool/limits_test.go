@@ -7,11 +7,9 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -313,58 +311,9 @@ func TestIgnoresQuit(t *testing.T) {
 	if _, err := playPool(t, p, fam, [][]float64{fam.Defaults()}, testSeeds(1)); err != nil {
 		t.Fatal(err)
 	}
-	pid := p.slots[0].proc.cmd.Process.Pid
+	pid := p.slots[0].proc.tree.Pid()
 	p.Close()
 	proctest.WaitGone(t, pid)
-}
-
-// TestKillAll: KillAll ends every player of the program and the processes
-// they started, while their pool knows nothing of it.
-func TestKillAll(t *testing.T) {
-	opts := limitOptions(t)
-	pidFile := filepath.Join(t.TempDir(), "pids")
-	var procs []*Process
-	for range 2 {
-		p, err := Open(context.Background(), playerCommand("spawn", pidFile, "serve"), "", opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		procs = append(procs, p)
-	}
-	KillAll()
-	proctest.WaitGone(t, spawnPids(t, pidFile)...)
-	for _, p := range procs {
-		p.Close()
-	}
-}
-
-// TestKill9Parent: on Linux, a player outlives no kill -9 of the program
-// that started it (the parent-death signal). Its own child is another
-// matter: the kernel signals the direct child only (see proc_linux.go).
-func TestKill9Parent(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("the parent-death signal is Linux's")
-	}
-	pidFile := filepath.Join(t.TempDir(), "pids")
-	helper := exec.Command(os.Args[0], testPlayerFlag, "hold", pidFile)
-	if err := helper.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer helper.Wait()
-	deadline := time.Now().Add(10 * time.Second)
-	var pids []int
-	for len(pids) < 2 {
-		if time.Now().After(deadline) {
-			helper.Process.Kill()
-			t.Fatal("the helper's player did not start")
-		}
-		time.Sleep(10 * time.Millisecond)
-		pids, _ = proctest.ReadPids(pidFile)
-	}
-	helper.Process.Kill() // SIGKILL: no code of the helper runs
-	proctest.WaitGone(t, pids[0])
-	syscall.Kill(-pids[0], syscall.SIGKILL) // the grandchild, in the player's group
-	proctest.WaitGone(t, pids[1])
 }
 
 // TestLogAfresh: a pool's log starts afresh, marks where each process

@@ -5,8 +5,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +12,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/proctree"
 )
 
 // A Process is one running player, spoken to over its standard input and
@@ -24,16 +23,11 @@ type Process struct {
 	command []string
 	opts    Options
 	log     *logFile
-	plog    *procLog // this process's part of log
-	cmd     *exec.Cmd
-	group   procGroup
-	in      *os.File // our end of its standard input
-	out     *os.File // our end of its standard output
+	plog    *proctree.Log // this process's part of log
+	tree    *proctree.Proc
 	w       *bufio.Writer
 	r       *bufio.Reader
-	exited  chan struct{} // closed when Wait returned
-	waitErr error         // Wait's error, once exited is closed
-	family  Family        // the handshake's declaration
+	family  Family // the handshake's declaration
 	buf     []byte
 	setOnes []uint8     // set numbers 1, for Moves of a version-2 player
 	ownLog  bool        // opened with Open: Close closes the log too
@@ -58,29 +52,6 @@ type Process struct {
 
 	mu      sync.Mutex
 	stopErr error // why a watched context ended the process
-	killed  sync.Once
-	dead    atomic.Bool // Kill was called
-}
-
-// live holds every started player process not yet killed, for KillAll.
-var live = struct {
-	sync.Mutex
-	m map[*Process]struct{}
-}{m: map[*Process]struct{}{}}
-
-// KillAll kills every player process of this program that is still
-// running, and the processes they started, at once: for a program that
-// must exit now (a second Ctrl-C) without the orderly Close.
-func KillAll() {
-	live.Lock()
-	ps := make([]*Process, 0, len(live.m))
-	for p := range live.m {
-		ps = append(ps, p)
-	}
-	live.Unlock()
-	for _, p := range ps {
-		p.Kill()
-	}
 }
 
 // start starts command with its standard error copied to log and reads its
@@ -88,58 +59,25 @@ func KillAll() {
 // family it declares is checked (bounds, types, duplicates, MaxParams)
 // and returned by Family.
 func start(ctx context.Context, command []string, log *logFile, opts Options) (*Process, error) {
-	p := &Process{command: command, opts: opts, log: log, exited: make(chan struct{})}
+	p := &Process{command: command, opts: opts, log: log}
 	if len(command) == 0 {
 		return nil, p.fail("has no command", ErrStart)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("playerpool: %w", err)
 	}
-	var pipes [6]*os.File // in r/w, out r/w, err r/w
-	for i := 0; i < len(pipes); i += 2 {
-		r, w, err := os.Pipe()
-		if err != nil {
-			for _, f := range pipes[:i] {
-				f.Close()
-			}
-			return nil, fmt.Errorf("playerpool: %w", err)
-		}
-		pipes[i], pipes[i+1] = r, w
-	}
-	inR, inW, outR, outW, errR, errW := pipes[0], pipes[1], pipes[2], pipes[3], pipes[4], pipes[5]
-	cmd := exec.Command(command[0], command[1:]...)
-	cmd.Dir = opts.Dir
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	p.group.prepare(cmd)
-	err := cmd.Start()
-	inR.Close() // the child holds its own copies
-	outW.Close()
-	errW.Close()
+	p.plog = proctree.NewLog(log, MaxProcessLog, truncatedMarker)
+	tree, err := proctree.Start(command, proctree.Config{Dir: opts.Dir, Log: p.plog, Started: log.begin})
 	if err != nil {
-		inW.Close()
-		outR.Close()
-		errR.Close()
 		return nil, p.fail("cannot be started: "+err.Error(), ErrStart)
 	}
-	p.cmd, p.in, p.out = cmd, inW, outR
-	live.Lock()
-	live.m[p] = struct{}{}
-	live.Unlock()
-	p.plog = log.begin(cmd.Process.Pid, errR)
-	p.w, p.r = bufio.NewWriterSize(newPipeWriter(inW), 64<<10), bufio.NewReaderSize(newPipeReader(outR), MaxLine+2)
-	go func() {
-		p.waitErr = cmd.Wait()
-		close(p.exited)
-	}()
+	p.tree = tree
+	p.w, p.r = bufio.NewWriterSize(tree.Stdin(), 64<<10), bufio.NewReaderSize(tree.Stdout(), MaxLine+2)
 	p.timer = time.AfterFunc(time.Hour, func() {
 		p.late.Store(true)
 		p.Kill()
 	})
 	p.timer.Stop()
-	if err := p.group.started(cmd); err != nil {
-		p.Kill()
-		return nil, p.fail("cannot be started: "+err.Error(), ErrStart)
-	}
 	unwatch := p.watch(ctx)
 	err = p.handshake()
 	unwatch()
@@ -152,7 +90,7 @@ func start(ctx context.Context, command []string, log *logFile, opts Options) (*
 
 // Dead reports whether the process was killed (after a failure, a limit
 // or a cancellation): it answers nothing more.
-func (p *Process) Dead() bool { return p.dead.Load() }
+func (p *Process) Dead() bool { return p.tree.Killed() }
 
 // handshake sends the hello and reads id, params and ready, within one
 // limit for the whole.
@@ -339,29 +277,9 @@ func (p *Process) moves(boards []engine.Board, sets []uint8, at int, dst []engin
 
 // Kill ends the process and the processes it started at once and
 // releases the pipes. It is safe to call more than once and from another
-// goroutine (the exchange's timer, a watched context and KillAll do).
-func (p *Process) Kill() {
-	p.killed.Do(func() {
-		p.dead.Store(true)
-		if p.cmd != nil {
-			p.group.kill(p.cmd)
-		}
-		// Closing our ends unblocks a read or a write that a grandchild
-		// holding the pipe would keep waiting.
-		if p.out != nil {
-			p.out.Close()
-		}
-		if p.in != nil {
-			p.in.Close()
-		}
-		if p.plog != nil {
-			p.plog.release(time.Second)
-		}
-		live.Lock()
-		delete(live.m, p)
-		live.Unlock()
-	})
-}
+// goroutine (the exchange's timer, a watched context and
+// proctree.KillAll do).
+func (p *Process) Kill() { p.tree.Kill() }
 
 // Close says quit and waits for the process to exit, killing it after the
 // quit limit; a dead process is only reaped.
@@ -369,21 +287,16 @@ func (p *Process) Close() {
 	if p.unwatch != nil {
 		p.unwatch()
 	}
-	if p.cmd == nil {
-		return
-	}
 	if !p.Dead() {
 		if _, err := p.w.WriteString(lineQuit + "\n"); err == nil {
 			p.w.Flush()
 		}
 		select {
-		case <-p.exited:
+		case <-p.tree.Exited():
 		case <-time.After(p.opts.quit()):
 		}
 	}
-	p.Kill()
-	<-p.exited
-	p.group.release()
+	p.tree.Release()
 	if p.ownLog {
 		p.log.Close()
 	}

@@ -49,7 +49,7 @@ func (s *slot) stop() {
 func (s *slot) kill() {
 	if s.proc != nil {
 		s.proc.Kill()
-		<-s.proc.exited
+		<-s.proc.tree.Exited()
 		s.proc, s.isSet = nil, false
 	}
 }
@@ -81,7 +81,7 @@ func (s *slot) ready(ctx context.Context, p *Pool, fam Family) error {
 	if got := proc.Family(); !fam.sameDeclaration(got) {
 		err := proc.fail(mismatch(fam, got), ErrMismatch)
 		proc.Kill()
-		<-proc.exited
+		<-proc.tree.Exited()
 		return err
 	}
 	s.proc = proc
