@@ -26,10 +26,11 @@ func runWithSignals(parent context.Context, o options, args []string) int {
 	defer close(finished)
 	go func() {
 		// The first signal cancels ctx: commands stop handing out work,
-		// end their players and leave consistent files. A second one ends
-		// every player at once (a player in a process group or Job object
-		// of its own would outlive a plain exit) and then the process;
-		// what is saved is saved atomically, so nothing saved is lost.
+		// end their players and peers and leave consistent files. A
+		// second one ends every player and peer at once (a process in a
+		// process group or Job object of its own would outlive a plain
+		// exit) and then the process; what is saved is saved atomically,
+		// so nothing saved is lost.
 		select {
 		case <-ctx.Done():
 		case <-finished:

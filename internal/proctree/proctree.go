@@ -138,6 +138,10 @@ func (p *Proc) Stdin() io.Writer { return p.stdin }
 
 func (p *Proc) Stdout() io.Reader { return p.stdout }
 
+// CloseStdin closes our end of its standard input: the process reads its
+// end.
+func (p *Proc) CloseStdin() { p.in.Close() }
+
 // Log is where its standard error goes.
 func (p *Proc) Log() *Log { return p.log }
 

@@ -162,7 +162,7 @@ func TestCPU(t *testing.T) {
 			t.Errorf("live CPU %v (%v), want at least %v", c, ok, want)
 		}
 	}
-	p.in.Close() // it exits when its input closes
+	p.CloseStdin() // it exits when its input closes
 	waitExited(t, p)
 	c := p.ExitCPU()
 	if limit := time.Since(began)*time.Duration(runtime.NumCPU()) + 50*time.Millisecond; c < want || c > limit {
@@ -239,7 +239,7 @@ func TestPipes(t *testing.T) {
 	if line != "a line\n" || err != nil {
 		t.Fatalf("read %q, %v", line, err)
 	}
-	p.in.Close()
+	p.CloseStdin()
 	waitExited(t, p)
 	if !p.SelfExited() || p.Err() != nil || !p.State().Success() {
 		t.Errorf("exited by itself %v, %v, want status 0", p.SelfExited(), p.Err())

@@ -10,11 +10,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/evotune/evotune/internal/proctest"
+	"github.com/evotune/evotune/internal/proctree"
 )
 
 // lockedBuffer is a peer's stderr, written by its copier goroutine.
@@ -111,7 +111,7 @@ func TestPeerLimits(t *testing.T) {
 // TestPeerCPUWatchdog checks that a peer burning its own CPU without a
 // line is killed at its budget and margin, well before the idle limit.
 func TestPeerCPUWatchdog(t *testing.T) {
-	if _, ok := groupCPU(syscall.Getpgrp()); !ok {
+	if !proctree.LiveCPU() {
 		t.Skip("no live CPU of a process group here: a looping peer meets the idle limit instead")
 	}
 	lim := PeerLimits{Idle: time.Minute, CPUMargin: 200 * time.Millisecond, Poll: 20 * time.Millisecond}

@@ -254,7 +254,7 @@ func fakeProc(t *testing.T) *peerProc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &peerProc{cmd: &exec.Cmd{}, in: w, out: r, lim: PeerLimits{}.resolved(time.Minute), afterStop: -1}
+	p := &peerProc{in: w, out: r, lim: PeerLimits{}.resolved(time.Minute), afterStop: -1}
 	t.Cleanup(func() {
 		p.mu.Lock()
 		if p.grace != nil {
@@ -262,6 +262,8 @@ func fakeProc(t *testing.T) *peerProc {
 		}
 		p.mu.Unlock()
 		p.end(nil)
+		r.Close()
+		w.Close()
 	})
 	return p
 }

@@ -6,12 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"strings"
+	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
+
+	"github.com/evotune/evotune/internal/proctree"
 )
 
 // PeerLimits are the limits a peer runs under (see docs/tunebench.md,
@@ -47,9 +46,8 @@ const (
 	// with games (a request names at most 100,000 seeds: 2 MB).
 	maxQuietBytes = 32 << 20
 	// maxStderr is the most of a peer's standard error passed on per
-	// run; stderrTail the end of it quoted in errors.
-	maxStderr  = 1 << 20
-	stderrTail = 512
+	// run.
+	maxStderr = 1 << 20
 )
 
 // resolved returns the limits with their defaults, for a run of budget.
@@ -86,28 +84,23 @@ var (
 	ErrPeerNoFinal = errors.New("no final recommendation")
 )
 
-// A peerProc is a running peer: its process group, its pipes and the
-// watchdogs that end it. Its Read and Write are the exchange's (the
-// server's goroutine's); end may be called from any goroutine.
+// A peerProc is a running peer: its process tree (internal/proctree),
+// its limits and the watchdogs that end it. Its Read and Write are the
+// exchange's (the server's goroutine's); end may be called from any
+// goroutine.
 type peerProc struct {
-	cmd   *exec.Cmd
-	group procGroup
-	lim   PeerLimits
-	cpu   time.Duration // the peer's own CPU at which the watchdog ends it
-	in    *os.File      // our ends of the pipes
-	out   *os.File
-	log   *stderrLog
+	proc *proctree.Proc
+	lim  PeerLimits
+	cpu  time.Duration // the peer's own CPU at which the watchdog ends it
+	in   io.Writer     // the tree's pipes
+	out  io.Reader
+	log  *proctree.Log
 
-	exited chan struct{} // closed once the peer has exited and is reaped
-	quit   chan struct{} // closed by finish: the watchdogs stop
-	live   atomic.Int64  // the most CPU read live, in ns
+	quit chan struct{} // closed by finish: the watchdogs stop
 
-	mu     sync.Mutex
-	reason error // why we ended it; nil while it runs or if it ended itself
-	ended  bool
-	// self is set once the peer has exited before anything ended it: its
-	// exit status is then its own, not our kill's.
-	self    bool
+	mu      sync.Mutex
+	reason  error // why we ended it; nil while it runs or if it ended itself
+	ended   bool
 	grace   *time.Timer
 	reading *time.Timer // armed while a line is awaited
 
@@ -117,7 +110,7 @@ type peerProc struct {
 	afterStop  int   // answers since the stop or the final line; -1 before
 }
 
-// startPeer starts the peer words in its own process group, with its
+// startPeer starts the peer words in a process tree of its own, with its
 // standard error passed on to stderr up to a cap, and the watchdogs on:
 // ctx's end and the CPU limit (budget plus the margin).
 func startPeer(ctx context.Context, words []string, stderr io.Writer, lim PeerLimits, budget time.Duration) (*peerProc, error) {
@@ -125,58 +118,28 @@ func startPeer(ctx context.Context, words []string, stderr io.Writer, lim PeerLi
 		return nil, err
 	}
 	p := &peerProc{
-		cmd: exec.Command(words[0], words[1:]...), lim: lim, cpu: budget + lim.CPUMargin,
-		exited: make(chan struct{}), quit: make(chan struct{}), afterStop: -1, quiet: -1,
+		lim: lim, cpu: budget + lim.CPUMargin, quit: make(chan struct{}), afterStop: -1, quiet: -1,
+		log: proctree.NewLog(stderr, maxStderr, fmt.Sprintf("\n[tunebench: the peer's standard error past %d MB is dropped]\n", maxStderr>>20)),
 	}
-	p.group.prepare(p.cmd)
-	// Pipes of our own, not the Cmd's: Wait then reaps the peer as soon as
-	// it exits without closing what the exchange still reads.
-	var ends [6]*os.File
-	for i := 0; i < 6; i += 2 {
-		r, w, err := os.Pipe()
-		if err != nil {
-			for _, f := range ends[:i] {
-				f.Close()
-			}
-			return nil, err
-		}
-		ends[i], ends[i+1] = r, w
-	}
-	p.cmd.Stdin, p.in = ends[0], ends[1]
-	p.out, p.cmd.Stdout = ends[2], ends[3]
-	errR, errW := ends[4], ends[5]
-	p.cmd.Stderr = errW
-	err := p.cmd.Start()
-	ends[0].Close()
-	ends[3].Close()
-	errW.Close()
+	proc, err := proctree.Start(words, proctree.Config{Log: p.log})
 	if err != nil {
-		p.in.Close()
-		p.out.Close()
-		errR.Close()
 		return nil, err
 	}
-	if err := p.group.started(p.cmd); err != nil {
-		p.group.kill(p.cmd)
-		p.cmd.Wait()
-		p.in.Close()
-		p.out.Close()
-		errR.Close()
-		return nil, err
-	}
-	p.log = newStderrLog(errR, stderr)
-	go func() {
-		p.cmd.Wait()
-		p.mu.Lock()
-		p.self = !p.ended
-		p.mu.Unlock()
-		close(p.exited)
-	}()
+	p.proc, p.in, p.out = proc, proc.Stdin(), proc.Stdout()
 	go p.watch(ctx)
 	return p, nil
 }
 
-// watch ends the peer when ctx ends (Ctrl-C reaches the whole group at
+// cpuReadable refuses peers where neither a live process's CPU nor an
+// exited one's can be read: a peer's own CPU is part of its cost.
+func cpuReadable() error {
+	if proctree.CPUReadable() {
+		return nil
+	}
+	return fmt.Errorf("a peer's CPU time cannot be read on %s, live or at its exit: peers run on Unix and Windows", runtime.GOOS)
+}
+
+// watch ends the peer when ctx ends (Ctrl-C reaches the whole tree at
 // once) or its CPU passes the limit.
 func (p *peerProc) watch(ctx context.Context) {
 	tick := time.NewTicker(p.lim.Poll)
@@ -196,27 +159,18 @@ func (p *peerProc) watch(ctx context.Context) {
 	}
 }
 
-// cpuNow reads the peer's CPU live, and returns the most read so far
-// (which a child reaped outside the group would lower); false where it
-// cannot be read live.
+// cpuNow reads the peer's CPU live: the most read so far, false where
+// it cannot be read live. A peerProc without a process (admit's tests)
+// has used none.
 func (p *peerProc) cpuNow() (time.Duration, bool) {
-	c, ok := p.group.live(p.cmd)
-	if !ok {
-		return time.Duration(p.live.Load()), false
+	if p.proc == nil {
+		return 0, false
 	}
-	for {
-		old := p.live.Load()
-		if int64(c) <= old {
-			return time.Duration(old), true
-		}
-		if p.live.CompareAndSwap(old, int64(c)) {
-			return c, true
-		}
-	}
+	return p.proc.CPU()
 }
 
-// end kills the peer's group at once and closes our pipes, for reason (the
-// first reason given wins; nil only records that it ended).
+// end kills the peer's tree at once, which closes our pipes, for reason
+// (the first reason given wins; nil only records that it ended).
 func (p *peerProc) end(reason error) {
 	p.mu.Lock()
 	if p.reason == nil {
@@ -225,12 +179,9 @@ func (p *peerProc) end(reason error) {
 	already := p.ended
 	p.ended = true
 	p.mu.Unlock()
-	if already {
-		return
+	if !already && p.proc != nil {
+		p.proc.Kill()
 	}
-	p.group.kill(p.cmd)
-	p.in.Close()
-	p.out.Close()
 }
 
 // failure is why the peer was ended, nil if it was not.
@@ -307,7 +258,7 @@ func (p *peerProc) stopping() {
 }
 
 // finish ends the exchange: the peer's input is closed, it has the grace
-// to exit, then its group is killed whatever is left of it. It returns
+// to exit, then its tree is killed whatever is left of it. It returns
 // the peer's exit CPU (its own and its children's), its exit error, and
 // why it was ended, if it was.
 func (p *peerProc) finish() (time.Duration, error, error) {
@@ -318,13 +269,13 @@ func (p *peerProc) finish() (time.Duration, error, error) {
 		p.grace.Stop()
 	}
 	p.mu.Unlock()
-	p.in.Close()
+	p.proc.CloseStdin()
 	select {
-	case <-p.exited:
+	case <-p.proc.Exited():
 	case <-time.After(p.lim.Grace):
 	}
 	p.end(nil)
-	<-p.exited
+	<-p.proc.Exited()
 	close(p.quit)
 	p.mu.Lock()
 	if p.grace != nil {
@@ -334,12 +285,11 @@ func (p *peerProc) finish() (time.Duration, error, error) {
 	if p.reading != nil {
 		p.reading.Stop()
 	}
-	live, _ := p.cpuNow()
-	exit := max(p.group.exitCPU(p.cmd), live)
-	p.group.release()
-	p.log.close()
+	exit := p.proc.ExitCPU()
+	p.proc.Drained(time.Second) // its last words, for describe
+	p.proc.Release()
 	var werr error
-	if st := p.cmd.ProcessState; st != nil && !st.Success() && p.self {
+	if st := p.proc.State(); !st.Success() && p.proc.SelfExited() {
 		werr = errors.New(st.String())
 	}
 	return exit, werr, p.failure()
@@ -348,67 +298,9 @@ func (p *peerProc) finish() (time.Duration, error, error) {
 // describe quotes the end of the peer's standard error for an error
 // message, or says there was none.
 func (p *peerProc) describe() string {
-	tail := strings.TrimSpace(p.log.tail())
+	tail := p.log.Tail()
 	if tail == "" {
 		return "(its stderr was empty)"
 	}
 	return fmt.Sprintf("(its stderr ends: %q)", tail)
-}
-
-// A stderrLog passes a peer's standard error on, up to maxStderr bytes,
-// and keeps its end for error messages. It drains the pipe to its end, so
-// that a peer never blocks on it.
-type stderrLog struct {
-	mu      sync.Mutex
-	last    []byte
-	dropped int64
-	done    chan struct{}
-	r       *os.File
-}
-
-func newStderrLog(r *os.File, w io.Writer) *stderrLog {
-	l := &stderrLog{done: make(chan struct{}), r: r}
-	go func() {
-		defer close(l.done)
-		buf := make([]byte, 32<<10)
-		var passed int64
-		for {
-			n, err := r.Read(buf)
-			if n > 0 {
-				k := min(int64(n), max(0, maxStderr-passed))
-				w.Write(buf[:k])
-				if passed += k; k < int64(n) && l.dropped == 0 {
-					fmt.Fprintf(w, "\n[tunebench: the peer's standard error past %d MB is dropped]\n", maxStderr>>20)
-				}
-				l.mu.Lock()
-				l.dropped += int64(n) - k
-				l.last = append(l.last, buf[:n]...)
-				if len(l.last) > stderrTail {
-					l.last = append(l.last[:0], l.last[len(l.last)-stderrTail:]...)
-				}
-				l.mu.Unlock()
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return l
-}
-
-// tail is the end of what the peer wrote to its standard error.
-func (l *stderrLog) tail() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return string(l.last)
-}
-
-// close waits a moment for the rest of the pipe (a process that escaped
-// the group may hold it open), then closes it.
-func (l *stderrLog) close() {
-	select {
-	case <-l.done:
-	case <-time.After(time.Second):
-	}
-	l.r.Close()
 }
