@@ -2,7 +2,6 @@ package players_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -14,12 +13,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/internal/proctest"
 )
 
 // replyTimeout bounds every wait for a line, so that a hung player fails the
@@ -39,28 +38,11 @@ type proc struct {
 	cmd    *exec.Cmd
 	in     io.WriteCloser
 	lines  chan string // the player's stdout, line by line; closed at EOF
-	stderr *lockedBuffer
+	stderr *proctest.LockedBuffer
 	done   chan error // the process's exit, once
 	id     string
 	sets   int // protocol 2: the parameter sets the player holds; 0 in version 1
 	params []param
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // start runs argv and finishes the handshake, checking the declarations.
@@ -68,7 +50,7 @@ func start(t testing.TB, argv ...string) *proc {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	p := &proc{t: t, cmd: cmd, stderr: &lockedBuffer{}, lines: make(chan string, 16), done: make(chan error, 1)}
+	p := &proc{t: t, cmd: cmd, stderr: &proctest.LockedBuffer{}, lines: make(chan string, 16), done: make(chan error, 1)}
 	cmd.Stderr = p.stderr
 	var err error
 	if p.in, err = cmd.StdinPipe(); err != nil {

@@ -1,8 +1,5 @@
 //go:build unix
 
-// Package proctest implements the process checks shared by the tests that
-// drive real player processes: whether a process still runs, and a wait
-// for a set of them to be gone.
 package proctest
 
 import (

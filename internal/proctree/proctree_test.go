@@ -4,7 +4,6 @@ package proctree
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -170,24 +168,6 @@ func TestCPU(t *testing.T) {
 	}
 }
 
-// lockedBuffer is a Log's writer, written by the copy's goroutine.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestLogCapped: a process flooding its standard error is not blocked by
 // it, its log passes the budget and the marker on, and the tail quotes
 // what the log holds; Started marks the log before the process's first
@@ -202,7 +182,7 @@ func TestLogCapped(t *testing.T) {
 		{8192, "[the rest", "dropped]"},
 		{20, "...", "flood flood"},
 	} {
-		var dst lockedBuffer
+		var dst proctest.LockedBuffer
 		log := NewLog(&dst, limit, marker)
 		p := start(t, Config{Log: log, Started: func(pid int) { dst.Write([]byte("start\n")) }}, "flood", strconv.Itoa(tc.kb))
 		waitExited(t, p)

@@ -3,37 +3,17 @@
 package tunebench
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/evotune/evotune/internal/proctest"
 	"github.com/evotune/evotune/internal/proctree"
 )
-
-// lockedBuffer is a peer's stderr, written by its copier goroutine.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) Len() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Len()
-}
 
 // misbehave runs one run of a peer in mode with tight limits and returns
 // the wall time it took, the pids of every peer process,
@@ -45,7 +25,7 @@ func misbehave(t *testing.T, mode string, o Options) (time.Duration, []int, erro
 	t.Setenv("TUNEBENCH_PIDS", pidFile)
 	o.Short, o.Seeds, o.Workers, o.Full, o.Peer = true, []uint64{1}, 1, true, []string{os.Args[0]}
 	if o.PeerStderr == nil {
-		o.PeerStderr = &lockedBuffer{}
+		o.PeerStderr = &proctest.LockedBuffer{}
 	}
 	p, _ := Lookup("standard-3")
 	began := time.Now()
@@ -88,7 +68,7 @@ func TestPeerLimits(t *testing.T) {
 		{"silent", PeerLimits{Idle: 5 * time.Second, Grace: 300 * time.Millisecond}, ErrPeerNoFinal, "nothing more within 300ms", 1},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
-			stderr := &lockedBuffer{}
+			stderr := &proctest.LockedBuffer{}
 			took, pids, err := misbehave(t, tc.mode, Options{PeerLimits: tc.lim, PeerStderr: stderr})
 			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.text) {
 				t.Errorf("error %v; want %v with %q", err, tc.want, tc.text)
@@ -143,7 +123,7 @@ func TestPeerCancel(t *testing.T) {
 	}()
 	p, _ := Lookup("standard-3")
 	began := time.Now()
-	_, err := RunPeer(ctx, p, Options{Short: true, Seeds: []uint64{1}, Workers: 1, Peer: []string{os.Args[0]}, PeerStderr: &lockedBuffer{}})
+	_, err := RunPeer(ctx, p, Options{Short: true, Seeds: []uint64{1}, Workers: 1, Peer: []string{os.Args[0]}, PeerStderr: &proctest.LockedBuffer{}})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("error %v, want context.Canceled", err)
 	}
