@@ -209,11 +209,11 @@ var badObjectiveLines = []struct {
 	{`{"id":3,"params":` + withParam("offset", `"200000"`) + `,"games":1,"first":0}`, 3.0,
 		`params.offset: "200000": want a JSON number, not a string`},
 	{`{"id":4,"params":` + objectiveParams + `,"games":"40","first":0}`, 4.0,
-		`games: "40": want a whole number from 1 to 100000, as a JSON number`},
+		`games: "40": want a whole number from 1 to 100000, as a JSON number, not a string`},
 	{`{"id":5,"params":` + objectiveParams + `,"games":4,"first":"5"}`, 5.0,
-		`first: "5": want a whole number from 0 to 4611686018427287904, as a JSON number`},
+		`first: "5": want a whole number from 0 to 4611686018427287904, as a JSON number, not a string`},
 	{`{"id":6,"params":` + objectiveParams + `,"seeds":["1","2"]}`, 6.0,
-		`seeds[0]: "1": want an unsigned 64-bit integer, as a JSON number`},
+		`seeds[0]: "1": want an unsigned 64-bit integer, as a JSON number, not a string`},
 	{`{"id":7,"params":{"offset":200000,"offset":1,"merges":700,"monotonicity":47,"sum":11,"monotonicity_power":4,"sum_power":3.5},"games":1,"first":0}`, 7.0,
 		"params.offset: given twice"},
 	{`{"id":8,"params":` + withParam("offset", `"abc"`) + `,"games":1,"first":0}`, 8.0,
@@ -237,17 +237,17 @@ var badObjectiveLines = []struct {
 	{`{"id":16,"params":` + withParam("sum", "null") + `,"games":1,"first":0}`, 16.0,
 		"params.sum: null: want a JSON number, not null"},
 	{`{"id":17,"params":` + objectiveParams + `,"games":0,"first":0}`, 17.0,
-		"games: 0: want a whole number from 1 to 100000, as a JSON number"},
+		"games: 0: out of range: want a whole number from 1 to 100000"},
 	{`{"id":18,"params":` + objectiveParams + `,"games":2.5,"first":0}`, 18.0,
-		"games: 2.5: want a whole number from 1 to 100000, as a JSON number"},
+		"games: 2.5: not a whole number: want a whole number from 1 to 100000 (write 2 or 3)"},
 	{`{"id":19,"params":` + objectiveParams + `,"games":100001,"first":0}`, 19.0,
-		"games: 100001: want a whole number from 1 to 100000, as a JSON number"},
+		"games: 100001: out of range: want a whole number from 1 to 100000"},
 	{`{"id":20,"params":` + objectiveParams + `,"first":0}`, 20.0,
 		"first: wants games, the number of games from first on"},
 	{`{"id":21,"params":` + objectiveParams + `,"games":1}`, 21.0,
 		"want the games to play: first and games (games first..first+games-1 of the stream, or with held_out of the held-out block) or seeds (a list of game seeds)"},
 	{`{"id":22,"params":` + objectiveParams + `,"seeds":[1,-2]}`, 22.0,
-		"seeds[1]: -2: want an unsigned 64-bit integer, as a JSON number"},
+		"seeds[1]: -2: out of range: want an unsigned 64-bit integer, from 0 to 18446744073709551615"},
 	{`{"id":23,"params":` + objectiveParams + `,"seeds":[1,2],"games":3}`, 23.0,
 		"games: 3, but 2 seeds (leave games out or make them agree)"},
 	{`{"id":24,"params":` + objectiveParams + `,"seeds":[1],"first":0}`, 24.0,
@@ -258,9 +258,9 @@ var badObjectiveLines = []struct {
 		"color: unknown key (keys: id, params, recommend, final, games, first, held_out, seeds)"},
 	{`{"id":27,"params":` + objectiveParams + `,"games":1,"games":2,"first":0}`, 27.0,
 		"games: given twice"},
-	{`{"id":28,"params":` + objectiveParams + `,"games":1,"first":0} {}`, nil,
+	{`{"id":28,"params":` + objectiveParams + `,"games":1,"first":0} {}`, 28.0,
 		"not a request: more than one JSON value on the line (want one JSON object per line, with keys among id, params, recommend, final, games, first, held_out, seeds)"},
-	{`{"id":29,"params":` + objectiveParams, nil,
+	{`{"id":29,"params":` + objectiveParams, 29.0,
 		"not a request: the line ends inside the JSON object (want one JSON object per line, with keys among id, params, recommend, final, games, first, held_out, seeds)"},
 	{`not json`, nil,
 		"not a request: invalid character 'o' in literal null (expecting 'u') (want one JSON object per line, with keys among id, params, recommend, final, games, first, held_out, seeds)"},
@@ -278,7 +278,7 @@ var badObjectiveLines = []struct {
 		"held_out: goes with first and games (seeds name their games themselves)"},
 	{`{"id":39,"params":` + objectiveParams + `,"games":1,"first":0,"held_out":1}`, 39.0, "held_out: 1: want true or false"},
 	{`{"id":40,"params":` + objectiveParams + `,"games":1,"first":4611686018427387904}`, 40.0,
-		"first: 4611686018427387904: want a whole number from 0 to 4611686018427287904, as a JSON number"},
+		"first: 4611686018427387904: out of range: want a whole number from 0 to 4611686018427287904"},
 	{`{"id":{"trial":41},"params":` + withParam("monotonicity_power", "0.5") + `,"games":1,"first":0}`, map[string]any{"trial": 41.0},
 		"params.monotonicity_power: 0.5: out of bounds, want [1, 6]"},
 }
@@ -327,6 +327,64 @@ func TestObjectivePlayer(t *testing.T) {
 	}
 	if again := c.ask(req); !equalJSON(again["scores"], a["scores"]) {
 		t.Errorf("the same request again: %v, first %v", again["scores"], a["scores"])
+	}
+	c.end()
+}
+
+// TestObjectiveFloatsAndNonFinite is what a Python optimizer sends without
+// care, to a real evotune objective: counts written as floats (json.dumps
+// after float arithmetic) play as the whole numbers they are; NaN,
+// Infinity and -Infinity (json.dumps's default for a float nan or inf)
+// get an error that names them, where they are and the fix, with the id
+// wherever the line has a readable one, the id after the word included.
+func TestObjectiveFloatsAndNonFinite(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "small.yaml")
+	if err := os.WriteFile(cfg, []byte(objectiveConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := startObjective(t, "--config", cfg, "--seed", "7", "--workers", "1")
+	for _, p := range []struct{ float, whole string }{
+		{`"games":8.0,"first":0`, `"games":8,"first":0`},
+		{`"games":2e0,"first":24.0`, `"games":2,"first":24`},
+		{`"games":4.0,"first":2.4e1,"held_out":true`, `"games":4,"first":24,"held_out":true`},
+		{`"seeds":[5.0,6e0,7.00]`, `"seeds":[5,6,7]`},
+	} {
+		want := c.ask(`{"id":"whole","params":` + objectiveParams + `,` + p.whole + `}`)
+		got := c.ask(`{"id":"float","params":` + objectiveParams + `,` + p.float + `}`)
+		if got["id"] != "float" || got["error"] != nil || !equalJSON(got["scores"], want["scores"]) || got["games"] != want["games"] || want["games"] == nil {
+			t.Errorf("%s: answer %v; %s: %v", p.float, got, p.whole, want)
+		}
+	}
+	const fix = ": not JSON (JSON has no NaN or Infinity): send finite numbers as strict JSON; " +
+		"Python's json.dumps writes NaN and Infinity unless given allow_nan=False, which makes it raise where one arises"
+	for i, b := range []struct {
+		req  string
+		id   any
+		want string
+	}{
+		{`{"id":1,"params":` + withParam("sum", "NaN") + `,"games":1,"first":0}`, 1.0, "params.sum: NaN" + fix},
+		{`{"id":2,"params":` + withParam("monotonicity_power", "Infinity") + `,"games":1,"first":0}`, 2.0, "params.monotonicity_power: Infinity" + fix},
+		{`{"id":3,"params":` + withParam("offset", "-Infinity") + `,"games":1,"first":0}`, 3.0, "params.offset: -Infinity" + fix},
+		{`{"id":4,"recommend":` + withParam("merges", "NaN") + `}`, 4.0, "recommend.merges: NaN" + fix},
+		{`{"id":5,"params":` + objectiveParams + `,"games":NaN,"first":0}`, 5.0, "games: NaN" + fix},
+		// The id after the word, where Go's decoder never reads it.
+		{`{"params":` + withParam("sum", "NaN") + `,"games":1,"first":0,"id":{"trial":6}}`, map[string]any{"trial": 6.0}, "params.sum: NaN" + fix},
+		{`{"id": 7, "x": [NaN]}`, 7.0, "x[0]: NaN" + fix},
+		// An id that is itself NaN cannot be repeated.
+		{`{"id":NaN,"params":` + objectiveParams + `,"games":1,"first":0}`, nil, "id: NaN" + fix},
+		// A fraction where a count is asked for: the whole numbers that do.
+		{`{"id":9,"params":` + objectiveParams + `,"games":8.5,"first":0}`, 9.0, "games: 8.5: not a whole number: want a whole number from 1 to 100000 (write 8 or 9)"},
+		{`{"id":10,"params":` + objectiveParams + `,"games":8,"first":23.5}`, 10.0, "first: 23.5: not a whole number: want a whole number from 0 to 4611686018427287904 (write 23 or 24)"},
+	} {
+		got := c.ask(b.req)
+		want := fmt.Sprintf("line %d: %s", 9+i, b.want) // after the 8 lines above
+		if got["error"] != want || len(got) != 1+btoi(b.id != nil) || !equalJSON(got["id"], b.id) {
+			t.Errorf("%s:\nanswer %v\nwant {\"id\":%v,\"error\":%q}", b.req, got, b.id, want)
+		}
+	}
+	// The exchange goes on.
+	if a := c.ask(`{"id":11,"params":` + objectiveParams + `,"games":1.0,"first":0}`); a["games"] != 1.0 {
+		t.Errorf("after the errors: %v", a)
 	}
 	c.end()
 }

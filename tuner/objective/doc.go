@@ -44,6 +44,16 @@
 //     value the games cannot take refused before a game (the first line
 //     gives the limits), and the first fault named in a fixed order, the
 //     problem's parameter order, never a map's.
+//   - Strict is not fussy: a count or a seed written as a float (8.0,
+//     2e0, what Python's json.dumps writes after float arithmetic) is the
+//     whole number it is, read exactly from its digits (whole.go), and a
+//     fraction gets the whole numbers that would do ("write 8 or 9").
+//     The NaN and Infinity words that json.dumps writes by default are
+//     not JSON; rather than the decoder's words, the error names them,
+//     where they are and the fix (nonfinite.go). Every error line repeats
+//     the request's id wherever the line's id can be read, before a break
+//     in the line or after such a word, since a client that matches
+//     answers by id would otherwise fail on the id and hide the message.
 //   - Free parameters, bounds, scales and held weights are the tuner's,
 //     from tuner.Coordinates, under the search the games are played with.
 //   - Besides the stream ("first"), a held-out block ("held_out": the

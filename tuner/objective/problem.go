@@ -210,11 +210,26 @@ func (p *Problem) vector(key string, values []value) ([]float64, error) {
 			}
 			return nil, fmt.Errorf("%s.%s: %s: out of bounds, want %s%s", key, c.Name, v.raw, q.bounds(), why)
 		case c.Int && v.x != math.Trunc(v.x):
-			return nil, fmt.Errorf("%s.%s: %s: want an integer (type int)", key, c.Name, v.raw)
+			return nil, fmt.Errorf("%s.%s: %s: want an integer (type int)%s", key, c.Name, v.raw, q.write(v.x))
 		}
 		vec[i] = v.x
 	}
 	return vec, nil
+}
+
+// write names the integers within q's bounds next to x, a number with a
+// fraction: " (write 4 or 5)", or "" where none is.
+func (q Param) write(x float64) string {
+	var ns []string
+	for _, n := range []float64{math.Floor(x), math.Ceil(x)} {
+		if (q.Min == nil || n >= *q.Min) && (q.Max == nil || n <= *q.Max) {
+			ns = append(ns, num(n))
+		}
+	}
+	if len(ns) == 0 {
+		return ""
+	}
+	return " (write " + strings.Join(ns, " or ") + ")"
 }
 
 // names lists the free parameters, for errors.

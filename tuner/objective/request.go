@@ -37,8 +37,9 @@ type member struct {
 
 // members reads data as one JSON object and returns its members in order.
 // A key given twice is an error (JSON leaves it open, and a decoder that
-// keeps the last value would play it silently), returned with every
-// member read.
+// keeps the last value would play it silently). An error comes with the
+// members read before it, so that an error line can carry the id of a
+// line that is broken after it.
 func members(data []byte) ([]member, error) {
 	ms, err := readMembers(data)
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
@@ -61,12 +62,12 @@ func readMembers(data []byte) ([]member, error) {
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, err
+			return ms, err
 		}
 		key, _ := tok.(string) // the decoder allows nothing else here
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, err
+			return ms, err
 		}
 		if dup == "" && slices.ContainsFunc(ms, func(m member) bool { return m.key == key }) {
 			dup = key
@@ -74,10 +75,10 @@ func readMembers(data []byte) ([]member, error) {
 		ms = append(ms, member{key, raw})
 	}
 	if _, err := dec.Token(); err != nil { // the closing brace
-		return nil, err
+		return ms, err
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("more than one JSON value on the line")
+		return ms, errors.New("more than one JSON value on the line")
 	}
 	if dup != "" {
 		return ms, &dupError{dup}
@@ -102,9 +103,21 @@ func parse(data []byte, req *request) error {
 		}
 	}
 	var dup *dupError
+	var syntax *json.SyntaxError
 	switch {
 	case errors.As(err, &dup):
 		return bad("%v", err)
+	case errors.As(err, &syntax):
+		if nf, ok := findNonFinite(data); ok {
+			req.id = nf.id
+			where := ""
+			if nf.path != "" {
+				where = nf.path + ": "
+			}
+			return bad("%s%s: not JSON (JSON has no NaN or Infinity): send finite numbers as strict JSON; "+
+				"Python's json.dumps writes NaN and Infinity unless given allow_nan=False, which makes it raise where one arises", where, nf.word)
+		}
+		fallthrough
 	case err != nil:
 		return bad("not a request: %v (want one JSON object per line, with keys among %s)", err, strings.Join(keys, ", "))
 	}
@@ -151,7 +164,7 @@ func parse(data []byte, req *request) error {
 		return bad("want params (every free parameter by name) or recommend")
 	}
 	if games != nil {
-		n, err := whole("games", games, 1, MaxGames)
+		n, err := wholeIn("games", games, 1, MaxGames)
 		if err != nil {
 			return err
 		}
@@ -171,7 +184,7 @@ func parse(data []byte, req *request) error {
 			return bad("games: %d, but %d seeds (leave games out or make them agree)", req.games, len(req.seeds))
 		}
 	case first != nil:
-		if req.first, err = whole("first", first, 0, MaxFirst); err != nil {
+		if req.first, err = wholeIn("first", first, 0, MaxFirst); err != nil {
 			return err
 		}
 		if games == nil {
@@ -220,16 +233,8 @@ func number(raw json.RawMessage) (float64, error) {
 	return x, nil
 }
 
-// whole reads a JSON number that is a whole number in [lo, hi].
-func whole(key string, raw json.RawMessage, lo, hi uint64) (uint64, error) {
-	n, err := strconv.ParseUint(string(raw), 10, 64)
-	if !isNumber(raw) || err != nil || n < lo || n > hi {
-		return 0, bad("%s: %s: want a whole number from %d to %d, as a JSON number", key, clip(raw), lo, hi)
-	}
-	return n, nil
-}
-
-// seedList reads seeds: a list of 1 to MaxGames unsigned 64-bit integers.
+// seedList reads seeds: a list of 1 to MaxGames unsigned 64-bit integers,
+// whole-valued numbers such as 3.0 or 3e0 among them.
 func seedList(raw json.RawMessage) ([]uint64, error) {
 	var list []json.RawMessage
 	if raw[0] != '[' || json.Unmarshal(raw, &list) != nil {
@@ -240,9 +245,18 @@ func seedList(raw json.RawMessage) ([]uint64, error) {
 	}
 	seeds := make([]uint64, len(list))
 	for i, r := range list {
-		var err error
-		if seeds[i], err = strconv.ParseUint(string(r), 10, 64); err != nil || !isNumber(r) {
-			return nil, bad("seeds[%d]: %s: want an unsigned 64-bit integer, as a JSON number", i, clip(r))
+		d, ok := readDecimal(r)
+		switch {
+		case !ok:
+			return nil, bad("seeds[%d]: %s: want an unsigned 64-bit integer, as a JSON number, not %s", i, clip(r), kindOf(r))
+		case !d.whole():
+			// No "write 2 or 3" here: a seed names a game, and the
+			// optimizer's bug is whatever made a fraction of one.
+			return nil, bad("seeds[%d]: %s: not a whole number: want an unsigned 64-bit integer", i, clip(r))
+		}
+		var fits bool
+		if seeds[i], fits = d.uint64(); !fits {
+			return nil, bad("seeds[%d]: %s: out of range: want an unsigned 64-bit integer, from 0 to %d", i, clip(r), uint64(math.MaxUint64))
 		}
 	}
 	return seeds, nil

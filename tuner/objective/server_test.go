@@ -176,7 +176,7 @@ player:
 		`{"id":4,"params":{"a":0.5,"b":4,"d":8},"games":2,"first":3}`,
 	}, "\n")+"\n")
 	if len(got) != 4 || got[0]["games"] != 2.0 || got[1]["games"] != 2.0 ||
-		got[2]["error"] != "line 3: params.b: 4.5: want an integer (type int)" ||
+		got[2]["error"] != "line 3: params.b: 4.5: want an integer (type int) (write 4 or 5)" ||
 		got[3]["error"] != "line 4: params.d: 8: held at 7 (leave it out)" {
 		t.Errorf("answers %v", got)
 	}
