@@ -77,13 +77,20 @@ class Objective:
     def _ask(self, msg):
         msg = dict(msg, id=self.next_id)
         self.next_id += 1
-        self.out.write(json.dumps(msg) + "\n")
+        # Strict JSON: json.dumps would write a nan or an inf as NaN or
+        # Infinity, which are not JSON; better to stop here, where it arose.
+        try:
+            line = json.dumps(msg, allow_nan=False)
+        except ValueError:
+            raise SystemExit("a NaN or an infinity in the request, not sent: %r" % msg)
+        self.out.write(line + "\n")
         self.out.flush()
         ans = json.loads(self._read())
-        if ans.get("id") != msg["id"]:
-            raise SystemExit("evotune answered id %r to id %r" % (ans.get("id"), msg["id"]))
+        # The error first: it says what is wrong, where a wrong id would not.
         if "error" in ans:
             raise SystemExit("evotune: " + ans["error"])
+        if ans.get("id") != msg["id"]:
+            raise SystemExit("evotune answered id %r to id %r" % (ans.get("id"), msg["id"]))
         return ans
 
     def values(self, x):

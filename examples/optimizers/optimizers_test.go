@@ -126,6 +126,39 @@ func TestAgainstObjective(t *testing.T) {
 	}
 }
 
+// TestClientStrict: the shared client sends strict JSON (a NaN or an
+// infinity stops it before it is sent) and reads evotune's error before the
+// id, so that evotune's message is what the user sees; a count written as
+// a float (8.0, what Python's arithmetic gives) plays as the whole number.
+func TestClientStrict(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "small.yaml")
+	if err := os.WriteFile(cfg, []byte(smallConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	py := python(t, "")
+	run := filepath.Join(evotune(t), "evotune") + " objective --config " + cfg + " --seed 3 --workers 1"
+	for _, c := range []struct {
+		script, says string
+		code         int
+	}{
+		{"print(obj.evaluate(obj.start, 8.0, 24.0)['games'])", "", 0},
+		{"obj.evaluate(obj.start, 8.5, 0)", "evotune: line 1: games: 8.5: not a whole number: want a whole number from 1 to 100000 (write 8 or 9)\n", 1},
+		{"obj.evaluate([float('nan')] * len(obj.start), 4, 0)", "a NaN or an infinity in the request, not sent: ", 1},
+	} {
+		cmd := exec.Command(py, "-c", "import sys, objective\nobj = objective.Objective.run(sys.argv[1])\n"+c.script+"\nobj.close()", run)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := cmd.ProcessState.ExitCode()
+		if err != nil && code < 0 {
+			t.Fatalf("%s: %v", c.script, err)
+		}
+		if code != c.code || !strings.HasPrefix(stderr.String(), c.says) || c.code == 0 && stdout.String() != "8\n" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit %d, stderr %q...", c.script, code, stdout.String(), stderr.String(), c.code, c.says)
+		}
+	}
+}
+
 // TestAsPeers runs a short tunebench of each script, each way, on both
 // quick problems: every run ends at short mode's budget of 120 games, or
 // within it by the peer's own end (a careful run after its race), judged
@@ -198,7 +231,7 @@ func TestDocRecipes(t *testing.T) {
 	} {
 		t.Run(c.module, func(t *testing.T) {
 			if testing.Short() {
-				t.Skip("a recipe plays some 4,000 games: not in -short mode")
+				t.Skip("a recipe plays some 2,500 games: not in -short mode")
 			}
 			py := python(t, c.module)
 			bin := evotune(t)
