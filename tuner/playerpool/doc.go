@@ -58,26 +58,29 @@
 //     its standard error capped in a proctree.Log whose tail the errors
 //     quote; proctree.KillAll kills every live player, for a program
 //     that must exit now (a second Ctrl-C).
-//   - Pool (pool.go) runs one process per slot. A slot takes a candidate,
-//     sends set once, and plays k of its games in lockstep: each move
-//     request carries the boards of the live games, and a finished game's
-//     place goes to the candidate's next game, so the round trip is shared
-//     by k boards. The game itself is engine.Game: evotune's rules, seeded
-//     spawns and scores, so a game through the protocol is, seed for seed,
-//     the game in process with the same moves. When a candidate has no
-//     games left to start, the slot takes the candidate with the most
-//     left. Results land by (candidate, game), so 1 or N slots give
-//     identical bytes for a deterministic player. A slot whose player
-//     speaks version 2 (mixed.go) gives each candidate a set (one that
-//     holds its values already, else one no game in flight uses) and
-//     refills the places of ended games from the next candidate when its
-//     own has none left, so its requests carry several candidates' games
-//     and stay as full as k allows; near a batch's end it holds only its
-//     even share of the games not yet ended (in flight on any slot, or to
-//     start), so that the last games spread over the slots. The pool is a
-//     tuner.SharedPool: batches in play at once (a validation and the next
-//     generation's first games) wait in one queue, those not marked Ahead
-//     first, and a slot takes its next candidate from the first batch with
+//   - Pool (pool.go) runs one process per slot (slot.go), started and
+//     checked against the run's declaration as every player is (start in
+//     process.go; Open, Probe, Pin and Verify too). A slot plays k games
+//     in lockstep: each move request carries the boards of the live
+//     games, each under the parameter set holding its candidate's values,
+//     so the round trip is shared by k boards. The game itself is
+//     engine.Game: evotune's rules, seeded spawns and scores, so a game
+//     through the protocol is, seed for seed, the game in process with the
+//     same moves. A finished game's place goes to its candidate's next
+//     game, or when it has none left to start, to the next candidate's
+//     (the one with the most left), given a set (one that holds its
+//     values already, else one no game in flight uses). A player of
+//     version 1 is one of version 2 with one set: one loop serves both,
+//     and its requests hold one candidate's games at a time, a player of
+//     version 2's those of as many candidates as it holds sets. Near a
+//     batch's end a slot holds only its even share of the games not yet
+//     ended (in flight on any slot, or to start), so that the last games
+//     spread over the slots. Results land by (candidate, game), so 1 or N
+//     slots, and either version, give identical bytes for a deterministic
+//     player. The pool is a tuner.SharedPool: batches in play at once (a
+//     validation and the next generation's first games) wait in one
+//     queue, those not marked Ahead first, and a slot whose games in
+//     flight have ended takes its next games from the first batch with
 //     games left, so no slot waits at one batch's end while another has
 //     games to start.
 //   - Failures (the schedule, schedule.go): a crash, a hang, a malformed

@@ -67,23 +67,12 @@ func (f Family) sameProgram(g Family) bool {
 // declares. What the player writes on its standard error goes to logPath
 // ("" for a temporary file, removed after), and an error quotes its tail.
 func Probe(ctx context.Context, command []string, logPath string, opts Options) (Family, error) {
-	log, err := openLog(logPath)
-	if err != nil {
-		return Family{}, err
-	}
-	defer log.Close()
-	p, err := start(ctx, command, log, opts)
+	p, err := Open(ctx, command, logPath, opts)
 	if err != nil {
 		return Family{}, err
 	}
 	p.Close()
 	return p.Family(), nil
-}
-
-// mismatch describes how a started player's declaration differs from the
-// family it was started for.
-func mismatch(want, got Family) string {
-	return DeclarationDiff(want.Declaration(), got.Declaration(), "the run")
 }
 
 // DeclarationDiff says how got, the declaration a player made, differs

@@ -101,7 +101,9 @@ func TestBadHandshakes(t *testing.T) {
 			var err error
 			log := must(openLog(logPath))
 			defer log.Close()
-			n := allocated(func() { p, err = start(context.Background(), playerCommand(c.mode[0], c.mode[1:]...), log, opts) })
+			n := allocated(func() {
+				p, err = start(context.Background(), playerCommand(c.mode[0], c.mode[1:]...), log, opts, nil, "")
+			})
 			if err == nil {
 				p.Close()
 				t.Fatalf("the handshake passed")
@@ -325,10 +327,10 @@ func TestLogAfresh(t *testing.T) {
 	log := must(openLog(path))
 	defer log.Close()
 	opts := limitOptions(t)
-	_, err := start(context.Background(), playerCommand("crash-start"), log, opts)
+	_, err := start(context.Background(), playerCommand("crash-start"), log, opts, nil, "")
 	checkError(t, err, ErrExited, "ends: cannot load my tables")
 	opts.HandshakeTimeout = 300 * time.Millisecond
-	_, err = start(context.Background(), playerCommand("hang-start"), log, opts)
+	_, err = start(context.Background(), playerCommand("hang-start"), log, opts, nil, "")
 	checkError(t, err, ErrTimeout, "is empty")
 	b, _ := os.ReadFile(path)
 	for _, s := range []string{"a line of an earlier run"} {

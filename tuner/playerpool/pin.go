@@ -14,11 +14,16 @@ import (
 // tests a player's compliance). Its standard error goes to logPath ("" for
 // a temporary file); Close quits the player and closes the log.
 func Open(ctx context.Context, command []string, logPath string, opts Options) (*Process, error) {
+	return open(ctx, command, logPath, opts, nil, "")
+}
+
+// open is Open for a player that must declare want (see start).
+func open(ctx context.Context, command []string, logPath string, opts Options, want *tuner.PlayerDeclaration, whose string) (*Process, error) {
 	log, err := openLog(logPath)
 	if err != nil {
 		return nil, err
 	}
-	p, err := start(ctx, command, log, opts)
+	p, err := start(ctx, command, log, opts, want, whose)
 	if err != nil {
 		log.Close()
 		return nil, err
@@ -37,7 +42,7 @@ const PinBoards = 4
 // game, spread from its start to its end, with the move the player chose on
 // each: the checks of a params file. maxMoves (0: none) ends a game early.
 func Pin(ctx context.Context, fam Family, values []float64, seeds []uint64, maxMoves int, opts Options) ([]eval.MoveCheck, error) {
-	p, err := openFamily(ctx, fam, opts)
+	p, err := open(ctx, fam.Command, "", opts, fam.Declaration(), "the run")
 	if err != nil {
 		return nil, err
 	}
@@ -107,19 +112,15 @@ func spread(moves []eval.MoveCheck, n int) []eval.MoveCheck {
 // one per check. The player must still say the file's id and version and
 // declare the file's parameters, in its order.
 func Verify(ctx context.Context, pf *eval.PlayerFile, opts Options) ([]engine.Dir, error) {
-	p, err := Open(ctx, pf.Player.Command, "", opts)
-	if err != nil {
-		return nil, err
-	}
-	defer p.Close()
 	want := &tuner.PlayerDeclaration{ID: pf.Player.ID, Version: pf.Player.Version}
 	for _, q := range pf.Params {
 		want.Params = append(want.Params, tuner.DeclaredParam{Name: q.Name})
 	}
-	if why := DeclarationDiff(want, p.Family().Declaration(), "the file"); why != "" {
-		p.Kill()
-		return nil, p.fail(why, ErrMismatch)
+	p, err := open(ctx, pf.Player.Command, "", opts, want, "the file")
+	if err != nil {
+		return nil, err
 	}
+	defer p.Close()
 	if err := p.Set(pf.Values()); err != nil {
 		return nil, err
 	}
@@ -131,20 +132,4 @@ func Verify(ctx context.Context, pf *eval.PlayerFile, opts Options) ([]engine.Di
 		boards[i] = c.Board
 	}
 	return p.Moves(boards, nil)
-}
-
-// openFamily opens fam's player and checks that it declares what fam
-// says.
-func openFamily(ctx context.Context, fam Family, opts Options) (*Process, error) {
-	p, err := Open(ctx, fam.Command, "", opts)
-	if err != nil {
-		return nil, err
-	}
-	if got := p.Family(); !fam.sameDeclaration(got) {
-		p.Kill()
-		err := p.fail(mismatch(fam, got), ErrMismatch)
-		p.Close()
-		return nil, err
-	}
-	return p, nil
 }

@@ -20,8 +20,8 @@ import (
 // and the player's) gives 0.81, 0.37 and 0.30 µs a move for k = 8, 32 and
 // 64, against 0.12 µs for the same games in process. A candidate's games are
 // shared by fewer slots as k grows, but near the end of a batch a slot
-// starting a candidate takes only its share of the games left (share), and
-// a tuning run's candidates rarely have more than 64 games each. A
+// holds only its share of the games not yet ended (share), and a tuning
+// run's candidates rarely have more than 64 games each. A
 // request's limit grows with its boards by the player's own pace, not by
 // the per-board limit (see Process.Moves).
 const DefaultBatch = 64
@@ -138,10 +138,11 @@ func (p *Pool) Close() error {
 
 // Play implements tuner.Pool for Family players; it refuses other kinds
 // with an error wrapping tuner.ErrPlayers. Each slot takes a candidate,
-// sets its parameters and plays its games k at a time in lockstep until
-// the candidate has none left, then takes the candidate with the most
-// games left; results land by (candidate, game), so the number of slots
-// and the order of play change no result. A failed player is killed and
+// sets its parameters and plays its games k at a time in lockstep,
+// taking the next candidate's (the one with the most games left) as its
+// own run out, under another parameter set where the player holds
+// several; results land by (candidate, game), so the number of slots and
+// the order of play change no result. A failed player is killed and
 // restarted and the games it had in flight start again from their seeds;
 // a game failing MaxFailures times, a refusal (error) or a player that
 // cannot start stops the batch with that failure.

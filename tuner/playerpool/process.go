@@ -13,6 +13,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/proctree"
+	"github.com/evotune/evotune/tuner"
 )
 
 // A Process is one running player, spoken to over its standard input and
@@ -57,8 +58,11 @@ type Process struct {
 // start starts command with its standard error copied to log and reads its
 // handshake, all within opts' handshake limit; ctx ends it at once. The
 // family it declares is checked (bounds, types, duplicates, MaxParams)
-// and returned by Family.
-func start(ctx context.Context, command []string, log *logFile, opts Options) (*Process, error) {
+// and returned by Family; with want, it must also declare what want does
+// (DeclarationDiff, whose naming want's side), or it is ended with an
+// ErrMismatch. Every player evotune starts is started here: a pool's, and
+// Open's (Probe, Pin, Verify, the compliance check).
+func start(ctx context.Context, command []string, log *logFile, opts Options, want *tuner.PlayerDeclaration, whose string) (*Process, error) {
 	p := &Process{command: command, opts: opts, log: log}
 	if len(command) == 0 {
 		return nil, p.fail("has no command", ErrStart)
@@ -81,8 +85,14 @@ func start(ctx context.Context, command []string, log *logFile, opts Options) (*
 	unwatch := p.watch(ctx)
 	err = p.handshake()
 	unwatch()
+	if err == nil && want != nil {
+		if why := DeclarationDiff(want, p.family.Declaration(), whose); why != "" {
+			err = p.fail(why, ErrMismatch)
+		}
+	}
 	if err != nil {
 		p.Kill()
+		p.Close()
 		return nil, err
 	}
 	return p, nil

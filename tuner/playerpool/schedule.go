@@ -26,8 +26,8 @@ type schedule struct {
 	fails   map[tuner.Job]int
 	total   int
 	slots   int // the slots playing the batch
-	// inflight counts the games that slots of version 2 have started and
-	// not yet ended or put back, for their share.
+	// inflight counts the games the slots have started and not yet ended
+	// or put back, for their share.
 	inflight int
 }
 
@@ -52,13 +52,6 @@ func newSchedule(b *tuner.Batch) *schedule {
 // left is how many games of candidate c are still to start; sc.mu held.
 func (sc *schedule) left(c int) int { return len(sc.pending[c]) + len(sc.alone[c]) }
 
-// leftOf is how many games of candidate c are still to start.
-func (sc *schedule) leftOf(c int) int {
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	return sc.left(c)
-}
-
 // remaining is how many games are still to start.
 func (sc *schedule) remaining() int {
 	sc.mu.Lock()
@@ -70,60 +63,11 @@ func (sc *schedule) remaining() int {
 	return n
 }
 
-// next returns the candidate a slot set to cur plays next: cur while it
-// has games left, else the one with the most left (the first of equals),
-// so that slots share the last candidates' games.
-func (sc *schedule) next(cur int) (int, bool) {
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	if cur >= 0 && sc.left(cur) > 0 {
-		return cur, true
-	}
-	best := -1
-	for c := range sc.pending {
-		if n := sc.left(c); n > 0 && (best < 0 || n > sc.left(best)) {
-			best = c
-		}
-	}
-	return best, best >= 0
-}
-
-// share returns how many games a slot starting a candidate's games holds
-// at once: k, or near the batch's end the slots' share of the games not
-// yet started, so that the last candidate's games are played by every
-// slot rather than by the one that came first.
-func (sc *schedule) share(k int) int {
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	left := 0
-	for c := range sc.pending {
-		left += len(sc.pending[c])
-	}
-	return max(1, min(k, (left+sc.slots-1)/sc.slots))
-}
-
-// takeAlone returns the next game of candidate c to be played alone.
-func (sc *schedule) takeAlone(c int) (int, bool) { return sc.pop(&sc.alone[c]) }
-
-// take returns the next game of candidate c to start with others.
-func (sc *schedule) take(c int) (int, bool) { return sc.pop(&sc.pending[c]) }
-
-// pop takes the first game of a queue of sc's.
-func (sc *schedule) pop(q *[]int) (int, bool) {
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	if len(*q) == 0 {
-		return 0, false
-	}
-	g := (*q)[0]
-	*q = (*q)[1:]
-	return g, true
-}
-
-// nextPending returns the candidate whose games a slot of version 2 starts
-// next: cur while it has games to start with others, else the one with
-// the most (the first of equals); -1 when none has any.
-func (sc *schedule) nextPending(cur int) int {
+// next returns the candidate whose games a slot starts next: cur while it
+// has games to start with others, else the one with the most (the first
+// of equals), so that slots share the last candidates' games; -1 when
+// none has any.
+func (sc *schedule) next(cur int) int {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	if cur >= 0 && len(sc.pending[cur]) > 0 {
@@ -138,9 +82,36 @@ func (sc *schedule) nextPending(cur int) int {
 	return best
 }
 
-// takeAnyAlone returns the first game to be played alone, of the first
+// share returns how many games a slot holds at most: k, or near the
+// batch's end the slots' even share of the games not yet ended (in
+// flight on any slot, or to start), so that the last games are spread
+// over every slot rather than kept by the fullest.
+func (sc *schedule) share(k int) int {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	left := sc.inflight
+	for c := range sc.pending {
+		left += sc.left(c)
+	}
+	return max(1, min(k, (left+sc.slots-1)/sc.slots))
+}
+
+// take returns the next game of candidate c to start with others.
+func (sc *schedule) take(c int) (int, bool) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	q := &sc.pending[c]
+	if len(*q) == 0 {
+		return 0, false
+	}
+	g := (*q)[0]
+	*q = (*q)[1:]
+	return g, true
+}
+
+// takeAlone returns the first game to be played alone, of the first
 // candidate with one.
-func (sc *schedule) takeAnyAlone() (c, game int, ok bool) {
+func (sc *schedule) takeAlone() (c, game int, ok bool) {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	for c := range sc.alone {
@@ -191,21 +162,7 @@ func (sc *schedule) requeueJobs(jobs []tuner.Job, alone bool) {
 	}
 }
 
-// mixedShare returns how many games a slot of version 2 holds at most: k,
-// or near the batch's end the slots' even share of the games not yet
-// ended, so that the last games are spread over every slot rather than
-// kept by the fullest.
-func (sc *schedule) mixedShare(k int) int {
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	left := sc.inflight
-	for c := range sc.pending {
-		left += sc.left(c)
-	}
-	return max(1, min(k, (left+sc.slots-1)/sc.slots))
-}
-
-// started and ended count games of slots of version 2 in flight.
+// started and ended count the games in flight.
 func (sc *schedule) started() {
 	sc.mu.Lock()
 	sc.inflight++

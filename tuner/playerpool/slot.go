@@ -12,36 +12,54 @@ import (
 	"github.com/evotune/evotune/tuner"
 )
 
-// A slot is one player process and what it was last told.
+// A slot is one player process and what it was last told. A player of
+// version 1 is spoken to as one of version 2 holding one parameter set
+// (Process hides the version), so one loop serves both: a slot's requests
+// carry the games of as many candidates as its player holds sets, one
+// for a player of version 1, whose requests then hold one candidate's
+// games at a time. Which games share a request changes with the sets,
+// never what a game returns: its seed and where its result lands are
+// fixed by the batch.
 type slot struct {
 	index int
 	stats *requestStats
 	log   *logFile
 	proc  *Process
-	set   []float64 // the values last set
-	isSet bool      // whether set holds anything
 	// restart: the slot's last process failed, and the next one is a
 	// restart; restartFails counts the restarts in a row whose handshake
 	// or set failed.
 	restart      bool
 	restartFails int
-	// A process of version 2's sets (by number; 0 unused), and the
-	// process they were given to.
+	// The process's parameter sets (by number; 0 unused), and the process
+	// they were given to.
 	held   []heldSet
 	heldBy *Process
 	// Buffers kept from request to request.
 	live   []liveGame
-	mixed  []mixedGame
 	boards []engine.Board
 	sets   []uint8
 	dirs   []engine.Dir
+}
+
+// A heldSet is what a slot last gave one of its process's parameter sets.
+type heldSet struct {
+	vec   []float64
+	given bool // the process took vec for this set
+	users int  // live games under it
+}
+
+// A liveGame is a game in flight on a slot.
+type liveGame struct {
+	c, index int // candidate, and index into the batch's seeds
+	set      uint8
+	g        *engine.Game
 }
 
 // stop ends the slot's process, if any.
 func (s *slot) stop() {
 	if s.proc != nil {
 		s.proc.Close()
-		s.proc, s.isSet = nil, false
+		s.proc = nil
 	}
 }
 
@@ -49,8 +67,8 @@ func (s *slot) stop() {
 func (s *slot) kill() {
 	if s.proc != nil {
 		s.proc.Kill()
-		<-s.proc.tree.Exited()
-		s.proc, s.isSet = nil, false
+		s.proc.Close()
+		s.proc = nil
 	}
 }
 
@@ -74,14 +92,8 @@ func (s *slot) ready(ctx context.Context, p *Pool, fam Family) error {
 		}
 		s.log = log
 	}
-	proc, err := start(ctx, fam.Command, s.log, p.opts)
+	proc, err := start(ctx, fam.Command, s.log, p.opts, fam.Declaration(), "the run")
 	if err != nil {
-		return err
-	}
-	if got := proc.Family(); !fam.sameDeclaration(got) {
-		err := proc.fail(mismatch(fam, got), ErrMismatch)
-		proc.Kill()
-		<-proc.tree.Exited()
 		return err
 	}
 	s.proc = proc
@@ -89,82 +101,217 @@ func (s *slot) ready(ctx context.Context, p *Pool, fam Family) error {
 	return nil
 }
 
-// A live game is a game of the candidate a slot plays, in flight.
-type liveGame struct {
-	index int // into the batch's seeds
-	g     *engine.Game
-}
-
-// run plays the games of batch pl on the slot, a candidate at a time,
-// until the batch has none left to start, ctx is done, a failure stops
-// the batch, or a batch before it in the queue has games to start; it
-// returns nil when ctx is done.
+// run plays the games of batch pl on the slot until the batch has none
+// left to start, ctx is done, a failure stops the batch, or a batch
+// before it in the queue has games to start; it returns nil when ctx is
+// done.
+//
+// Each request holds the boards of the games in flight, each under the
+// set holding its candidate's values. As games end, their places go to
+// the games left of the candidate the slot plays, then of the next one
+// (the one with the most left), given a set that holds its values
+// already or one no game in flight uses, so that a request stays as full
+// as k and the sets allow; near a batch's end the slot holds only its
+// share of the games not yet ended (schedule.share). A game that failed
+// in a request of several boards is played alone.
 func (s *slot) run(ctx context.Context, p *Pool, pl *playing) error {
-	fam, b, sc, results, done := pl.fam, pl.b, pl.sc, pl.results, pl.done
+	fam, b, sc := pl.fam, pl.b, pl.sc
 	k := p.batch()
-	cur := -1
-	for ctx.Err() == nil {
-		if cur < 0 && p.first() != pl {
-			return nil // between candidates: the slot goes where it is needed first
-		}
-		c, ok := sc.next(cur)
-		if !ok {
-			return nil
-		}
-		if ok, err := s.prepare(ctx, p, fam); !ok {
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		if s.proc.Family().Sets > 0 {
-			return s.runSets(ctx, p, pl)
-		}
-		cur = c
-		live := s.live[:0]
-		alone := false
-		if j, ok := sc.takeAlone(c); ok {
-			live, alone = append(live, liveGame{j, engine.NewGame(b.Seeds[j])}), true
-		}
-		n := sc.share(k)
-		for !alone && len(live) < n {
-			j, ok := sc.take(c)
-			if !ok {
-				break
-			}
-			live = append(live, liveGame{j, engine.NewGame(b.Seeds[j])})
-		}
-		if len(live) == 0 {
-			cur = -1
-			continue // another slot took the last games meanwhile
-		}
-		var inMoves bool // the failure came from a move request, not set
-		culprit, err := s.play(ctx, b, c, alone, &live, &s.boards, &s.dirs, &inMoves, sc, results, done)
-		s.live = live[:0]
-		if err == nil {
-			if sc.leftOf(c) == 0 {
-				cur = -1
-			}
-			continue
-		}
+	cur := -1 // the candidate whose games fill free places first
+	live := s.live[:0]
+	defer func() { s.live = live[:0] }()
+	// A cancelled batch ends the exchange under way at once: one watch a
+	// process, made when it is readied (the only place a process
+	// changes), not one a request, which would cost each request a
+	// registration with ctx.
+	var (
+		watched *Process
+		unwatch = func() bool { return false }
+	)
+	defer func() { unwatch() }()
+	add := func(c, j int, set uint8) {
+		s.held[set].users++
+		sc.started()
+		live = append(live, liveGame{c, j, set, engine.NewGame(b.Seeds[j])})
+	}
+	// drop takes the games in flight off the slot, and returns their jobs
+	// for the schedule to start again.
+	drop := func() []tuner.Job {
 		jobs := make([]tuner.Job, len(live))
 		for i, l := range live {
-			jobs[i] = tuner.Job{Candidate: c, Game: l.index}
+			jobs[i] = tuner.Job{Candidate: l.c, Game: l.index}
+			s.held[l.set].users--
 		}
-		if err := s.playerFailed(ctx, err, func() error {
-			cur = -1 // a new process: set again
-			if !inMoves {
-				// set failed: no board was in flight, the games start
-				// again as they were.
-				sc.requeueJobs(jobs, alone)
-				return s.restartFailed(err)
+		sc.ended(len(live))
+		live = live[:0]
+		return jobs
+	}
+	alone := false // live holds one game, to be played alone
+	fill := true   // places may have come free since the last request
+	for ctx.Err() == nil {
+		// Games in flight mean a live process of fam's, set to play them:
+		// between runs of games only, the slot goes where it is needed
+		// first, readies its process, and plays a game to be played alone.
+		if len(live) == 0 {
+			if p.first() != pl {
+				return nil
 			}
-			return charge(sc, jobs, culprit, err)
-		}); err != nil {
+			if ok, err := s.prepare(ctx, p, fam); !ok {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			s.syncHeld()
+			if watched != s.proc {
+				unwatch()
+				watched, unwatch = s.proc, s.proc.watch(ctx)
+			}
+			alone, fill = false, true
+			if c, j, ok := sc.takeAlone(); ok {
+				set, err := s.give(b.Vectors[c])
+				if err != nil {
+					sc.requeueJobs([]tuner.Job{{Candidate: c, Game: j}}, true)
+					if err := s.playerFailed(ctx, err, func() error { return s.restartFailed(err) }); err != nil {
+						return err
+					}
+					continue
+				}
+				add(c, j, set)
+				alone = true
+			}
+		}
+		// Free places take games while this batch comes first. Places
+		// come free only as games end (the share only shrinks), so a
+		// request that ended none leaves nothing to fill.
+		for fill && !alone && p.first() == pl && len(live) < sc.share(k) {
+			c := sc.next(cur)
+			if c < 0 {
+				break
+			}
+			set, err := s.give(b.Vectors[c])
+			if err != nil {
+				sc.requeueJobs(drop(), false)
+				if err := s.playerFailed(ctx, err, func() error { return s.restartFailed(err) }); err != nil {
+					return err
+				}
+				break
+			}
+			if set == 0 {
+				break // every set is in use by games in flight
+			}
+			if j, ok := sc.take(c); ok {
+				cur = c
+				add(c, j, set)
+			} // else another slot took it meanwhile
+		}
+		if len(live) == 0 {
+			if sc.remaining() == 0 || p.first() != pl {
+				return nil
+			}
+			continue // a failure emptied the slot: start again
+		}
+		ended, culprit, err := s.request(b, &live, sc, pl.results, pl.done)
+		fill = ended > 0
+		if err == nil {
+			continue
+		}
+		jobs := drop()
+		if err := s.playerFailed(ctx, err, func() error { return charge(sc, jobs, culprit, err) }); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// request asks for the moves of the live games' boards, each under its
+// set, and plays them: a game that ends gives its result and frees its
+// place. It returns how many games ended. On failure *live holds the
+// games in flight and culprit is the index in *live of the game the
+// failure names, or -1.
+func (s *slot) request(b *tuner.Batch, live *[]liveGame, sc *schedule, results [][]engine.Result, done tuner.GameDone) (ended, culprit int, err error) {
+	s.boards, s.sets = s.boards[:0], s.sets[:0]
+	for _, l := range *live {
+		s.boards, s.sets = append(s.boards, l.g.Board()), append(s.sets, l.set)
+	}
+	d, err := s.proc.MovesIn(s.boards, s.sets, s.dirs)
+	if err != nil {
+		var pe *Error
+		if errors.As(err, &pe) {
+			return 0, pe.alone(), err
+		}
+		return 0, -1, err
+	}
+	s.dirs = d
+	s.stats.add(len(s.boards))
+	kept := (*live)[:0]
+	for i, l := range *live {
+		if err := l.g.Play(d[i]); err != nil {
+			// Every game of the request is in flight still (kept
+			// overwrites only entries already seen): they all start
+			// again from their seeds, and the failure is this one's.
+			*live = append(kept, (*live)[i:]...)
+			set := ""
+			if s.proc.Family().Sets > 0 {
+				set = fmt.Sprintf(" (set %d)", l.set)
+			}
+			return ended, len(kept), s.proc.fail(fmt.Sprintf("answered %v on board %s%s, an illegal move", d[i], s.boards[i].Hex(), set), err)
+		}
+		if !l.g.Over(b.MaxMoves) {
+			kept = append(kept, l)
+			continue
+		}
+		r := l.g.Result()
+		results[l.c][l.index] = r
+		if done != nil {
+			done(tuner.Job{Candidate: l.c, Game: l.index}, r, false)
+		}
+		s.held[l.set].users--
+		sc.ended(1)
+		ended++
+	}
+	*live = kept
+	return ended, -1, nil
+}
+
+// syncHeld forgets the sets given to an earlier process: a new one holds
+// none.
+func (s *slot) syncHeld() {
+	if s.heldBy == s.proc {
+		return
+	}
+	s.heldBy = s.proc
+	s.held = s.held[:0]
+	for range max(s.proc.Family().Sets, 1) + 1 {
+		s.held = append(s.held, heldSet{})
+	}
+}
+
+// give returns the number of a set holding vec: one that holds it
+// already, else a set no live game uses, given vec now; 0 when every set
+// is in use by live games.
+func (s *slot) give(vec []float64) (uint8, error) {
+	free := 0
+	for i := 1; i < len(s.held); i++ {
+		h := &s.held[i]
+		if h.given && slices.Equal(h.vec, vec) {
+			return uint8(i), nil
+		}
+		if h.users == 0 && (free == 0 || s.held[free].given && !h.given) {
+			free = i // a set never given first: the others may be asked for again
+		}
+	}
+	if free == 0 {
+		return 0, nil
+	}
+	h := &s.held[free]
+	h.given = false
+	if err := s.proc.SetIn(free, vec); err != nil {
+		return 0, err
+	}
+	h.vec, h.given = append(h.vec[:0], vec...), true
+	s.restart, s.restartFails = false, 0
+	return uint8(free), nil
 }
 
 // prepare readies the slot's process for fam (ready). It returns false
@@ -237,69 +384,4 @@ func (s *slot) restartFailed(err error) error {
 		return err
 	}
 	return nil
-}
-
-// play sets candidate c's parameters, unless they are set already, and
-// plays its live games to their end, refilling the list from c's games
-// left (a game for each that ends) unless its game is to be played alone. On failure *live holds the
-// games in flight, *inMoves says whether a move request failed (rather
-// than set), and culprit is the index in *live of the game the failure
-// names, or -1.
-func (s *slot) play(ctx context.Context, b *tuner.Batch, c int, alone bool, live *[]liveGame, boards *[]engine.Board, dirs *[]engine.Dir, inMoves *bool, sc *schedule, results [][]engine.Result, done tuner.GameDone) (culprit int, err error) {
-	defer s.proc.watch(ctx)() // a cancelled batch ends the exchange under way at once
-	if !s.isSet || !slices.Equal(s.set, b.Vectors[c]) {
-		s.isSet = false
-		if err := s.proc.Set(b.Vectors[c]); err != nil {
-			return -1, err
-		}
-		s.set, s.isSet = append(s.set[:0], b.Vectors[c]...), true
-		s.restart, s.restartFails = false, 0
-	}
-	*inMoves = true
-	for len(*live) > 0 {
-		if err := ctx.Err(); err != nil {
-			return -1, err
-		}
-		*boards = (*boards)[:0]
-		for _, l := range *live {
-			*boards = append(*boards, l.g.Board())
-		}
-		d, err := s.proc.Moves(*boards, *dirs)
-		if err != nil {
-			var pe *Error
-			if errors.As(err, &pe) {
-				return pe.alone(), err
-			}
-			return -1, err
-		}
-		*dirs = d
-		s.stats.add(len(*boards))
-		kept := (*live)[:0]
-		for i, l := range *live {
-			if err := l.g.Play(d[i]); err != nil {
-				// Every game of the request is in flight still (kept
-				// overwrites only entries already seen): they all start
-				// again from their seeds, and the failure is this one's.
-				*live = append(kept, (*live)[i:]...)
-				return len(kept), s.proc.fail(fmt.Sprintf("answered %v on board %s, an illegal move", d[i], (*boards)[i].Hex()), err)
-			}
-			if !l.g.Over(b.MaxMoves) {
-				kept = append(kept, l)
-				continue
-			}
-			r := l.g.Result()
-			results[c][l.index] = r
-			if done != nil {
-				done(tuner.Job{Candidate: c, Game: l.index}, r, false)
-			}
-			if alone {
-				continue
-			}
-			if j, ok := sc.take(c); ok {
-				kept = append(kept, liveGame{j, engine.NewGame(b.Seeds[j])})
-			}
-		}
-		*live = kept
-	}
-	return -1, nil
 }
