@@ -142,9 +142,6 @@ func (p *Proc) Stdout() io.Reader { return p.stdout }
 // end.
 func (p *Proc) CloseStdin() { p.in.Close() }
 
-// Log is where its standard error goes.
-func (p *Proc) Log() *Log { return p.log }
-
 // Kill kills the tree at once and closes our ends of its standard input
 // and output, which ends a read or a write of them under way; the pipe of
 // its standard error is closed once its copy ended, or after a second (a
