@@ -20,9 +20,9 @@ import (
 
 var tunebenchCommand = &command{
 	name: "tunebench",
-	synopsis: "[--problems LIST|all] [--seeds 1,2,3] [--budget CPU-S] [--budget-games N] [--full] [--short] [--workers N]\n" +
-		"                         [--peer CMD]... [--config FILE]... [--no-tuner] [--peer-idle D] [--json | --markdown]\n" +
-		"       evotune tunebench table [--markdown] FILE.json...",
+	synopsis: "[--problems LIST|all] [--seeds 1,2,3] [--confirm] [--budget CPU-S] [--budget-games N] [--full] [--short] [--workers N]\n" +
+		"                         [--peer CMD]... [--config FILE]... [--no-tuner] [--peer-idle D] [--out DIR] [--json | --markdown]\n" +
+		"       evotune tunebench table [--markdown] FILE.json|DIR...",
 	summary: "time tuners side by side: CPU seconds and games until held-out games reach each problem's target",
 	setup:   setupTunebench,
 }
@@ -43,7 +43,9 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 	var configs, peers listFlag
 	fs.Var(&configs, "config", "a row of evotune's tuner with the tuning config `FILE` instead of the problem's own settings (one problem; the same features, init and final search as the problem's, which keeps its target and held-out games); may be given more than once")
 	noTuner := fs.Bool("no-tuner", false, "leave out the row of evotune's tuner with the problem's own settings")
-	seedList := fs.String("seeds", "1,2,3", "comma-separated run seeds, one run of each problem and row per seed")
+	seedList := fs.String("seeds", "1,2,3", "comma-separated run seeds, one run of each problem and row per seed (with --confirm: 101-108, and none of the development seeds 1-8)")
+	confirm := fs.Bool("confirm", false, "play the rows on the confirmation cell: run seeds no setting was chosen on (default 101-108) and a second block of held-out games, the start measured there too; without it a row is development, the seeds (1-8) and held-out games settings are chosen on. Choose settings on development rows only and play each confirmation row once")
+	out := fs.String("out", "", "keep each run seed's result as the seed ends and each row's as the row ends in `DIR` (DIR/BLOCK/PROBLEM/ROW/seed-N.json and row.json, each written atomically): a killed benchmark keeps all it finished. The same command run again reads back what is there and runs only what is missing (more --seeds or rows may be added; other budgets, grid or target are refused); a failed row stays failed until its row.json is removed. tunebench table DIR renders it")
 	budget := fs.Float64("budget", 0, "tuning CPU seconds a run may spend before it stops (0 = each problem's own)")
 	grid := fs.Int64("grid", 0, "games between two of a run's held-out points, for every row (0 = each problem's own: 1,000, or 2,000 for the 5-ply problems); a coarser grid costs fewer held-out games on long budgets")
 	budgetGames := fs.Int64("budget-games", 0, "games a run may play before it stops, next to the CPU budget, the tuner's validation games and a peer's requests alike (0 = none)")
@@ -51,7 +53,7 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 	short := fs.Bool("short", false, "shrink every problem to seconds (2 generations, 4 games of 40 moves, 4 held-out games, points every 20 games, a budget of 120 games): checks that it works, not how fast")
 	workers := fs.Int("workers", 0, "games played at once (0 = one per core); CPU seconds count every worker")
 	fs.Var(&peers, "peer", "a row of the optimizer this `COMMAND` runs: it speaks the objective protocol on stdin and stdout (docs/objective.md) and is judged as the tuner is, its own CPU counted; words split as a shell splits a simple command; may be given more than once")
-	peerIdle := fs.Duration("peer-idle", tunebench.DefaultPeerIdle, "wall `time` a peer may take to send a line when one is awaited (or to read one of evotune's) before its run ends with an error")
+	peerIdle := fs.Duration("peer-idle", tunebench.DefaultPeerIdle, "wall `time` a peer may take to send a line when one is awaited (or to read one of evotune's) before its row fails (the other rows go on; the exit status is then 1)")
 	asJSON := fs.Bool("json", false, "print one JSON object, with every run's points, instead of tables")
 	markdown := fs.Bool("markdown", false, "print the tables as markdown, to paste into docs/tunebench.md")
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -117,6 +119,15 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
+		if *confirm {
+			seedsSet := false
+			fs.Visit(func(f *flag.Flag) { seedsSet = seedsSet || f.Name == "seeds" })
+			if !seedsSet {
+				seeds = nil // the confirmation's own
+			} else if err := tunebench.CheckConfirmSeeds(seeds); err != nil {
+				return usagef("flag --seeds: %v", err)
+			}
+		}
 		switch {
 		case math.IsNaN(*budget) || math.IsInf(*budget, 0) || *budget < 0:
 			return usagef("flag --budget: %v: want 0 (each problem's) or a positive number of CPU seconds", *budget)
@@ -140,6 +151,8 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 			Grid:        *grid,
 			Full:        *full,
 			Short:       *short,
+			Confirm:     *confirm,
+			Out:         *out,
 			PeerLimits:  tunebench.PeerLimits{Idle: *peerIdle},
 			Command:     command,
 			Progress: func(problem, tuner string, seed uint64, p tunebench.Point) {
@@ -150,21 +163,53 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 				fmt.Fprintf(stderr, "%s  %s  seed %d  %s  games %d  gen %d  %.1f CPU s  held-out %.0f  ×%.3f\n",
 					problem, tuner, seed, at, p.Games, p.Generation, p.CPU, p.Mean, p.Ratio)
 			},
+			Note: func(problem, tuner, what string) { fmt.Fprintf(stderr, "%s  %s  %s\n", problem, tuner, what) },
 		}
 		res, err := tunebench.Bench(ctx, ps, rows, o)
+		if errors.Is(err, tunebench.ErrOtherBench) {
+			return badInput(fmt.Errorf("flag --out: %w", err))
+		}
 		if err != nil {
-			return peerHint(err)
+			return err
 		}
 		if *asJSON {
-			return json.NewEncoder(stdout).Encode(struct {
+			err = json.NewEncoder(stdout).Encode(struct {
 				Command  string             `json:"command"`
 				Short    bool               `json:"short"`
 				Full     bool               `json:"full"`
 				Problems []tunebench.Result `json:"problems"`
 			}{command, *short, *full, res})
+		} else {
+			err = tunebench.WriteTable(stdout, res, *markdown)
 		}
-		return tunebench.WriteTable(stdout, res, *markdown)
+		if err != nil {
+			return err
+		}
+		return failedRows(res)
 	}
+}
+
+// failedRows is the error of a benchmark some rows of which failed, after
+// its output: the first one's failure, with the flag that sets a broken
+// limit, and how many failed; the output says which and why.
+func failedRows(res []tunebench.Result) error {
+	var first error
+	failed := 0
+	for i := range res {
+		if err := res[i].Err(); err != nil {
+			if first == nil {
+				first = peerHint(err)
+			}
+			failed++
+		}
+	}
+	switch {
+	case failed == 1:
+		return first
+	case failed > 1:
+		return fmt.Errorf("%w (and %d more rows failed: the output says which)", first, failed-1)
+	}
+	return nil
 }
 
 // peerHint adds to a peer's broken limit the flag that sets it.
@@ -178,13 +223,22 @@ func peerHint(err error) error {
 	return err
 }
 
-// tunebenchTable renders the tables of saved --json outputs.
+// tunebenchTable renders the tables of saved --json outputs, files of
+// --out and --out directories.
 func tunebenchTable(files []string, markdown bool, stdout io.Writer) error {
 	if len(files) == 0 {
-		return usagef("tunebench table: no files: name the outputs of evotune tunebench --json to render")
+		return usagef("tunebench table: no files: name the outputs of evotune tunebench --json, or its --out directories, to render")
 	}
 	var all []tunebench.Result
 	for _, name := range files {
+		if fi, err := os.Stat(name); err == nil && fi.IsDir() {
+			rs, err := tunebench.ReadDir(name)
+			if err != nil {
+				return badInput(fmt.Errorf("tunebench table: %w", err))
+			}
+			all = append(all, rs...)
+			continue
+		}
 		data, err := os.ReadFile(name)
 		if err != nil {
 			return badInput(fmt.Errorf("tunebench table: %w", err))

@@ -29,8 +29,8 @@ func TestTunebenchShort(t *testing.T) {
 	if err := json.Unmarshal(top["problems"], &ps); err != nil || len(ps) != 2 {
 		t.Fatalf("problems: %v, %s", err, top["problems"])
 	}
-	want := []string{"budget_cpu_s", "budget_games", "command", "full", "grid_games", "held_out_games", "median_cpu_s", "median_final_ratio",
-		"median_games", "problem", "reached", "runs", "short", "start_mean", "target", "worst_drop", "worst_final_ratio"}
+	want := []string{"block", "budget_cpu_s", "budget_games", "command", "full", "grid_games", "held_out_games", "median_cpu_s", "median_final_ratio",
+		"median_games", "problem", "reached", "run_seeds", "runs", "short", "start_mean", "target", "worst_drop", "worst_final_ratio"}
 	if got := keys(ps[0]); !slices.Equal(got, want) {
 		t.Fatalf("problem keys %v, want %v", got, want)
 	}
@@ -52,7 +52,7 @@ func TestTunebenchShort(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, s := range []string{"standard-3: ", "nneonneo-cap1: ", "CPU s to target", "median", "reached", "evotune tunebench --seeds 3 --short"} {
+	for _, s := range []string{"standard-3 (development): ", "nneonneo-cap1 (development): ", "CPU s to target", "median", "reached", "evotune tunebench --seeds 3 --short"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("text output lacks %q:\n%s", s, out)
 		}
@@ -97,6 +97,9 @@ func TestTunebenchBadFlags(t *testing.T) {
 		{"table", filepath.Join(dir, "missing.json")},
 		{"table", withGenerations},
 		{"--workers", "-1"},
+		{"--confirm", "--seeds", "101,3"},
+		{"--confirm", "--seeds", "8"},
+		{"table", dir},
 		{"extra"},
 		{"--nope"},
 	} {
@@ -105,9 +108,51 @@ func TestTunebenchBadFlags(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and one line", args, code, out, errs)
 		}
 	}
-	code, out, _ := runCLI(t, "tunebench", "-h")
-	if code != 0 || !strings.Contains(out, `(default "1,2,3")`) || !strings.Contains(out, "CPU seconds") {
+	code, out, errs := runCLI(t, "tunebench", "--confirm", "--seeds", "101,3", "--short")
+	if want := "evotune tunebench: flag --seeds: run seed 3 is one of the development seeds 1-8, on which settings are chosen; a confirmation plays others (default 101-108)\n"; code != 2 || errs != want {
+		t.Errorf("a development seed under --confirm: exit %d, stderr %q; want %q", code, errs, want)
+	}
+	code, out, _ = runCLI(t, "tunebench", "-h")
+	if code != 0 || !strings.Contains(out, `(default "1,2,3")`) || !strings.Contains(out, "CPU seconds") || !strings.Contains(out, "-confirm") || !strings.Contains(out, "-out DIR") {
 		t.Errorf("tunebench -h: exit %d:\n%s", code, out)
+	}
+}
+
+// TestTunebenchConfirmOut runs a development and a confirmation cell into
+// one --out directory: the confirmation takes its own run seeds and block,
+// says so in its JSON, and the directory renders both tables apart; run
+// again under other conditions, the directory is refused.
+func TestTunebenchConfirmOut(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, errs := runCLI(t, "tunebench", "--short", "--problems", "standard-3", "--seeds", "1", "--out", out)
+	if code != 0 {
+		t.Fatalf("development: exit %d: %s", code, errs)
+	}
+	code, js, errs := runCLI(t, "tunebench", "--short", "--problems", "standard-3", "--confirm", "--json", "--out", out)
+	if code != 0 {
+		t.Fatalf("confirmation: exit %d: %s", code, errs)
+	}
+	var top struct {
+		Problems []struct {
+			Block    string   `json:"block"`
+			RunSeeds []uint64 `json:"run_seeds"`
+			Runs     []any    `json:"runs"`
+		} `json:"problems"`
+	}
+	if err := json.Unmarshal([]byte(js), &top); err != nil || len(top.Problems) != 1 {
+		t.Fatalf("%v: %s", err, js)
+	}
+	if p := top.Problems[0]; p.Block != "confirmation" || !slices.Equal(p.RunSeeds, []uint64{101, 102, 103, 104, 105, 106, 107, 108}) || len(p.Runs) != 8 {
+		t.Errorf("block %q, run seeds %v, %d runs; want confirmation on 101-108", p.Block, p.RunSeeds, len(p.Runs))
+	}
+	code, table, errs := runCLI(t, "tunebench", "table", "--markdown", out)
+	dev, conf := strings.Index(table, "#### standard-3 (development)"), strings.Index(table, "#### standard-3 (confirmation)")
+	if code != 0 || dev < 0 || conf < dev || !strings.Contains(table, "held-out games of the confirmation block") || !strings.Contains(table, "run seeds 101–108, no setting chosen on them") {
+		t.Errorf("table of the directory: exit %d, stderr %q:\n%s", code, errs, table)
+	}
+	code, _, errs = runCLI(t, "tunebench", "--short", "--problems", "standard-3", "--seeds", "1", "--out", out, "--budget-games", "40")
+	if code != 2 || !strings.Contains(errs, "flag --out: tunebench: a result of another benchmark: ") || !strings.Contains(errs, "its budget_games is 120, this benchmark's 40") {
+		t.Errorf("another benchmark into the directory: exit %d, stderr %q", code, errs)
 	}
 }
 

@@ -14,9 +14,6 @@ import (
 	"github.com/evotune/evotune/tuner"
 )
 
-// DefaultSeeds are the run seeds a benchmark uses when Options gives none.
-var DefaultSeeds = []uint64{1, 2, 3}
-
 // Short mode's grid and budget in games: two generations of the shrunk
 // tuner (see shrink) play 2 × 4 × 4 games, up to three times that with noise
 // handling's re-evaluations, and 3 × 4 validation games; they end by their
@@ -27,10 +24,26 @@ const (
 )
 
 // Options say how a benchmark runs its problems. The zero value runs each
-// problem as defined, on run seeds 1, 2 and 3, one worker per core.
+// problem as defined, on run seeds 1, 2 and 3, one worker per core, and
+// keeps its results in memory only.
 type Options struct {
-	// Seeds are the run seeds; nil means DefaultSeeds.
+	// Seeds are the run seeds; nil means DefaultSeeds, or ConfirmSeeds
+	// under Confirm.
 	Seeds []uint64
+	// Confirm plays the rows on the confirmation block of held-out games
+	// (ConfirmSeed), the start's figure measured there too, instead of the
+	// development block (HeldOutSeed); Seeds may then hold no development
+	// run seed (CheckConfirmSeeds). Settings are chosen on development
+	// results; a confirmation reports them.
+	Confirm bool
+	// Out, if not empty, is a directory that keeps each run seed's result
+	// as the seed ends and each row's as the row ends, and from which a
+	// benchmark run again resumes: the results found there are read back,
+	// not run again (see Bench).
+	Out string
+	// Note, if not nil, is told of each file written in or read back
+	// from Out, with the row's name (Result.Name).
+	Note func(problem, tuner, what string)
 	// Workers is the games played at once, by the tuner and by the held-out
 	// measurement; 0 means one per core. It changes CPU figures a little
 	// (scheduling), no game.
@@ -87,30 +100,63 @@ type Row struct {
 // Bench runs each row on each problem, on each run seed, and returns their
 // results in order: the first problem's rows, then the next problem's.
 // Nil rows run the tuner alone, as one zero Row.
+//
+// A row that fails (a peer that crashes or breaks a limit, a tuner's
+// error) costs only itself: its Result says why (Result.Error, Result.Err)
+// and keeps the run seeds it finished, and the next row runs. Bench
+// returns an error only when it cannot go on: ctx ended, or Options.Out
+// cannot be read or written, or holds results of another benchmark
+// (ErrOtherBench, before anything runs).
+//
+// With Options.Out each run seed's result is written as the seed ends and
+// each row's as the row ends, atomically (checkpoints.WriteFile), so that
+// a benchmark killed at any moment keeps all it finished; run again with
+// the same problems and conditions, it reads them back: a finished row
+// (its failure included: remove its row.json to run it again) is not run
+// again, and an unfinished one runs only the run seeds it lacks. The files
+// are laid out as storePaths says.
 func Bench(ctx context.Context, ps []Problem, rows []Row, o Options) ([]Result, error) {
 	if rows == nil {
 		rows = []Row{{}}
 	}
-	var out []Result
+	type cell struct {
+		p Problem
+		o Options
+	}
+	var cells []cell
+	for _, row := range rows {
+		if row.Peer != nil {
+			if err := cpuReadable(); err != nil {
+				return nil, fmt.Errorf("tunebench: %w", err)
+			}
+			break
+		}
+	}
 	for _, p := range ps {
 		for _, row := range rows {
 			q, ro := p, o
-			var r Result
-			var err error
-			if row.Peer != nil {
-				ro.Peer = row.Peer
-				r, err = RunPeer(ctx, q, ro)
-			} else {
-				if row.ConfigText != nil {
-					q.Text, q.File = row.ConfigText, row.Config
-				}
-				r, err = RunProblem(ctx, q, ro)
+			ro.Peer = row.Peer
+			if row.Peer == nil && row.ConfigText != nil {
+				q.Text, q.File = row.ConfigText, row.Config
 			}
-			if err != nil {
-				return out, err
-			}
-			out = append(out, r)
+			cells = append(cells, cell{q, ro})
 		}
+	}
+	// Every file a row would read back is checked before the first row
+	// runs: a directory of another benchmark is found in a second, not
+	// after hours of rows.
+	for _, c := range cells {
+		if err := checkStored(c.p, c.o); err != nil {
+			return nil, err
+		}
+	}
+	var out []Result
+	for _, c := range cells {
+		r, err := runRow(ctx, c.p, c.o)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
 	}
 	return out, nil
 }
@@ -131,16 +177,26 @@ type bench struct {
 	grid, budgetGames int64
 	// label names the row in progress lines (Result.Name).
 	label string
+	// block is the held-out games' block (Development or Confirmation),
+	// runSeeds the row's run seeds.
+	block    string
+	runSeeds []uint64
 }
 
 // newBench begins problem p's benchmark under o, and returns it with the
-// run seeds: o's, or DefaultSeeds.
+// run seeds: o's, or the block's defaults.
 func newBench(p Problem, o Options) (*bench, []uint64) {
-	seeds := o.Seeds
+	seeds, block := o.Seeds, Development
+	if o.Confirm {
+		block = Confirmation
+	}
 	if seeds == nil {
 		seeds = DefaultSeeds
+		if o.Confirm {
+			seeds = ConfirmSeeds
+		}
 	}
-	b := &bench{p: p, o: o, grid: p.Grid, budgetGames: o.BudgetGames}
+	b := &bench{p: p, o: o, block: block, runSeeds: seeds, grid: p.Grid, budgetGames: o.BudgetGames}
 	if o.Grid > 0 {
 		b.grid = o.Grid
 	}
@@ -156,16 +212,23 @@ func newBench(p Problem, o Options) (*bench, []uint64) {
 	if b.grid <= 0 {
 		b.grid = 1000 // a problem of one's own without a grid
 	}
-	b.heldOut, b.seeds = tuner.NewLocalPool(o.Workers), heldOutSeeds(b.p.HeldOut)
+	b.heldOut, b.seeds = tuner.NewLocalPool(o.Workers), heldOutSeeds(block, b.p.HeldOut)
 	return b, seeds
 }
 
-// result is the benchmark's result before its runs.
+// result is the row's result before its runs.
 func (b *bench) result() Result {
-	return Result{
+	r := Result{
 		Problem: b.p.Name, Command: b.o.Command, Target: b.p.Target, HeldOut: b.p.HeldOut,
 		Budget: b.p.Budget.Seconds(), BudgetGames: b.budgetGames, Grid: b.grid, Full: b.o.Full, Short: b.o.Short,
+		Block: b.block, RunSeeds: slices.Clone(b.runSeeds),
 	}
+	if len(b.o.Peer) > 0 {
+		r.Peer = joinCommand(b.o.Peer)
+	} else if b.p.Text != nil {
+		r.Config = b.p.File
+	}
+	return r
 }
 
 // name names the row being run, for progress lines.

@@ -13,7 +13,7 @@
 // time and the games played until the first point that meets the target,
 // the strength the run ends with, the best point it passed, and the
 // medians and worst figures over the run seeds. WriteTable sets tuners
-// side by side, from a run or from saved results (ReadResults).
+// side by side, from a run or from saved results (ReadResults, ReadDir).
 //
 // The design, and why:
 //
@@ -39,6 +39,25 @@
 //     paired by seed with the start. They are disjoint from the run's
 //     tuning and validation games, proven run by run (checkDisjoint), not
 //     hoped for.
+//   - Settings are chosen on some cells and reported on others, as a held-out
+//     test set is: development (run seeds 1 to 8, the first block of
+//     held-out games) is where tuner settings are tried and picked;
+//     confirmation (Options.Confirm: run seeds no setting saw, 101 to 108
+//     by default, and a second block of held-out games, ConfirmSeed) is
+//     where the rows reported are played, once. A figure picked as the
+//     best of several variants on the games it is reported on carries the
+//     luck of the pick; one played on a cell nothing was picked on does
+//     not. The blocks are disjoint for any size below 2^60 games, both are
+//     proven off every run's tuning and validation games, and a peer is
+//     refused the games of either. Result.Block records which cell a row
+//     is; WriteTable never puts the two in one table.
+//   - What was measured is kept (Options.Out): each run seed's result as
+//     the seed ends, each row's as the row ends, written atomically; a
+//     benchmark run again reads them back and runs only what is missing,
+//     after checking they were taken under its conditions (ErrOtherBench).
+//     A row that fails (a peer that crashes or breaks a limit) costs only
+//     itself: its Result says why, and the next row runs. Hours of rows
+//     are not lost to a kill, a reboot or the last peer's bug.
 //   - A problem has no generations or duration: the benchmark ends a run,
 //     at the target (or, with Options.Full, at the budget) or at a budget,
 //     whichever comes first, or where the tuner itself stops.
@@ -49,7 +68,8 @@
 // program speaking package objective's protocol): the same budgets, grid,
 // held-out games and figures, its own processes' CPU counted; it runs in a
 // process group of its own under limits (PeerLimits), since another
-// program is input (see RunPeer). Bench runs rows of both kinds.
+// program is input (see RunPeer). Bench runs rows of both kinds, one after
+// the other.
 //
 // The problems, their targets and today's figures are in docs/tunebench.md.
 package tunebench

@@ -8,7 +8,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/evotune/evotune/engine/stats"
 	"github.com/evotune/evotune/internal/cputime"
 	"github.com/evotune/evotune/tuner"
 	"github.com/evotune/evotune/tuner/objective"
@@ -36,13 +35,15 @@ import (
 //     game so far. The same answer comes at the target without Full.
 //     The program then sends its final recommendation ({"recommend": ...,
 //     "final": true}), which is judged too, and exits.
-//   - Requests for held-out games are refused, so that a program cannot
-//     tune on the games it is judged on.
+//   - Requests for held-out games, of either block (HeldOutSeed,
+//     ConfirmSeed), are refused, so that a program cannot tune on the
+//     games it is judged on.
 //   - The program runs under PeerLimits: its own process group, which
 //     ctx's end kills at once; an idle limit on each line; a CPU watchdog;
 //     caps on what it sends and logs; a grace after stop and after its
 //     final line, then its input closed and its group killed. A program
-//     that breaks a limit ends the benchmark with an error that names it.
+//     that breaks a limit ends its row with an error that names it (in
+//     Bench, the next row runs).
 //
 // The first line gives the program the run seed and the budgets.
 func RunPeer(ctx context.Context, p Problem, o Options) (Result, error) {
@@ -52,20 +53,7 @@ func RunPeer(ctx context.Context, p Problem, o Options) (Result, error) {
 	if err := cpuReadable(); err != nil {
 		return Result{}, fmt.Errorf("tunebench: %w", err)
 	}
-	b, seeds := newBench(p, o)
-	res := b.result()
-	res.Peer = joinCommand(o.Peer)
-	b.label = res.Name()
-	for _, seed := range seeds {
-		run, err := b.runPeer(ctx, seed)
-		if err != nil {
-			return res, fmt.Errorf("tunebench: %s, peer %s, run seed %d: %w", p.Name, o.Peer[0], seed, err)
-		}
-		res.Runs = append(res.Runs, run)
-	}
-	res.Start = stats.Summarize(b.start).Mean
-	res.summarize()
-	return res, nil
+	return runAlone(ctx, p, o)
 }
 
 // peerRun is one run of a peer in progress.
@@ -116,8 +104,12 @@ func (b *bench) runPeer(ctx context.Context, seed uint64) (Run, error) {
 		return Run{}, err
 	}
 	r := &peerRun{b: b, j: newJudge(b, t, seed, obj.Start), heldOut: map[uint64]bool{}}
-	for _, s := range b.seeds {
-		r.heldOut[s] = true
+	// Both blocks, whichever the run is judged on: a peer tunes on
+	// neither, as the tuner's games are proven off both (checkDisjoint).
+	for _, block := range []string{Development, Confirmation} {
+		for _, s := range heldOutSeeds(block, b.p.HeldOut) {
+			r.heldOut[s] = true
+		}
 	}
 	stderr := b.o.PeerStderr
 	if stderr == nil {

@@ -1,6 +1,8 @@
 package tunebench
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"strings"
 
@@ -85,6 +87,17 @@ type Result struct {
 	// Options.Short).
 	Full  bool `json:"full"`
 	Short bool `json:"short,omitempty"`
+	// Block is the held-out games' block and the kind of run seeds the
+	// row was played on: Development (results of before the field was
+	// recorded are read as such) or Confirmation (Options.Confirm).
+	Block string `json:"block"`
+	// RunSeeds are the run seeds the row was to play (Runs holds those it
+	// finished).
+	RunSeeds []uint64 `json:"run_seeds"`
+	// Error says why the row failed (a peer that crashed or broke a limit,
+	// a tuner's error) at the run seed after its last run; "" when it did
+	// not. A failed row's figures are its finished runs'.
+	Error string `json:"error,omitempty"`
 	// Start is the starting weights' mean score on the held-out games.
 	Start   float64 `json:"start_mean"`
 	Runs    []Run   `json:"runs"`
@@ -100,6 +113,52 @@ type Result struct {
 	MedianFinal float64 `json:"median_final_ratio"`
 	WorstFinal  float64 `json:"worst_final_ratio"`
 	WorstDrop   float64 `json:"worst_drop"`
+
+	// err is the row's failure as it happened, for errors.Is (Err).
+	err error
+	// unfinished marks a row made of the run seeds' files of a benchmark
+	// that had not ended it (ReadDir).
+	unfinished bool
+}
+
+// Err returns the row's failure: nil when it did not fail. On a result read
+// back it has Error's text only.
+func (r *Result) Err() error {
+	switch {
+	case r.err != nil:
+		return r.err
+	case r.Error != "":
+		return errors.New(r.Error)
+	}
+	return nil
+}
+
+// fail records the row's failure.
+func (r *Result) fail(err error) { r.err, r.Error = err, err.Error() }
+
+// check checks a result read back: every run has its points, the fields
+// written since the block was recorded are filled in for older ones, and
+// the summary is computed again (summarize).
+func (r *Result) check() error {
+	for k, run := range r.Runs {
+		if len(run.Points) == 0 {
+			return fmt.Errorf("%s, %s, run seed %d (run %d): no points", r.Problem, r.Name(), run.Seed, k+1)
+		}
+	}
+	switch r.Block {
+	case "":
+		r.Block = Development
+	case Development, Confirmation:
+	default:
+		return fmt.Errorf("%s, %s: block %q: want %s or %s", r.Problem, r.Name(), r.Block, Development, Confirmation)
+	}
+	if r.RunSeeds == nil {
+		for _, run := range r.Runs {
+			r.RunSeeds = append(r.RunSeeds, run.Seed)
+		}
+	}
+	r.summarize()
+	return nil
 }
 
 // Name names the result's tuner in a table: the peer's command,
@@ -133,11 +192,12 @@ func (r *Result) summarize() {
 		r.WorstFinal = min(r.WorstFinal, run.Final.Ratio)
 		r.WorstDrop = max(r.WorstDrop, run.Drop)
 	}
-	if n == 0 {
-		r.WorstFinal = 0
-	}
 	r.MedianCPU, r.MedianGames = finite(stats.Median(cpu)), finite(stats.Median(games))
 	r.MedianFinal = stats.Median(final)
+	if n == 0 {
+		// A row that failed at its first run seed: no figures.
+		r.WorstFinal, r.MedianCPU, r.MedianGames = 0, nil, nil
+	}
 }
 
 // best sets the run's Max and Drop from its points and final.

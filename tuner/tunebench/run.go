@@ -3,34 +3,33 @@ package tunebench
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
-	"github.com/evotune/evotune/engine/stats"
 	"github.com/evotune/evotune/tuner"
 )
 
 var errNeverJudged = errors.New("the run was never judged")
 
 // RunProblem runs the tuner on problem p (with p.Text, tuner settings of
-// one's own) on each run seed of o.
+// one's own) on each run seed of o. A run that fails ends the row: the
+// Result keeps the run seeds finished before it and says why
+// (Result.Error), and the error is returned too. Options.Out keeps and
+// reads back its results as Bench does.
 func RunProblem(ctx context.Context, p Problem, o Options) (Result, error) {
-	b, seeds := newBench(p, o)
-	res := b.result()
-	if p.Text != nil {
-		res.Config = p.File
+	o.Peer = nil
+	return runAlone(ctx, p, o)
+}
+
+// runAlone runs one row as Bench would, its failure returned as an error.
+func runAlone(ctx context.Context, p Problem, o Options) (Result, error) {
+	if err := checkStored(p, o); err != nil {
+		return Result{}, err
 	}
-	b.label = res.Name()
-	for _, seed := range seeds {
-		run, err := b.run(ctx, seed)
-		if err != nil {
-			return res, fmt.Errorf("tunebench: %s, run seed %d: %w", p.Name, seed, err)
-		}
-		res.Runs = append(res.Runs, run)
+	r, err := runRow(ctx, p, o)
+	if err != nil {
+		return r, err
 	}
-	res.Start = stats.Summarize(b.start).Mean
-	res.summarize()
-	return res, nil
+	return r, r.Err()
 }
 
 // run runs the tuner on the problem with run seed seed. It is judged at

@@ -2,22 +2,27 @@ package tunebench
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 )
 
 // WriteTable writes results side by side: one table for each problem
-// (and each set of conditions: target, held-out games, budgets, grid,
-// Full), a row for each tuner with its median and worst final ratio,
-// median CPU seconds to the target, runs that reached it and its worst
-// drop from the best point a run passed; then each run's figures; then
-// the commands that produced the rows, where recorded. Markdown writes the
-// same as markdown tables, to paste into docs/tunebench.md.
+// (and each block and set of conditions: target, held-out games, budgets,
+// grid, Full, and for a confirmation its run seeds), a row for each tuner
+// with its median and worst final ratio, median CPU seconds to the target,
+// runs that reached it and its worst drop from the best point a run
+// passed; then each run's figures; then the rows that failed and why; then
+// the commands that produced the rows, where recorded. Development tables
+// come before confirmation ones, and each says which it is in its title.
+// Markdown writes the same as markdown tables, to paste into
+// docs/tunebench.md.
 func WriteTable(w io.Writer, results []Result, markdown bool) error {
 	for i, g := range groupResults(results) {
 		if i > 0 {
@@ -36,13 +41,18 @@ func WriteTable(w io.Writer, results []Result, markdown bool) error {
 	return nil
 }
 
-// groupResults groups results by problem and conditions, in the order
-// they first appear: only figures taken alike share a table.
+// groupResults groups results by problem, block and conditions, in the
+// order they first appear, development before confirmation: only figures
+// taken alike share a table. The rows of a confirmation share one only on
+// the same run seeds, a cell played once.
 func groupResults(results []Result) [][]Result {
 	var groups [][]Result
 	index := map[string]int{}
 	for _, r := range results {
-		key := fmt.Sprintf("%s|%v|%d|%v|%d|%d|%v|%v", r.Problem, r.Target, r.HeldOut, r.Budget, r.BudgetGames, r.Grid, r.Full, r.Short)
+		key := fmt.Sprintf("%s|%s|%v|%d|%v|%d|%d|%v|%v", r.Problem, block(r), r.Target, r.HeldOut, r.Budget, r.BudgetGames, r.Grid, r.Full, r.Short)
+		if block(r) == Confirmation {
+			key += fmt.Sprint(r.RunSeeds)
+		}
 		i, ok := index[key]
 		if !ok {
 			i = len(groups)
@@ -51,8 +61,15 @@ func groupResults(results []Result) [][]Result {
 		}
 		groups[i] = append(groups[i], r)
 	}
+	slices.SortStableFunc(groups, func(a, b []Result) int { return cmp.Compare(blockRank(block(a[0])), blockRank(block(b[0]))) })
 	return groups
 }
+
+// block is r's block, Development for a result that does not say.
+func block(r Result) string { return cmp.Or(r.Block, Development) }
+
+// title is a table's title: the problem and the block.
+func title(r Result) string { return fmt.Sprintf("%s (%s)", r.Problem, block(r)) }
 
 // conditions says how a group's runs were taken, in one line.
 func conditions(r Result) string {
@@ -72,8 +89,61 @@ func conditions(r Result) string {
 	if r.Short {
 		short = "; short mode"
 	}
-	return fmt.Sprintf("target ×%.2f on %s held-out games (the start: %.0f); %s a run, %s; %s%s",
-		r.Target, thousands(int64(r.HeldOut)), r.Start, budget, end, grid, short)
+	games := "held-out games"
+	confirm := ""
+	if block(r) == Confirmation {
+		games = "held-out games of the confirmation block"
+		confirm = fmt.Sprintf("; run seeds %s, no setting chosen on them, each row played once", seedRanges(r.RunSeeds))
+	}
+	return fmt.Sprintf("target ×%.2f on %s %s (the start: %.0f); %s a run, %s; %s%s%s",
+		r.Target, thousands(int64(r.HeldOut)), games, r.Start, budget, end, grid, confirm, short)
+}
+
+// seedRanges writes run seeds as the docs do: runs of consecutive seeds
+// as first–last.
+func seedRanges(seeds []uint64) string {
+	var parts []string
+	for i := 0; i < len(seeds); {
+		j := i
+		for j+1 < len(seeds) && seeds[j+1] == seeds[j]+1 {
+			j++
+		}
+		switch {
+		case j == i:
+			parts = append(parts, strconv.FormatUint(seeds[i], 10))
+		case j == i+1:
+			parts = append(parts, strconv.FormatUint(seeds[i], 10), strconv.FormatUint(seeds[j], 10))
+		default:
+			parts = append(parts, fmt.Sprintf("%d–%d", seeds[i], seeds[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ended says, for a row that failed or did not end, what its figures
+// cells show instead of its figures: "failed" or "unfinished"; "" for a
+// row that ended well.
+func ended(r Result) string {
+	switch {
+	case r.unfinished:
+		return "unfinished"
+	case r.Error != "":
+		return "failed"
+	}
+	return ""
+}
+
+// failures are the group's failed and unfinished rows, one line each,
+// each row named by name.
+func failures(g []Result, name func(Result) string) []string {
+	var out []string
+	for _, r := range g {
+		if r.Error != "" {
+			out = append(out, fmt.Sprintf("%s %s: %s", name(r), ended(r), strings.Join(strings.Fields(r.Error), " ")))
+		}
+	}
+	return out
 }
 
 func summary(problem string) string {
@@ -85,10 +155,14 @@ func summary(problem string) string {
 
 func writeText(w io.Writer, g []Result) error {
 	first := g[0]
-	fmt.Fprintf(w, "%s: %s\n%s\n\n", first.Problem, summary(first.Problem), conditions(first))
+	fmt.Fprintf(w, "%s: %s\n%s\n\n", title(first), summary(first.Problem), conditions(first))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "tuner\tmedian\tworst\tCPU s to target\treached\tworst drop\n")
 	for _, r := range g {
+		if e := ended(r); e != "" {
+			fmt.Fprintf(tw, "%s\t%s\t-\t-\t%d of %d\t-\n", r.Name(), e, r.Reached, len(r.Runs))
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t×%.3f\t×%.3f\t%s\t%d of %d\t%.3f\n", r.Name(), r.MedianFinal, r.WorstFinal,
 			medianCPU(r), r.Reached, len(r.Runs), r.WorstDrop)
 	}
@@ -112,6 +186,12 @@ func writeText(w io.Writer, g []Result) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if fs := failures(g, func(r Result) string { return r.Name() }); len(fs) > 0 {
+		fmt.Fprintln(w)
+		for _, f := range fs {
+			fmt.Fprintf(w, "  %s\n", f)
+		}
+	}
 	if cmds := commands(g); len(cmds) > 0 {
 		fmt.Fprintln(w)
 		for _, c := range cmds {
@@ -123,7 +203,7 @@ func writeText(w io.Writer, g []Result) error {
 
 func writeMarkdown(w io.Writer, g []Result) error {
 	first := g[0]
-	fmt.Fprintf(w, "#### %s\n\n%s: %s.\n\n", first.Problem, summary(first.Problem), conditions(first))
+	fmt.Fprintf(w, "#### %s\n\n%s: %s.\n\n", title(first), summary(first.Problem), conditions(first))
 	fmt.Fprint(w, "| tuner | median / worst final | median CPU s to the target | reached | worst drop from the best point passed | by run seed: final ratio [95% CI], CPU s to the target where met, the best point passed where higher |\n")
 	fmt.Fprint(w, "|---|---|---|---|---|---|\n")
 	for _, r := range g {
@@ -139,8 +219,18 @@ func writeMarkdown(w io.Writer, g []Result) error {
 			}
 			seeds = append(seeds, s)
 		}
+		if e := ended(r); e != "" {
+			fmt.Fprintf(w, "| %s | **%s** | - | %d of %d | - | %s |\n", mdName(r), e, r.Reached, len(r.Runs), strings.Join(seeds, " · "))
+			continue
+		}
 		fmt.Fprintf(w, "| %s | **×%.3f / ×%.3f** | %s | %d of %d | %.3f | %s |\n", mdName(r), r.MedianFinal, r.WorstFinal,
 			medianCPU(r), r.Reached, len(r.Runs), r.WorstDrop, strings.Join(seeds, " · "))
+	}
+	if fs := failures(g, mdName); len(fs) > 0 {
+		fmt.Fprintln(w)
+		for _, f := range fs {
+			fmt.Fprintf(w, "- %s\n", f)
+		}
 	}
 	if cmds := commands(g); len(cmds) > 0 {
 		fmt.Fprint(w, "\n```sh\n")
@@ -197,29 +287,35 @@ func thousands(n int64) string {
 	return s
 }
 
-// ReadResults reads the results of an evotune tunebench --json output.
-// Outputs of earlier versions (before the grid, with one peer named at the
-// top) are read too; each result's summary (Result.summarize: medians,
-// worst figures, best points passed) is computed again from its runs.
+// ReadResults reads the results of an evotune tunebench --json output, or
+// one row's result as the files of Options.Out hold it. Outputs of earlier
+// versions (before the grid, with one peer named at the top; before the
+// block, read as Development) are read too; each result's summary
+// (Result.summarize: medians, worst figures, best points passed) is
+// computed again from its runs.
 func ReadResults(data []byte) ([]Result, error) {
 	var top struct {
 		Short    bool     `json:"short"`
 		Full     bool     `json:"full"`
 		Peer     string   `json:"peer"`
 		Command  string   `json:"command"`
+		Problem  string   `json:"problem"`
 		Problems []Result `json:"problems"`
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&top); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			line := 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte{'\n'})
-			return nil, fmt.Errorf("line %d: %w", line, err)
+	// A decoder, not Unmarshal: outputs saved with a line after them
+	// are read as they always were.
+	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&top); err != nil {
+		return nil, jsonError(data, err)
+	}
+	if top.Problem != "" && top.Problems == nil {
+		r, err := decodeResult(data)
+		if err != nil {
+			return nil, err
 		}
-		return nil, err
+		return []Result{r}, nil
 	}
 	if len(top.Problems) == 0 {
-		return nil, errors.New(`no results: want the output of evotune tunebench --json ({"problems":[...]})`)
+		return nil, errors.New(`no results: want the output of evotune tunebench --json ({"problems":[...]}) or a row's file of its --out ({"problem":...})`)
 	}
 	for i := range top.Problems {
 		r := &top.Problems[i]
@@ -231,12 +327,9 @@ func ReadResults(data []byte) ([]Result, error) {
 		if r.Command == "" {
 			r.Command = top.Command
 		}
-		for k, run := range r.Runs {
-			if len(run.Points) == 0 {
-				return nil, fmt.Errorf("%s, %s, run seed %d (run %d): no points", r.Problem, r.Name(), run.Seed, k+1)
-			}
+		if err := r.check(); err != nil {
+			return nil, err
 		}
-		r.summarize()
 	}
 	return top.Problems, nil
 }

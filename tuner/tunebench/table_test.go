@@ -44,7 +44,21 @@ func tableResults() []Result {
 	peer.Command = "evotune tunebench --budget 75 --budget-games 5000 --full --json --no-tuner --peer '/usr/bin/python3 opt.py --sampler '\\''a|b'\\''' --problems nneonneo-cap1 --seeds 1,2,3"
 	peer.Runs = []Run{run(1, pt(1000, 1000, 5.5, 1.50), pt(0, 5000, 24.4, 1.57)), run(2, pt(1000, 1040, 6.0, 1.45), pt(0, 4980, 23.0, 1.53)), run(3, pt(0, 5000, 22.1, 1.49))}
 	other := Result{Problem: "snake16-2", Target: 1.3, HeldOut: 1000, Budget: 10, Grid: 1000, Start: 3204, Runs: []Run{run(1, pt(1000, 1100, 1.1, 1.36))}}
-	rs := []Result{evo, own, peer, other}
+	// A peer that failed at its second run seed, and a confirmation cell
+	// of two rows, given among the development rows: its table comes
+	// after theirs.
+	failed := base
+	failed.Peer, failed.Command = "python3 crash.py", "evotune tunebench --budget 75 --budget-games 5000 --full --json --no-tuner --peer 'python3 crash.py' --problems nneonneo-cap1 --seeds 1,2,3"
+	failed.Runs = []Run{run(1, pt(1000, 1000, 5.5, 1.40), pt(0, 5000, 24.4, 1.52))}
+	failed.Error = "tunebench: nneonneo-cap1, peer python3, run seed 2: peer python3: exit status 1 (its stderr ends: \"Traceback\\nZeroDivisionError\")"
+	confirm := base
+	confirm.Block, confirm.RunSeeds, confirm.Start = Confirmation, []uint64{101, 102, 103}, 31702.4
+	confirm.Command = "evotune tunebench --budget 75 --budget-games 5000 --confirm --full --json --problems nneonneo-cap1 --seeds 101,102,103"
+	confirm.Runs = []Run{run(101, pt(1000, 1200, 4.1, 1.48), pt(0, 4960, 20.4, 1.53)), run(102, pt(0, 4990, 20.0, 1.51)), run(103, pt(0, 4990, 20.0, 1.49))}
+	confirmPeer := confirm
+	confirmPeer.Peer, confirmPeer.Command = "python3 opt.py", "evotune tunebench --budget 75 --budget-games 5000 --confirm --full --json --no-tuner --peer 'python3 opt.py' --problems nneonneo-cap1 --seeds 101,102,103"
+	confirmPeer.Runs = []Run{run(101, pt(0, 5000, 24.4, 1.47)), run(102, pt(0, 5000, 24.4, 1.55)), run(103, pt(0, 5000, 24.4, 1.50))}
+	rs := []Result{evo, own, peer, confirm, failed, other, confirmPeer}
 	for i := range rs {
 		rs[i].summarize()
 	}
