@@ -206,7 +206,9 @@ func failedRows(res []tunebench.Result) error {
 	switch {
 	case failed == 1:
 		return first
-	case failed > 1:
+	case failed == 2:
+		return fmt.Errorf("%w (and 1 more row failed: the output says which)", first)
+	case failed > 2:
 		return fmt.Errorf("%w (and %d more rows failed: the output says which)", first, failed-1)
 	}
 	return nil
