@@ -6,47 +6,34 @@ import (
 	"reflect"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/population"
 )
 
-// Playing ahead. A validation of the mean after generation g and the
-// games of generation g+1 do not depend on each other when the
-// validation's result cannot change what generation g+1 plays: no
-// fallback may restart the optimizer, no stage or run ends there, no
-// patience runs out. The tuner then starts generation g+1's first batch
-// (all of it, or noise handling's first racing round) as the validation
-// begins, marked Ahead, on a pool that plays batches at once
-// (SharedPool): the validation's games go first, and the slots its last
-// games leave idle play the next generation's. Generation g+1 then finds
-// its first batch played, or in play, and waits for it instead of playing
-// it again. The start's validation and generation 1 share the slots the
-// same way.
+// errNoPlayers is the error of a run of a player given no players.
+var errNoPlayers = errors.New("tuner: no players were given to play the run's player")
+
+// Playing ahead. The start's validation and the first generation do not
+// depend on each other: the validation's games are on seeds no generation
+// plays, and its figure decides nothing the search does. So on a pool that
+// plays batches at once (SharedPool) the first generation's first batch
+// starts as the validation begins, marked Ahead: the validation's games go
+// first, and the slots its last games leave idle play the generation's.
+// Step then finds that batch played, or in play, and waits for it instead
+// of playing it again.
 //
-// Which batch generation g+1 plays first is found by running the step on
-// a copy of the tuner, whose pool records the first batch asked of it
-// and stops there: it is the batch the step itself will ask for, from the
-// same state, so the two agree without a second description of the step.
-// A batch that does not match (it cannot, but the check is cheap) is
-// played again, and the one played ahead is dropped: the results are those
-// of the batch asked for in any case; only the games played change.
+// The batch is the generation's own plan (generation.go) made on a copy of
+// the optimizer and the seed counter, so it is the batch the step will ask
+// for, from the same state. A batch that does not match (it cannot, but
+// the check is cheap) is played again, and the one played ahead is dropped:
+// the results are those of the batch asked for in any case; only the games
+// played change.
 //
-// A game played ahead belongs to generation g+1's batch, so it is
-// journalled under generation g, whose checkpoint generation g+1 is
-// replayed from (see journalCache), and counted in State.Games when
-// generation g+1 takes it, as if played then.
-
-// errCaptured stops a copy of the tuner at the first batch it plays.
-var errCaptured = errors.New("tuner: batch captured")
-
-// capturePool records the first batch asked of it and plays nothing.
-type capturePool struct{ b *Batch }
-
-func (cp *capturePool) Play(_ context.Context, b *Batch, _ [][]engine.Result, _ GameDone) error {
-	cp.b = b
-	return errCaptured
-}
+// A game played ahead belongs to the first generation's batch, so it is
+// journalled under generation 0, whose checkpoint the first generation is
+// replayed from (see journalCache), and counted in State.Games when the
+// generation takes it, as if played then.
 
 // An aheadBatch is a batch in play ahead of its generation.
 type aheadBatch struct {
@@ -139,17 +126,15 @@ func (t *Tuner) dropAhead() {
 	}
 }
 
-// playAhead starts the first batch of the generation after done completed
-// generations, if the pool plays batches at once; the caller is about to
-// validate, and knows the validation cannot change that generation (see
-// independentValidation). now is the run's clock, as Step has it.
-func (t *Tuner) playAhead(ctx context.Context, now func() time.Duration, done int) {
+// playAhead starts the next generation's first batch, if the pool plays
+// batches at once; the caller is about to validate the start.
+func (t *Tuner) playAhead(ctx context.Context) {
 	t.dropAhead()
 	if !shared(t.pool.p) {
 		return
 	}
-	b, err := t.nextBatch(ctx, now, done)
-	if err != nil || b == nil {
+	b, err := t.nextBatch()
+	if err != nil {
 		return // nothing to play ahead; the generation plays as usual
 	}
 	b.Ahead = true
@@ -172,48 +157,43 @@ func (t *Tuner) playAhead(ctx context.Context, now func() time.Duration, done in
 	}()
 }
 
-// nextBatch returns the first batch the step after done completed
-// generations will play, from the state as that step will find it (the
-// validation about to be played changes nothing it reads), by running the
-// step on a copy of the tuner that stops at its first batch. It returns
-// nil if the copy plays nothing.
-func (t *Tuner) nextBatch(ctx context.Context, now func() time.Duration, done int) (*Batch, error) {
-	st := t.state.clone()
-	st.Generation, st.Finished = done, ""
-	// The race after the validation takes its seeds before the next
-	// generation takes its own.
-	st.SeedCounter += t.raceSeeds()
-	var err error
-	if st.Optimizer, err = t.opt.MarshalBinary(); err != nil {
+// nextBatch returns the first batch the next generation will play: its
+// plan made on a copy of the optimizer and the seed counter, which it
+// leaves as they are.
+func (t *Tuner) nextBatch() (*Batch, error) {
+	opt, err := t.optimizerCopy()
+	if err != nil {
 		return nil, err
 	}
-	cp := &capturePool{}
-	c := &Tuner{cfg: t.cfg, set: t.set, players: t.players, metric: t.metric, stages: t.stages,
-		names: t.names, init: t.init, pool: &aheadPool{p: cp}, stageBegan: t.stageBegan}
-	c.pool.t = c
-	if err := c.Restore(st); err != nil {
-		return nil, err
+	at := t.state.SeedCounter
+	g := t.plan(opt, &at)
+	var players Players = FeaturePlayers{Set: t.set, Search: t.search}
+	if t.cfg.Player != nil {
+		if t.players == nil {
+			return nil, errNoPlayers
+		}
+		players = t.players
 	}
-	if _, err := c.step(ctx, now); !errors.Is(err, errCaptured) {
-		return nil, err
-	}
-	return cp.b, nil
+	return &Batch{Generation: t.state.Generation, Players: players, Vectors: g.weights, Seeds: g.seeds,
+		MaxMoves: t.cfg.Fitness.MaxMoves, Jobs: g.firstJobs()}, nil
 }
 
-// independentValidation reports whether the validation of the mean after
-// generation done, in a step whose record says rec, leaves the next
-// generation as it would be without it: the run and the stage go on, and
-// the validation's figure decides nothing the optimizer sees. A fallback
-// can restart the optimizer, and a validation that is not better may
-// spend the stage's patience.
-func (t *Tuner) independentValidation(rec *Record) bool {
-	if rec.Stop != "" || rec.StageEnd != "" || t.cfg.Validation.Fallback > 0 {
-		return false
+// optimizerCopy returns a copy of the tuner's optimizer: another of the
+// current stage, holding its state.
+func (t *Tuner) optimizerCopy() (population.Optimizer, error) {
+	st := t.stages[t.state.Stage]
+	opt, err := newOptimizer(t.cfg, st, optimizerSeed(t.cfg.Seed, t.state.Stage), t.set, t.names, t.free, t.base, t.init)
+	if err != nil {
+		return nil, err
 	}
-	if p := t.cfg.Validation.Patience; p > 0 && t.state.Stale+1 >= p {
-		return false
+	data, err := t.opt.MarshalBinary()
+	if err != nil {
+		return nil, err
 	}
-	return true
+	if err := opt.UnmarshalBinary(data); err != nil {
+		return nil, err
+	}
+	return opt, nil
 }
 
 // aheadState is the Tuner's part of playing ahead.

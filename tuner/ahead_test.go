@@ -18,11 +18,11 @@ import (
 // noise handling makes that batch its first racing round.
 func aheadConfig(t *testing.T, noise bool) *Config {
 	t.Helper()
-	return aheadConfigValidating(t, noise, "")
+	return aheadConfigValidating(t, noise, ", every: 1, select: 6")
 }
 
-// aheadConfigValidating is aheadConfig with more keys of validation
-// (", recommend: race", say).
+// aheadConfigValidating is aheadConfig with other keys of validation
+// (", finalists: 0", say).
 func aheadConfigValidating(t *testing.T, noise bool, validation string) *Config {
 	t.Helper()
 	cfg, err := ReadConfig([]byte(fmt.Sprintf(`
@@ -32,10 +32,10 @@ generations: 5
 optimizer: {population: 5}
 search: {depth: 1}
 fitness: {games: 8, max_moves: 150}
-validation: {every: 1, games: 6%s}
-noise: {handling: %v, games: [4, 8]}
+validation: {games: 6%s}
+%s
 checkpoints: {keep: 2}
-`, validation, noise)), "ahead.yaml")
+`, validation, map[bool]string{true: "noise: {handling: true, games: [4, 8]}", false: "noise: {handling: false}"}[noise])), "ahead.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,9 +44,9 @@ checkpoints: {keep: 2}
 
 // sharingPool is a shared pool that counts the games it plays and shows
 // that a validation and the next generation share the slots: the first
-// game of each validation that has a batch played ahead beside it (all
-// but the last, after generation last), once over, holds its slot until a
-// game of that batch is over too. Were the batches played one after the
+// game of each validation that has a batch played ahead beside it (the
+// start's; not the last, after generation last), once over, holds its
+// slot until a game of that batch is over too. Were the batches played one after the
 // other, the ahead batch would wait for the validation, which waits for
 // it: the validation gives up after a while, and the test fails.
 type sharingPool struct {
@@ -106,21 +106,17 @@ func (sp *sharingPool) Play(ctx context.Context, b *Batch, results [][]engine.Re
 	})
 }
 
-// TestAheadSharesSlots runs a tuning run that validates after every
-// generation on a pool of two slots, and checks that each validation but
-// the last (which ends the run) shares the slots with the next
-// generation's games, the start's with the first generation's; that no
-// game is played twice; and that the run writes the bytes it writes when
-// its batches are played one at a time.
+// TestAheadSharesSlots runs a tuning run on a pool of two slots, and
+// checks that the start's validation shares the slots with the first
+// generation's games (the final race's, which ends the run, has nothing
+// beside it); that no game is played twice; and that the run writes the
+// bytes it writes when its batches are played one at a time.
 func TestAheadSharesSlots(t *testing.T) {
 	for _, c := range []struct {
 		noise      bool
 		validation string
 	}{
-		{false, ""}, {true, ""},
-		// The race takes its seeds between the validation's and the next
-		// generation's: the batch played ahead must take them after it.
-		{false, ", recommend: race, select: 6"},
+		{false, ", every: 1, select: 6"}, {true, ", every: 1, select: 6"}, {false, ", finalists: 0"},
 	} {
 		noise := c.noise
 		t.Run(fmt.Sprintf("noise=%v%s", noise, c.validation), func(t *testing.T) {
@@ -136,9 +132,8 @@ func TestAheadSharesSlots(t *testing.T) {
 			if diff := readRun(t, dir).equal(want); diff != "" {
 				t.Errorf("sharing the slots changed %s", diff)
 			}
-			// The start's validation and those after generations 1 to 4.
-			if met, missed := sp.met.Load(), sp.missed.Load(); met != int64(cfg.Generations) || missed > 0 {
-				t.Errorf("%d validations shared the slots with the next generation, %d waited in vain for it; want %d and 0", met, missed, cfg.Generations)
+			if met, missed := sp.met.Load(), sp.missed.Load(); met != 1 || missed > 0 {
+				t.Errorf("%d validations shared the slots with the next generation, %d waited in vain for it; want the start's and none", met, missed)
 			}
 			if played, counted := sp.played.Load(), r.Tuner().State().Games; played != counted {
 				t.Errorf("the pool played %d games, the run counts %d", played, counted)
@@ -173,14 +168,13 @@ func TestAheadSameBytes(t *testing.T) {
 	}
 }
 
-// TestAheadGolden pins a whole run that validates after every generation,
-// with noise handling, on three workers, each validation played beside the
-// next generation's first racing round: its history without clock fields
-// and its last checkpoint. The golden files were written by the tree
-// before validations shared the slots, from the same config on the same
-// pool (which played its batches one at a time then): playing ahead
-// changes no byte. A change of the tuner's results rewrites them with go
-// test ./tuner -run AheadGolden -update.
+// TestAheadGolden pins a whole run with noise handling on three workers,
+// the start's validation played beside the first generation's first racing
+// round: its history without clock fields and its last checkpoint. The
+// golden files are checked against the same config played one batch at a
+// time (TestAheadSameBytes): playing ahead changes no byte. A change of the
+// tuner's results rewrites them with go test ./tuner -run AheadGolden
+// -update.
 func TestAheadGolden(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	r, err := Create(aheadConfig(t, true), dir, Options{Pool: NewLocalPool(3)})

@@ -2,40 +2,56 @@ package tuner
 
 import "math"
 
-// StepGames returns the most games the next Step can play: every
-// candidate's games to the end (racing may drop some sooner), noise
-// handling's re-evaluations, and the validation and its race when the
-// step validates (at the validation cadence, or where the generations end
-// the run or its stage; a duration is not foreseen). A caller that runs the
-// tuner to a budget of games uses it, with FinishGames, to stop while its
-// last word still fits.
-func (t *Tuner) StepGames() (games int64, validates bool) {
+// StepGames returns the most games the next Step can play, and the fewest
+// and the most its caller's Finish would play after it. The step plays
+// every candidate's games to the end (racing may stop some sooner), noise
+// handling's re-evaluations, and, when it ends the stage or the run (where
+// the generations end them; a duration is not foreseen), the stage's final
+// race and validation; Finish after a step that ended the run plays
+// nothing. A caller that runs the tuner to a budget of games uses it to
+// stop while its last word still fits (see FinishWithin).
+func (t *Tuner) StepGames() (step, finishLeast, finishMost int64) {
 	lam := int64(t.opt.Lambda())
 	n := int64(t.NextGames())
-	var reev int64
-	if nc := &t.cfg.Noise; nc.Handling {
-		r := nc.Reevaluate
-		if r == 0 {
-			r = 2 + float64(lam)/20
-		}
-		reev = min(int64(math.Ceil(r)), lam) * n
+	step = lam * n
+	if t.cfg.Noise.Handling {
+		step += min(int64(math.Ceil(t.reevaluations(int(lam)))), lam) * n
 	}
-	games = lam*n + reev
 	done := t.state.Generation + 1
-	if done%t.cfg.Validation.Every == 0 || t.stopReasonAt(done, 0) != "" ||
-		t.state.Stage < len(t.stages)-1 && t.stageEndAt(done, 0) != "" {
-		return games + t.FinishGames(), true
+	least, most := t.finishGames(done)
+	if t.stopReasonAt(done, 0) != "" || t.state.Stage < len(t.stages)-1 && t.stageEndAt(done, 0) != "" {
+		return step + most, 0, 0
 	}
-	return games, false
+	return step, least, most
 }
 
-// FinishGames returns the most games Finish plays after a generation whose
-// mean is not yet validated: the validation, and under
-// validation.recommend: race both sides of its race.
-func (t *Tuner) FinishGames() int64 {
-	g := int64(t.cfg.Validation.Games)
-	if t.cfg.Validation.Recommend == RecommendRace {
-		g += 2 * int64(t.cfg.Validation.Select)
+// FinishGames returns the fewest and the most games Finish plays now: the
+// stage's final race and the validation of its winner, none where they
+// ran after the current generation. The race plays at most
+// validation.select games an entrant, and at least half as many under
+// FinishWithin.
+func (t *Tuner) FinishGames() (least, most int64) {
+	if t.concludedAt(t.state.Generation) {
+		return 0, 0
 	}
-	return g
+	return t.finishGames(t.state.Generation)
+}
+
+// finishGames is FinishGames for the race after done completed
+// generations.
+func (t *Tuner) finishGames(done int) (least, most int64) {
+	val := int64(t.cfg.Validation.Games)
+	k := int64(len(t.entrantsAt(done)))
+	if t.cfg.Validation.Finalists == 0 || k < 2 {
+		return val, val
+	}
+	return val + k*int64(t.leastRace()), val + k*int64(t.cfg.Validation.Select)
+}
+
+// leastRace is the fewest games an entrant of the race plays under
+// FinishWithin: half of validation.select, in whole blocks.
+func (t *Tuner) leastRace() int {
+	s := t.cfg.Validation.Select
+	block := max(s/raceBlocks, 1)
+	return max(block*((s/2+block-1)/block), 2)
 }

@@ -29,21 +29,65 @@ type payload struct {
 type savedState struct {
 	State
 	StageSeeds uint64 `json:"stage_seeds,omitempty"`
+	legacyState
+}
+
+// legacyState is the state of the recommendation rules the final race
+// replaced (payload format 1): what they recommended is the run's
+// validated mean, and a finalist of its stage when a generation of the
+// stage was recommended; the rest is dropped.
+type legacyState struct {
+	Best       *Validation     `json:"best,omitempty"`
+	Stale      int             `json:"stale,omitempty"`
+	Anchor     *Validation     `json:"anchor,omitempty"`
+	Incumbent  *Validation     `json:"incumbent,omitempty"`
+	Fallen     *Validation     `json:"fallen,omitempty"`
+	FellBackTo json.RawMessage `json:"fell_back_to,omitempty"`
+	Fallbacks  int             `json:"fallbacks,omitempty"`
+}
+
+// recommended is what the rules of legacyState recommended, nil where
+// they said nothing beyond the latest validated mean.
+func (l legacyState) recommended() *Validation {
+	switch {
+	case l.Incumbent != nil:
+		return l.Incumbent
+	case l.Best != nil:
+		return l.Best
+	}
+	return l.Fallen
 }
 
 // state returns the saved state with its seed counter, for the stages of
-// cfg. A SeedCounter of 0 is either a run's very start or a checkpoint
-// without it; the rule for the latter gives 0 at the start too.
-func (s savedState) state(cfg *Config) State {
+// cfg, and, from a checkpoint of payload format 1, the recommendation of
+// the rules the final race replaced (legacyState). A SeedCounter of 0 is
+// either a run's very start or a checkpoint without it; the rule for the
+// latter gives 0 at the start too.
+func (s savedState) state(cfg *Config, format int) State {
 	st := s.State
+	if format < 2 {
+		// The latest validation was of the mean of its own generation, and
+		// ran after it, as a race of today would have.
+		if s.Validated != nil {
+			st.Concluded = s.Validated.Generation
+		}
+		if r := s.recommended(); r != nil {
+			st.Validated = r
+			if r.Generation > 0 && r.Stage == st.Stage && r.Generation > st.StageGeneration {
+				st.Finalists = []Finalist{{Generation: r.Generation, Weights: r.Weights}}
+			}
+		}
+	}
 	if stages := cfg.StageList(); st.SeedCounter == 0 && st.Stage >= 0 && st.Stage < len(stages) && st.Generation >= st.StageGeneration {
 		st.SeedCounter = s.StageSeeds + uint64(st.Generation-st.StageGeneration)*uint64(stages[st.Stage].Games)
 	}
 	return st
 }
 
-// payloadFormat versions the payload inside the checkpoint envelope.
-const payloadFormat = 1
+// payloadFormat versions the payload inside the checkpoint envelope: 2
+// since the final race (a stage's finalists in the state; racing apart
+// from noise handling), 1 before; this build reads both.
+const payloadFormat = 2
 
 func encodePayload(cfg *Config, s State, historyLines int) ([]byte, error) {
 	c := *cfg
@@ -67,14 +111,14 @@ func decodeCheckpoint(c *checkpoints.Checkpoint, path string) (*Config, State, i
 	if err := dec.Decode(&p); err != nil {
 		return nil, State{}, 0, fmt.Errorf("%w: %s: payload: %w", checkpoints.ErrCorrupt, path, err)
 	}
-	if p.Format != payloadFormat {
+	if p.Format != 1 && p.Format != payloadFormat {
 		return nil, State{}, 0, fmt.Errorf("%w: %s: payload format %d, this build reads %d", checkpoints.ErrVersion, path, p.Format, payloadFormat)
 	}
 	cfg, err := ParseConfig([]byte(p.Config), path+" (config)")
 	if err != nil {
 		return nil, State{}, 0, err
 	}
-	cfg.asCheckpointed()
+	cfg.asCheckpointed(p.Format)
 	cfg.Resolve()
 	if err := cfg.Validate(); err != nil {
 		return nil, State{}, 0, err
@@ -82,7 +126,7 @@ func decodeCheckpoint(c *checkpoints.Checkpoint, path string) (*Config, State, i
 	if p.State.Generation != c.Generation || p.HistoryLines < 0 {
 		return nil, State{}, 0, fmt.Errorf("%w: %s: payload of generation %d in a checkpoint of generation %d", checkpoints.ErrCorrupt, path, p.State.Generation, c.Generation)
 	}
-	return cfg, p.State.state(cfg), p.HistoryLines, nil
+	return cfg, p.State.state(cfg, p.Format), p.HistoryLines, nil
 }
 
 // latestCheckpoint returns the newest good checkpoint in the checkpoint

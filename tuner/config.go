@@ -131,6 +131,10 @@ type Config struct {
 	// that is out of range, or keeps one that means something), and
 	// Validate names their lines.
 	lines *yamlx.Lines
+	// checkpointed marks a checkpoint's config (see asCheckpointed): it is
+	// resolved, so it writes every key, and Validate does not take a key
+	// it gives for one the user wrote.
+	checkpointed bool
 }
 
 // StageConfig is one rung of a ladder of searches. A stage starts from the
@@ -199,18 +203,22 @@ func (s StageConfig) MarshalYAML() (any, error) {
 }
 
 // MarshalYAML writes validation.search in full (writtenSearch), so that an
-// explicit adaptive: false under a top-level adaptive: true reads back.
+// explicit adaptive: false under a top-level adaptive: true reads back, and
+// leaves every out where no finalist is kept (finalists 0 or 1), where it
+// would change nothing and a config that gave it would be refused.
 func (v ValidationConfig) MarshalYAML() (any, error) {
 	type validation struct {
-		Every     int            `yaml:"every"`
+		Every     int            `yaml:"every,omitempty"`
 		Games     int            `yaml:"games"`
 		Search    *writtenSearch `yaml:"search,omitempty"`
-		Recommend string         `yaml:"recommend,omitempty"`
-		Patience  int            `yaml:"patience,omitempty"`
-		Fallback  float64        `yaml:"fallback,omitempty"`
+		Finalists int            `yaml:"finalists"`
 		Select    int            `yaml:"select,omitempty"`
 	}
-	return validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search), Recommend: v.Recommend, Patience: v.Patience, Fallback: v.Fallback, Select: v.Select}, nil
+	w := validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search), Finalists: v.Finalists, Select: v.Select}
+	if v.Finalists < 2 {
+		w.Every = 0
+	}
+	return w, nil
 }
 
 // StageList returns the run's stages, resolved: the config's, or one stage
@@ -276,53 +284,47 @@ type FitnessConfig struct {
 	MaxMoves int `yaml:"max_moves"`
 }
 
-// ValidationConfig says how the distribution mean is re-evaluated on seeds
-// disjoint from every tuning seed.
+// ValidationConfig says how a run chooses the weights it recommends and
+// measures them (see race.go): at the end of each stage (and of the run),
+// the stage's start and its finalists (its latest mean and the means every
+// Every generations before it) race on fresh tuning games, and the winner
+// is measured on Games validation games, disjoint from every tuning seed,
+// which choose nothing, so that its figure is unbiased. No game is spent
+// on a mean before the stage ends.
 type ValidationConfig struct {
-	// Every validates after every this many generations (and always at the
-	// end), at least 1; absent: 5.
+	// Every is the generations between two finalists: the stage's mean
+	// after every this many of its generations is kept to race at its end.
+	// At least 1; absent: 5.
 	Every int `yaml:"every"`
-	// Games is the number of validation games, at least 2; absent: 100.
+	// Games is the number of validation games of the start and of the
+	// winner, at least 2; absent: 100.
 	Games int `yaml:"games"`
-	// Search is the search validation plays with, so that weights tuned
-	// with a cheap shallow search are measured at the depth they are
-	// recommended for; absent: the tuning search. Keys it leaves out take
-	// the tuning search's values (validation: {search: {depth: 5}}).
+	// Search is the search validation and the race play with, so that
+	// weights tuned with a cheap shallow search are chosen and measured at
+	// the depth they are recommended for; absent: the tuning search. Keys
+	// it leaves out take the tuning search's values (validation: {search:
+	// {depth: 5}}).
 	Search *engine.SearchConfig `yaml:"search,omitempty"`
-	// Recommend is which validated mean the run recommends (exports,
-	// summarises, starts its next stage from): "last", the latest; "best",
-	// the one with the best validated fitness, all of them measured on the
-	// same games (a stage that validates with another search starts the
-	// comparison again); or "race", the winner of a race of each validated
-	// mean against the one recommended before, on games of their own
-	// (Select; see the race in race.go). Absent: last, or race where
-	// Fallback is set.
-	Recommend string `yaml:"recommend,omitempty"`
-	// Patience, under recommend: best, ends the stage (in the last stage,
-	// the run) once this many validations in a row have not beaten the
-	// best one: a run that has converged says so and stops. 0 (absent):
-	// never.
-	Patience int `yaml:"patience,omitempty"`
-	// Fallback is the level of the guard against a search that drifts
-	// into a worse region (a one-sided paired t test, in (0, 0.5]): when
-	// the recommended weights beat a newly validated mean at this level
-	// on the race's games, the optimizer goes back to them with half its
-	// step size, its covariance's shape kept, at most once per recommended
-	// mean. It acts on races: it implies recommend: race, and any other
-	// rule with it is an error. 0 (absent): off.
-	Fallback float64 `yaml:"fallback,omitempty"`
-	// Select is, under recommend: race, the games each race plays: the
-	// incumbent and the new validated mean on the same fresh seeds,
-	// disjoint from the validation games. Absent: 200.
+	// Finalists is the number of means that race at a stage's end with
+	// the stage's start: the latest mean and the Finalists - 1 kept every
+	// Every generations before it. 0 means no race: the latest mean is
+	// recommended. 0 to 16; absent: 3.
+	Finalists int `yaml:"finalists"`
+	// Select is the most games each entrant of the race plays, on the same
+	// fresh seeds, 2 to 2^20 and a multiple of the race's 8 blocks where
+	// it is 8 or more; an entrant shown worse than the leader stops
+	// earlier. Absent: 96 (none with finalists: 0).
 	Select int `yaml:"select,omitempty"`
-}
 
-// Recommend rules of ValidationConfig.Recommend.
-const (
-	RecommendLast = "last"
-	RecommendBest = "best"
-	RecommendRace = "race"
-)
+	// Recommend, Patience and Fallback are the keys of the recommendation
+	// rules of an older evotune (recommend: last, best or race; patience;
+	// fallback), which the final race replaced: a run directory that
+	// names them resumes under the final race, and a new config that
+	// names them is refused with the reason (see Validate). Never written.
+	Recommend string  `yaml:"recommend,omitempty"`
+	Patience  int     `yaml:"patience,omitempty"`
+	Fallback  float64 `yaml:"fallback,omitempty"`
+}
 
 // CheckpointConfig configures checkpoints.
 type CheckpointConfig struct {

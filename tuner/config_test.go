@@ -53,11 +53,11 @@ func TestConfigErrors(t *testing.T) {
 		{"metric", "fitness: {metric: max_score}\n", 1, "fitness.metric", "mean_score"},
 		{"reach tile", "fitness: {metric: \"reach:3000\"}\n", 1, "fitness.metric", "power of two"},
 		{"validation games", "validation: {games: 1}\n", 1, "validation.games", "at least 2"},
-		{"recommend", "validation: {recommend: top}\n", 1, "validation.recommend", "want last (the latest validated mean), best"},
-		{"patience", "validation: {patience: -1}\n", 1, "validation.patience", "want 0"},
-		{"patience without best", "validation:\n  patience: 3\n", 2, "validation.patience", "needs recommend: best"},
-		{"fallback above 0.5", "validation:\n  every: 5\n  fallback: 0.7\n", 3, "validation.fallback", "0.7: want a one-sided level in (0, 0.5], such as 0.05, or 0 (off)"},
-		{"fallback negative", "validation: {fallback: -0.05}\n", 1, "validation.fallback", "(0, 0.5]"},
+		{"recommend", "validation: {recommend: top}\n", 1, "validation.recommend", `"top": no longer a setting: every stage ends with a race`},
+		{"patience", "validation: {patience: -1}\n", 1, "validation.patience", "-1: no longer a setting"},
+		{"patience", "validation:\n  patience: 3\n", 2, "validation.patience", "delete the line"},
+		{"fallback", "validation:\n  every: 5\n  fallback: 0.7\n", 3, "validation.fallback", "0.7: no longer a setting"},
+		{"finalists", "validation:\n  finalists: 20\n", 2, "validation.finalists", "20: want 0 (no race: the latest mean is recommended) to 16"},
 		{"fallback not a number", "validation: {fallback: yes}\n", 1, "validation.fallback", "not a number"},
 		{"keep", "checkpoints: {keep: -1}\n", 1, "checkpoints.keep", "at least 1"},
 		{"name", "name: ../evil\n", 1, "name", "letters"},
@@ -333,7 +333,7 @@ func TestSearchOptionDefaults(t *testing.T) {
 			t.Fatal(err)
 		}
 		if c.checkpoint {
-			cfg.asCheckpointed()
+			cfg.asCheckpointed(payloadFormat)
 		}
 		cfg.Resolve()
 		if err := cfg.Validate(); err != nil {
@@ -351,7 +351,7 @@ func TestSearchOptionDefaults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back.asCheckpointed()
+		back.asCheckpointed(payloadFormat)
 		back.Resolve()
 		if back.Search != cfg.Search {
 			t.Errorf("%q: resolved search %+v reads back as %+v", c.yaml, cfg.Search, back.Search)

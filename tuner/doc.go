@@ -14,17 +14,40 @@
 //     resolved; New does it once, and everything after it is handed the
 //     set, not its name.
 //   - Tuner (tuner.go, loop.go) owns the search state: the optimizer, the
-//     generation counter, the validations. Step asks the optimizer for
-//     candidates, has every candidate play the generation's common seeds
-//     (seeds.go), tells the fitness back and validates the distribution
-//     mean when it is due. Its state between generations (State) is all a
-//     checkpoint needs; it holds no file and no clock.
+//     generation counter, the stage's finalists and the recommendation.
+//     Step plays one generation: its plan (generation.go: the candidates
+//     the optimizer asks for, their common seeds from the run's counter,
+//     seeds.go, and the blocks they play in) is made before its first game
+//     from the state alone; evaluate plays it, tells the fitness back, and
+//     the mean is kept as a finalist every validation.every generations.
+//     Its state between generations (State) is all a checkpoint needs; it
+//     holds no file and no clock.
+//   - Noise handling (noise.go, generation.go; noise.handling, on by
+//     default) measures whether a generation's ranking is signal or noise,
+//     as UH-CMA-ES does, by replaying a few candidates on fresh seeds, and
+//     sets the next generation's games per candidate from it. Racing
+//     (noise.racing: on with noise handling, or alone on a fixed
+//     fitness.games) stops, between blocks of seeds, candidates that μ
+//     others already beat on the paired games: they cannot be parents.
+//   - The final race (race.go, validation.go) is how a run chooses what it
+//     recommends, and its only use of games that do not search: no mean
+//     is measured while a stage searches. When a stage (or the run) ends,
+//     its start, its finalists and its latest mean race on fresh tuning
+//     seeds, an entrant the leader beats at 1% (with its degrees of
+//     freedom) stopping early, and the winner alone is measured on the
+//     validation games, which choose nothing: its figure (and the start's,
+//     measured once before the first generation) is unbiased. The next
+//     stage starts from the winner. Recommendation returns what a run
+//     would hand over if it ended now (its current mean, or the winner once
+//     it has finished); Recommended the winner, validated. budget.go says
+//     how many games the next step and the run's end can play, for a
+//     caller that runs the tuner to a budget of games (FinishWithin).
 //   - Stages (Config.Stages) make a run a ladder of searches, say 3 plies
 //     then 5. The first stage starts from init exactly as a run without
 //     stages does (same optimizer stream, same seeds, same bytes). A stage
 //     ends when its generations or duration budget is spent or its
-//     optimizer converges; its mean is validated, and the next stage starts
-//     from that validated mean with a fresh optimizer (the stage's sigma,
+//     optimizer converges; its final race runs, and the next stage starts
+//     from the winner with a fresh optimizer (the stage's sigma,
 //     population and search, a random stream derived from the run seed and
 //     the stage's index) and takes its tuning seeds on from where the
 //     previous stage's ended. When the validation search changes with the
@@ -53,15 +76,12 @@
 //     Options; nil means a LocalPool. A pool that says it is shared
 //     (SharedPool) plays several batches at once on the same slots, those
 //     marked Ahead only on slots the others leave idle.
-//   - Playing ahead (ahead.go): a validation whose figure cannot change
-//     the next generation (no fallback, no stage or run ending there, no
-//     patience running out) is played beside the next generation's first
-//     batch, which a copy of the tuner, stopped at its first batch, tells;
-//     the start's validation beside the first generation's. On a shared
-//     pool the two share the slots, and the next step takes the batch
-//     played ahead instead of playing it. Only when games are played
-//     changes: every result and every byte of the run stay the same. A
-//     step returns with no game in play.
+//   - Playing ahead (ahead.go): the start's validation changes nothing the
+//     first generation plays, so on a shared pool that generation's first
+//     batch (from its plan, made on a copy of the optimizer) plays beside
+//     it; the step then takes the batch played instead of playing it.
+//     Only when games are played changes: every result and every byte of
+//     the run stay the same. A step returns with no game in play.
 //   - A config may tune an external player instead of a feature set
 //     (PlayerConfig, player.go): names, defaults and bounds come from the
 //     player's declaration, recorded in the config; the optimizer scales

@@ -16,7 +16,7 @@ type Record struct {
 	// (omitted) in a run without stages.
 	Stage       int     `json:"stage,omitempty"`
 	Evaluations int     `json:"evaluations"` // candidate evaluations so far
-	Games       int64   `json:"games"`       // games played so far, tuning and validation
+	Games       int64   `json:"games"`       // games played so far, tuning, races and validations
 	Lambda      int     `json:"lambda"`      // candidates in this generation
 	Best        float64 `json:"best"`        // best candidate fitness of this generation
 	Median      float64 `json:"median"`      // median candidate fitness
@@ -34,7 +34,11 @@ type Record struct {
 	Weights WeightMap `json:"weights"`
 	// Noise is the generation's noise handling, when the run has it.
 	Noise *RecordNoise `json:"noise,omitempty"`
-	// Validation is the mean's validation, when this generation ran one.
+	// Finalist marks a generation whose mean is kept to race at the
+	// stage's end (every validation.every generations of a stage).
+	Finalist bool `json:"finalist,omitempty"`
+	// Validation is the final race and the validation of its winner, when
+	// the stage or the run ended after this generation.
 	Validation *RecordValidation `json:"validation,omitempty"`
 	// StageEnd is why the stage ended after this generation, when it did
 	// and the run goes on in the next stage.
@@ -60,44 +64,62 @@ type LearningRates struct {
 	Covariance float64 `json:"covariance"`
 }
 
-// RecordValidation is a validation as history.jsonl shows it.
+// RecordValidation is a validation as history.jsonl shows it: the
+// winner of a stage's final race, measured on the validation games.
 type RecordValidation struct {
-	Fitness float64 `json:"fitness"`
-	Mean    float64 `json:"mean"`
-	CI95    float64 `json:"ci95"`
-	Median  float64 `json:"median"`
-	Games   int     `json:"games"`
-	// Recommended is the generation whose mean the run recommends after
-	// this validation when it is not this one (under validation.recommend:
-	// best, or after a fallback); 0 (omitted) otherwise.
-	Recommended int `json:"recommended,omitempty"`
-	// Fallback is, under validation.fallback, the generation whose
-	// validated mean the run went back to because this one was
-	// significantly worse; 0 (omitted) otherwise.
-	Fallback int `json:"fallback,omitempty"`
-	// Race is, under validation.recommend: race, the race this validated
-	// mean ran against the recommended weights; absent where none was run
-	// (the first validation of a stage whose validation search is new).
+	// Generation is the generation whose mean was measured (the race's
+	// winner); 0 (omitted) in lines of an older evotune, which measured
+	// the line's own generation's mean.
+	Generation int     `json:"of_generation,omitempty"`
+	Fitness    float64 `json:"fitness"`
+	Mean       float64 `json:"mean"`
+	CI95       float64 `json:"ci95"`
+	Median     float64 `json:"median"`
+	Games      int     `json:"games"`
+	// Race is the final race that chose the measured mean; absent where
+	// none ran (validation.finalists: 0).
 	Race *RecordRace `json:"race,omitempty"`
+	// Recommended and Fallback are read from the lines of an older
+	// evotune: the generation recommended after the line's validation
+	// when it was not the line's own (recommend: best, or a fallback),
+	// and the generation a fallback went back to. Never written.
+	Recommended int `json:"recommended,omitempty"`
+	Fallback    int `json:"fallback,omitempty"`
 }
 
-// RecordRace is a race between the recommended weights (the incumbent)
-// and a newly validated mean, on selection games of their own.
+// RecordRace is a final race (see race.go), or, in the lines of an older
+// evotune, the race of a validated mean against the recommended one.
 type RecordRace struct {
-	// Games is the selection games each played, on the same seeds.
+	// Games is the race's games played by the entrants that played to
+	// the end, each on the same seeds.
 	Games int `json:"games"`
-	// Incumbent is the generation whose validated mean was recommended
-	// before the race (0: the start), Against its fitness on the race's
-	// games and Fitness the new mean's.
-	Incumbent int     `json:"incumbent"`
-	Against   float64 `json:"against"`
-	Fitness   float64 `json:"fitness"`
-	// Recommends is the generation recommended after the race: the new
-	// mean's when it won (ties included), else Incumbent.
+	// Entrants are the race's entrants, in the order of their
+	// generations: the stage's start, its finalists, its latest mean.
+	Entrants []RaceEntrant `json:"entrants,omitempty"`
+	// Recommends is the generation of the winner, the mean recommended
+	// after the race.
 	Recommends int `json:"recommends"`
-	// Fallback says that the incumbent won by the margin of
-	// validation.fallback and the optimizer went back to it.
-	Fallback bool `json:"fallback,omitempty"`
+	// Incumbent, Against, Fitness and Fallback are read from the lines of
+	// an older evotune: the generation recommended before its race, its
+	// fitness on the race's games and the new mean's, and whether the
+	// optimizer fell back to the incumbent. Never written.
+	Incumbent int     `json:"incumbent,omitempty"`
+	Against   float64 `json:"against,omitempty"`
+	Fitness   float64 `json:"fitness,omitempty"`
+	Fallback  bool    `json:"fallback,omitempty"`
+}
+
+// RaceEntrant is one point of a final race.
+type RaceEntrant struct {
+	// Generation is the generation whose mean the entrant is (the
+	// stage's start: the generation whose mean the stage started from, 0
+	// in the first stage).
+	Generation int  `json:"generation"`
+	Start      bool `json:"start,omitempty"`
+	// Games is the games it played: the race's, or fewer where it was
+	// shown worse than the leader and stopped.
+	Games   int     `json:"games"`
+	Fitness float64 `json:"fitness"` // its fitness on the games it played
 }
 
 // WeightMap is a weight vector written as a JSON object in feature order.

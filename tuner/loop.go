@@ -51,56 +51,34 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 	if t.reopened && t.state.Stage < len(t.stages)-1 && t.stageEndAt(g, now()) != "" {
 		// A stage whose end coincided with the run's own limit, in a run
 		// resumed with a higher limit: the next stage begins now, from
-		// the mean validated at the stop.
-		v := t.state.Validated
-		if v == nil || v.Generation != g {
-			var err error
-			if v, err = t.validate(ctx, t.vector(t.opt.Mean()), g, false); err != nil {
+		// the winner of the race at the stop.
+		if !t.concludedAt(g) {
+			if _, err := t.conclude(ctx, g); err != nil {
 				return Record{}, err
 			}
 		}
-		if err := t.nextStage(ctx, g, v); err != nil {
+		if err := t.nextStage(ctx, g); err != nil {
 			return Record{}, err
 		}
 		t.stageBegan = now()
 	}
 	t.reopened = false
-	cands := t.opt.Ask()
-	weights := make([][]float64, len(cands))
-	for c, x := range cands {
-		weights[c] = t.vector(x)
+	gen := t.plan(t.opt, &t.state.SeedCounter)
+	fit, tell, noise, err := t.evaluate(ctx, gen)
+	if err != nil {
+		return Record{}, err
 	}
-	var fit, neg []float64
-	var noise *RecordNoise
-	var err error
-	if t.cfg.Noise.Handling {
-		if fit, neg, noise, err = t.evaluateNoisy(ctx, weights); err != nil {
-			return Record{}, err
-		}
-	} else {
-		seeds := t.takeSeeds(t.games())
-		var results [][]engine.Result
-		if results, err = t.play(ctx, t.search, weights, seeds); err != nil {
-			return Record{}, err
-		}
-		fit = make([]float64, len(cands))
-		neg = make([]float64, len(cands))
-		for c := range cands {
-			fit[c] = t.fitness(results[c])
-			neg[c] = -fit[c] // the optimizer minimises
-		}
-	}
-	if err := t.opt.Tell(neg); err != nil {
+	if err := t.opt.Tell(tell); err != nil {
 		return Record{}, fmt.Errorf("tuner: generation %d: %w", g+1, err)
 	}
 	// The state's generation advances only at the end: every game of this
-	// step, validation included, is journalled under the generation of the
-	// checkpoint it would be replayed from.
+	// step, the race and validation included, is journalled under the
+	// generation of the checkpoint it would be replayed from.
 	done := g + 1
 	rec := Record{
 		Generation:  done,
 		Evaluations: t.Evaluations(),
-		Lambda:      len(cands),
+		Lambda:      len(gen.weights),
 		Best:        slices.Max(fit),
 		Median:      stats.Median(fit),
 		Sigma:       t.opt.Sigma(),
@@ -122,38 +100,28 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 	if rec.Stop == "" && t.state.Stage < len(t.stages)-1 {
 		rec.StageEnd = t.stageEndAt(done, now())
 	}
-	var v *Validation
-	if rec.Stop != "" || rec.StageEnd != "" || done%t.cfg.Validation.Every == 0 {
-		if t.independentValidation(&rec) {
-			t.playAhead(ctx, now, done) // shares the slots with the validation
+	if t.finalistAt(done) {
+		// Kept even where the stage ends here (the race has it as its
+		// latest mean), so that a run stopped at its limit and continued
+		// under a higher one keeps the finalists of a run without the stop.
+		t.state.Finalists = append(t.state.Finalists, Finalist{Generation: done, Weights: rec.Weights.Values})
+		if k := t.cfg.Validation.Finalists; len(t.state.Finalists) > k {
+			t.state.Finalists = slices.Delete(t.state.Finalists, 0, len(t.state.Finalists)-k)
 		}
-		if v, err = t.validate(ctx, rec.Weights.Values, done, false); err != nil {
+		rec.Finalist = true
+	}
+	if rec.Stop != "" || rec.StageEnd != "" {
+		// The stage ends: its final race, and the winner validated.
+		v, err := t.conclude(ctx, done)
+		if err != nil {
 			return Record{}, err
 		}
-		rec.Validation = &RecordValidation{Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games, Race: v.Race}
-		switch r := t.state.Recommended(); {
-		case t.state.Best != nil:
-			rec.Validation.Recommended = r.Generation // even this one's, as ever
-		case r != v:
-			rec.Validation.Recommended = r.Generation
-		}
-		if f := t.state.Fallen; f != nil {
-			rec.Validation.Fallback = f.Generation
-		}
-		// The validation may have spent the stage's patience: it ends
-		// here, not a generation later.
-		if end := t.patienceEnd(); end != "" && rec.Stop == "" && rec.StageEnd == "" {
-			if t.state.Stage < len(t.stages)-1 {
-				rec.StageEnd = end
-			} else {
-				rec.Stop = t.lastStageEnd(end)
-			}
-		}
+		rec.Validation = &RecordValidation{Generation: v.Generation, Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games, Race: v.Race}
+		t.state.Concluded = done
 	}
 	if rec.StageEnd != "" {
-		// A stage always ends with its mean validated; the next starts
-		// from there.
-		if err := t.nextStage(ctx, done, v); err != nil {
+		// The next stage starts from the race's winner.
+		if err := t.nextStage(ctx, done); err != nil {
 			return Record{}, err
 		}
 	}
@@ -172,6 +140,19 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		return Record{}, err
 	}
 	return rec, nil
+}
+
+// concludedAt reports whether the current stage's race ran after
+// generation g.
+func (t *Tuner) concludedAt(g int) bool {
+	return t.state.Validated != nil && t.state.Concluded == g && t.state.Validated.Stage == t.state.Stage
+}
+
+// finalistAt reports whether the mean after done completed generations is
+// one of its stage's finalists: every validation.every generations of the
+// stage, where the race has finalists before the latest mean.
+func (t *Tuner) finalistAt(done int) bool {
+	return t.cfg.Validation.Finalists > 1 && (done-t.state.StageGeneration)%t.cfg.Validation.Every == 0
 }
 
 // Evaluations returns the candidate evaluations so far, over all stages.

@@ -2,14 +2,10 @@ package tuner
 
 import (
 	"cmp"
-	"context"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
-	"time"
 
-	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/engine/stats"
 	"github.com/evotune/evotune/population"
 )
@@ -30,8 +26,9 @@ import (
 // short run has). The step size is left alone: raising it when ranks are
 // noise, as UH-CMA-ES may, makes σ climb without progress.
 //
-// Racing: candidates play their games a block of seeds at a time, all on
-// the same seeds. After two blocks, a candidate that μ others beat on the
+// Racing (noise.racing, on with noise handling unless turned off, and
+// possible without it, on a fixed number of games): candidates play their
+// games a block of seeds at a time, all on the same seeds. After two blocks, a candidate that μ others beat on the
 // paired games played so far (a one-sided paired t test at 1% per pair)
 // cannot be among the μ parents and stops playing; it ranks below every
 // candidate that played on, in the order it was dropped. Only positive
@@ -55,9 +52,8 @@ const (
 
 var noiseAlphaDown = math.Pow(noiseAlphaUp, -0.25)
 
-// reevaluated chooses the candidates to play again, as pycma does: λ_r =
-// 2 + λ/20 (or the config's number), rounded up with probability its
-// fraction; the first ⌈λ_r/2⌉ candidates (a random sample: candidates are
+// reevaluated chooses the candidates to play again, as pycma does: λ_r
+// (Tuner.reevaluations), rounded up with probability its fraction; the first ⌈λ_r/2⌉ candidates (a random sample: candidates are
 // drawn independently) and the best of the rest by fitness (minimised).
 // Only candidates in the race to the end (playing[c]) are chosen.
 func reevaluated(fit []float64, playing []bool, lamReev float64, rng *rand.Rand) []int {
@@ -66,9 +62,6 @@ func reevaluated(fit []float64, playing []bool, lamReev float64, rng *rand.Rand)
 		if ok {
 			pool = append(pool, c)
 		}
-	}
-	if lamReev == 0 {
-		lamReev = 2 + float64(len(fit))/20
 	}
 	n := int(lamReev)
 	if frac := lamReev - float64(n); frac > rng.Float64() {
@@ -133,7 +126,8 @@ func beaten(u [][]float64, playing []bool, n, mu int) []bool {
 type NoiseConfig struct {
 	// Handling measures the noise of the ranking every generation and sets
 	// the games per candidate from it; absent: true. With false every
-	// candidate plays fitness.games games every generation.
+	// candidate plays fitness.games games every generation, and games
+	// and reevaluate may not be given (they would change nothing).
 	Handling bool `yaml:"handling"`
 	// Block is the number of seeds in a block: games per candidate are
 	// whole blocks, and racing drops candidates between blocks. At least
@@ -149,8 +143,27 @@ type NoiseConfig struct {
 	Reevaluate float64 `yaml:"reevaluate"`
 	// Racing stops candidates that μ others already beat on the paired
 	// games played (they cannot be parents) from playing their remaining
-	// blocks; absent: true.
+	// blocks, with noise handling or on a fixed fitness.games; absent: on
+	// with noise handling, off without.
 	Racing bool `yaml:"racing"`
+}
+
+// MarshalYAML leaves block out where neither noise handling nor racing
+// plays blocks, where it would change nothing and a config that gave it
+// would be refused.
+func (c NoiseConfig) MarshalYAML() (any, error) {
+	type noise struct {
+		Handling   bool    `yaml:"handling"`
+		Block      int     `yaml:"block,omitempty"`
+		Games      []int   `yaml:"games,omitempty"`
+		Reevaluate float64 `yaml:"reevaluate"`
+		Racing     bool    `yaml:"racing"`
+	}
+	w := noise(c)
+	if !c.Handling && !c.Racing {
+		w.Block = 0
+	}
+	return w, nil
 }
 
 // NoiseState is the part of a run's state noise handling carries from one
@@ -172,6 +185,9 @@ type RecordNoise struct {
 	S           float64 `json:"s"`           // this generation's rank-change measure (> 0: ranks are noise)
 	SBar        float64 `json:"s_bar"`       // the smoothed measure the treatment uses
 	Next        int     `json:"next_games"`  // games per candidate of the next generation
+	// Fixed says the games per candidate are fitness.games (no noise
+	// handling): the record is racing's alone.
+	Fixed bool `json:"fixed,omitempty"`
 }
 
 // bounds returns the block and the bounds of the games per candidate
@@ -193,150 +209,4 @@ func parents(method string, lambda int, elite float64) int {
 		return max(1, int(math.Round(elite*float64(lambda))))
 	}
 	return max(1, lambda/2)
-}
-
-// evaluateNoisy plays the candidates of generation g with noise handling
-// and returns their fitness (larger better; for a dropped candidate, over
-// the games it played), the values to tell the optimizer (minimised; a
-// dropped candidate is worse than every candidate that played on), and the
-// record.
-func (t *Tuner) evaluateNoisy(ctx context.Context, weights [][]float64) (fit, tell []float64, rec *RecordNoise, err error) {
-	nc := &t.cfg.Noise
-	lam := len(weights)
-	block, lo, hi := nc.bounds(t.games())
-	if t.state.Noise == nil { // the first generation of a stage
-		t.state.Noise = &NoiseState{Effort: float64(min(max(t.games(), lo), hi))}
-	}
-	ns := t.state.Noise
-	n := gamesFor(ns.Effort, block, lo, hi)
-	seeds := t.takeSeeds(n)
-	results := make([][]engine.Result, lam)
-	u := make([][]float64, lam)
-	for c := range results {
-		results[c] = make([]engine.Result, n)
-		u[c] = make([]float64, n)
-	}
-	playing := make([]bool, lam)
-	for c := range playing {
-		playing[c] = true
-	}
-	played := make([]int, lam)  // games each candidate played
-	dropped := make([]int, lam) // the round a candidate was dropped in, 0 if never
-	mu := parents(t.cfg.Optimizer.Method, lam, t.cfg.Optimizer.Elite)
-	rec = &RecordNoise{Games: n}
-	for round, from := 1, 0; from < n; round++ {
-		to := min(n, from+block)
-		if round == 1 {
-			to = min(n, raceMinBlocks*block)
-		}
-		var jobs []Job
-		for j := from; j < to; j++ {
-			for c := range lam {
-				if playing[c] {
-					jobs = append(jobs, Job{Candidate: c, Game: j})
-				}
-			}
-		}
-		if err := t.playJobs(ctx, t.search, weights, seeds, jobs, results); err != nil {
-			return nil, nil, nil, err
-		}
-		rec.Played += len(jobs)
-		for _, jb := range jobs {
-			u[jb.Candidate][jb.Game] = t.metric.utility(results[jb.Candidate][jb.Game])
-			played[jb.Candidate]++
-		}
-		from = to
-		if nc.Racing && from < n {
-			for c, out := range beaten(u, playing, from, mu) {
-				if out {
-					playing[c], dropped[c] = false, round
-					rec.Dropped++
-				}
-			}
-		}
-	}
-	fit = make([]float64, lam)
-	for c := range fit {
-		fit[c] = t.fitness(results[c][:played[c]])
-	}
-	// Dropped candidates rank below the others: later drops first, then
-	// by their fitness on the games they played.
-	tell = make([]float64, lam)
-	worst := math.Inf(-1)
-	var out []int
-	for c := range lam {
-		if playing[c] {
-			tell[c] = -fit[c]
-			worst = math.Max(worst, tell[c])
-		} else {
-			out = append(out, c)
-		}
-	}
-	slices.SortStableFunc(out, func(a, b int) int {
-		return cmp.Or(cmp.Compare(dropped[b], dropped[a]), cmp.Compare(fit[b], fit[a]))
-	})
-	for k, c := range out {
-		tell[c] = worst + float64(k+1)
-	}
-
-	// The measurement: some candidates that played to the end play again
-	// on fresh seeds, all on the same ones.
-	rng := rand.New(rand.NewPCG(seedBase(t.cfg.Seed)^0x6e6f697365, uint64(t.state.Generation)))
-	idx := reevaluated(tell, playing, nc.Reevaluate, rng)
-	rec.Reevaluated = len(idx)
-	if len(idx) > 0 {
-		fresh := t.takeSeeds(n)
-		re := make([][]float64, len(idx))
-		reRes := make([][]engine.Result, len(idx))
-		for k, c := range idx {
-			re[k] = weights[c]
-			reRes[k] = make([]engine.Result, n)
-		}
-		if err := t.playJobs(ctx, t.search, re, fresh, nil, reRes); err != nil {
-			return nil, nil, nil, err
-		}
-		rec.Played += len(idx) * n
-		fitre := slices.Clone(tell)
-		for k, c := range idx {
-			fitre[c] = -t.fitness(reRes[k])
-		}
-		rec.S = stats.RankChange(tell, fitre, idx, noiseTheta)
-		ns.SBar += noiseCum * (rec.S - ns.SBar)
-		ns.Effort = nextEffort(ns.Effort, ns.SBar, lo, hi)
-	}
-	rec.SBar = ns.SBar
-	rec.Next = gamesFor(ns.Effort, block, lo, hi)
-	return fit, tell, rec, nil
-}
-
-// playJobs plays jobs (nil: every candidate on every seed) into results
-// and counts them.
-func (t *Tuner) playJobs(ctx context.Context, search engine.SearchConfig, weights [][]float64, seeds []uint64, jobs []Job, results [][]engine.Result) error {
-	var players Players = FeaturePlayers{Set: t.set, Search: search}
-	if t.cfg.Player != nil {
-		if t.players == nil {
-			return fmt.Errorf("tuner: the run tunes player %s, and no players were given to play it", t.cfg.Player.Declared.ID)
-		}
-		players = t.players
-	}
-	b := &Batch{
-		Generation: t.state.Generation,
-		Players:    players,
-		Vectors:    weights,
-		Seeds:      seeds,
-		MaxMoves:   t.cfg.Fitness.MaxMoves,
-		Jobs:       jobs,
-	}
-	var done GameDone
-	if t.events.Game != nil {
-		done = func(_ Job, _ engine.Result, replayed bool) { t.events.Game(replayed) }
-	}
-	started := time.Now()
-	err := t.pool.Play(ctx, b, results, done)
-	t.gameTime += time.Since(started)
-	if err != nil {
-		return err
-	}
-	t.state.Games += int64(len(b.jobs()))
-	return nil
 }

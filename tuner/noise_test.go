@@ -18,10 +18,15 @@ func TestReevaluated(t *testing.T) {
 	if got := reevaluated(fit, all, 3, rng); !slices.Equal(got, []int{0, 1, 5}) {
 		t.Errorf("reevaluated(3) = %v, want [0 1 5]", got)
 	}
-	// 2.4 (λ = 8's default) is 2 or 3, 3 about 40% of the time.
+	// 2.4 (λ = 8's default, Tuner.reevaluations) is 2 or 3, 3 about 40%
+	// of the time.
+	lamReev := (&Tuner{cfg: &Config{}}).reevaluations(len(fit))
+	if lamReev != 2.4 {
+		t.Fatalf("λ_r of λ 8: %v, want pycma's 2 + 8/20", lamReev)
+	}
 	three := 0
 	for range 1000 {
-		switch got := reevaluated(fit, all, 0, rng); len(got) {
+		switch got := reevaluated(fit, all, lamReev, rng); len(got) {
 		case 3:
 			three++
 		case 2:

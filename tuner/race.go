@@ -2,155 +2,224 @@ package tuner
 
 import (
 	"context"
-	"fmt"
-	"math"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/engine/stats"
 )
 
-// The race (validation.recommend: race). A validated mean is one draw of a
-// wandering distribution mean: under noise its held-out strength swings
-// from one validation to the next by more than the tuning gains between
-// them, and a run that recommends its latest mean hands the user whichever
-// draw its budget ended on. Recommending the best validated one instead
-// chooses on the very games that report it, so its figure carries the luck
-// of the choice (the winner's curse).
+// The final race. Under noise the distribution mean wanders: its held-out
+// strength moves from one generation to the next by more than the tuning
+// gains between them, so a run that recommends whichever mean its budget
+// ended on hands over a draw. Measuring means along the way (on the
+// validation games, and racing each against the one recommended before)
+// protected against that, at a price: at 5,000 games on a cheap problem a
+// third of the run's games decided nothing the user received.
 //
-// So the recommendation is an incumbent that each newly validated mean, the
-// challenger, must beat. The incumbent (the start, at first) and the
-// challenger play up to Select games of their own, on the same seeds,
-// taken from the tuning stream and so disjoint from the validation games;
-// the one with the better fitness on them is recommended, the challenger on
-// a tie (it is tuned further). The race plays in eight blocks and ends
-// early once the paired t statistic of one over the other passes raceStop:
-// a challenger far ahead of the start needs few games. Every race plays
-// both on games neither has played, so an incumbent's earlier luck does
-// not carry into the next race, and the choice is made on games that
-// report nothing: the recommended mean's validated figure stays unbiased.
-// Between two points of equal strength the race is a coin's toss, which
-// costs nothing; a clearly worse challenger seldom wins it.
+// So no game is spent on a mean while a stage searches. The stage keeps
+// its finalists instead, the distribution mean every validation.every
+// generations (State.Finalists), and when the stage ends, its start, its
+// latest validation.finalists - 1 finalists and its latest mean race once,
+// on validation.select fresh seeds of the race's own (RaceSeed: disjoint
+// from every tuning and validation seed, and apart from the tuning seeds'
+// counter), all on the same games. The race plays in raceBlocks blocks;
+// from the second block on, an entrant that the leader (the best fitness so far) beats by a one-sided
+// paired t test at raceLevel, with its degrees of freedom, stops playing:
+// a point far behind costs two blocks. The best fitness among those that
+// played to the end wins, the later entrant on a tie (it is tuned
+// further). Only the winner is then measured on the validation games, so
+// the race chooses on games that report nothing and the winner's validated
+// figure carries no luck of the choice. The stage's start races too: a
+// stage whose search went nowhere, or somewhere worse, hands on its start.
 //
-// The fallback (validation.fallback, a one-sided level). When the incumbent
-// wins a race and is better than the challenger at that level, the search
-// has wandered somewhere worse than a point it passed: the optimizer moves
-// back to the incumbent, keeping the shape of its covariance, forgetting
-// its evolution paths, with half its step size (σ·√eig(C) halves on every
-// axis). It falls back to a given incumbent at most once: if the search
-// wanders off again from there, the incumbent stays recommended and the
-// search goes on. The decision rests on the race's own games, fresh for
-// both points, never on the validation games the incumbent was chosen by.
-// How often it acts on noise alone is measured on a flat objective
-// (TestRaceFlat).
-//
-// Both depend on the validations and the race's games alone, all in the
-// checkpoint, so a run is resume-exact.
+// Everything depends on the race's games alone, in the journal and then in
+// the checkpoint, so a run is resume-exact. How often the race picks a
+// worse entrant on a flat objective, where every pick is a coin's toss,
+// and how often it stops an entrant that is not worse, is measured in
+// TestRaceFlat.
 
 const (
 	// raceBlocks is the number of blocks a race plays its games in.
 	raceBlocks = 8
-	// raceStop is the paired t statistic, either way, at which a race
-	// ends before its last block (from its second block on): far beyond
-	// the 5% level of a single look, so that the early ends, eight looks,
-	// seldom decide what the full race would not.
-	raceStop = 3.0
+	// raceLevel is the one-sided level at which an entrant shown worse
+	// than the leader stops playing. Each look at each entrant is a test
+	// at this level; a stop costs a point that is behind anyway.
+	raceLevel = 0.01
+	// maxFinalists bounds validation.finalists.
+	maxFinalists = 16
 )
 
-// race decides validation.recommend: race after validated mean v: it runs
-// the race of v against the incumbent, records the winner as the
-// incumbent, falls back when validation.fallback says so, and returns the
-// race's record (nil when v took over without a race).
-func (t *Tuner) race(ctx context.Context, v *Validation) (*RecordRace, error) {
-	t.state.Fallen = nil
-	inc := t.state.Incumbent
-	if inc == nil {
-		inc = t.state.Start
+// An entrant is a point in the final race.
+type entrant struct {
+	Finalist
+	// start marks the stage's start.
+	start bool
+}
+
+// entrants returns the entrants of the race at the end of the stage after
+// done completed generations: the stage's start, its finalists and its
+// latest mean, in the order of their generations.
+func (t *Tuner) entrants(done int) []entrant {
+	fs := t.entrantsAt(done)
+	es := make([]entrant, len(fs))
+	for i, f := range fs {
+		es[i] = entrant{Finalist: f}
 	}
-	// A figure of another validation search does not compare (a later
-	// stage's that measures deeper, say): the first validation of such a
-	// stage takes over without a race.
-	if t.raceSeeds() == 0 {
-		t.state.Incumbent = v
-		return nil, nil
+	es[0].Weights, es[0].start = t.base, true
+	if len(es) > 1 {
+		es[len(es)-1].Weights = t.vector(t.opt.Mean())
 	}
-	seeds := t.takeSeeds(t.cfg.Validation.Select)
-	rs := [][]engine.Result{make([]engine.Result, len(seeds)), make([]engine.Result, len(seeds))}
-	ws := [][]float64{inc.Weights, v.Weights}
-	block := max(len(seeds)/raceBlocks, 1)
-	n := 0
-	for n < len(seeds) {
-		to := min(len(seeds), n+block)
-		jobs := make([]Job, 0, 2*(to-n))
-		for j := n; j < to; j++ {
-			jobs = append(jobs, Job{Candidate: 0, Game: j}, Job{Candidate: 1, Game: j})
+	return es
+}
+
+// entrantsAt returns the generations of the entrants of the race after
+// done completed generations (as entrants does, without their weights).
+func (t *Tuner) entrantsAt(done int) []Finalist {
+	fs := []Finalist{{Generation: t.stageFrom()}}
+	if done == t.state.StageGeneration {
+		return fs
+	}
+	var before []Finalist
+	for _, f := range t.state.Finalists {
+		if f.Generation < done {
+			before = append(before, f)
+		}
+	}
+	if k := max(t.cfg.Validation.Finalists-1, 0); len(before) > k {
+		before = before[len(before)-k:]
+	}
+	fs = append(fs, before...)
+	return append(fs, Finalist{Generation: done})
+}
+
+// stageFrom is the generation whose mean the current stage started from:
+// 0 in the first stage, else the previous stage's winner's.
+func (t *Tuner) stageFrom() int {
+	if v := t.state.Validated; t.state.Stage > 0 && v != nil {
+		return v.Generation
+	}
+	return 0
+}
+
+// raceGames returns the games each entrant of the race plays at most: the
+// config's, or fewer, down to leastRace, where the tuner was told to finish
+// within fewer (FinishWithin).
+func (t *Tuner) raceGames(entrants int) int {
+	n := t.cfg.Validation.Select
+	if lim := t.finishLimit; lim > 0 {
+		block := max(n/raceBlocks, 1)
+		fit := (lim - int64(t.cfg.Validation.Games)) / int64(entrants)
+		n = min(n, block*int(max(fit, 0)/int64(block)))
+	}
+	return max(n, t.leastRace())
+}
+
+// race runs the final race of the stage after done completed generations
+// and returns the winner and the race's record; without finalists
+// (validation.finalists: 0) the latest mean wins without a race.
+func (t *Tuner) race(ctx context.Context, done int) (Finalist, *RecordRace, error) {
+	es := t.entrants(done)
+	if t.cfg.Validation.Finalists == 0 || len(es) == 1 {
+		return es[len(es)-1].Finalist, nil, nil
+	}
+	n := t.raceGames(len(es))
+	seeds := make([]uint64, n)
+	for j := range seeds {
+		seeds[j] = RaceSeed(t.cfg.Seed, done, j)
+	}
+	ws := make([][]float64, len(es))
+	rs := make([][]engine.Result, len(es))
+	for i, e := range es {
+		ws[i], rs[i] = e.Weights, make([]engine.Result, n)
+	}
+	played := make([]int, len(es)) // games each entrant played
+	alive := make([]bool, len(es))
+	for i := range alive {
+		alive[i] = true
+	}
+	block := max(n/raceBlocks, 1)
+	for from := 0; from < n && count(alive) > 1; {
+		to := min(n, from+block)
+		var jobs []Job
+		for j := from; j < to; j++ {
+			for i := range es {
+				if alive[i] {
+					jobs = append(jobs, Job{Candidate: i, Game: j})
+				}
+			}
 		}
 		if err := t.playJobs(ctx, t.valSearch, ws, seeds, jobs, rs); err != nil {
-			return nil, err
+			return Finalist{}, nil, err
 		}
-		n = to
-		if n >= 2*block && n < len(seeds) && math.Abs(pairedT(t.metric, rs[1][:n], rs[0][:n])) >= raceStop {
-			break
+		for i := range es {
+			if alive[i] {
+				played[i] = to
+			}
+		}
+		from = to
+		if from >= 2*block && from < n {
+			t.dropBeaten(rs, alive, from)
 		}
 	}
-	rec := &RecordRace{
-		Games:     n,
-		Incumbent: inc.Generation,
-		Against:   t.fitness(rs[0][:n]),
-		Fitness:   t.fitness(rs[1][:n]),
+	end := maxAlive(played, alive)
+	w := t.leader(rs, alive, end)
+	rec := &RecordRace{Games: end, Recommends: es[w].Generation}
+	for i, e := range es {
+		rec.Entrants = append(rec.Entrants, RaceEntrant{
+			Generation: e.Generation, Start: e.start, Games: played[i], Fitness: t.fitness(rs[i][:played[i]]),
+		})
 	}
-	if rec.Fitness >= rec.Against {
-		t.state.Incumbent, rec.Recommends = v, v.Generation
-		return rec, nil
-	}
-	t.state.Incumbent, rec.Recommends = inc, inc.Generation
-	if a := t.cfg.Validation.Fallback; a > 0 && n >= 2 && !t.fellBackTo(inc) &&
-		pairedT(t.metric, rs[0][:n], rs[1][:n]) > stats.PairedTCritical(n, a) {
-		if err := t.fallBack(inc); err != nil {
-			return nil, err
-		}
-		rec.Fallback = true
-	}
-	return rec, nil
+	return es[w].Finalist, rec, nil
 }
 
-// raceSeeds returns the tuning seeds the race after the next validation
-// takes: validation.select under the race, none where there is no race or
-// the validated mean takes over without one (see race).
-func (t *Tuner) raceSeeds() uint64 {
-	if t.cfg.Validation.Recommend != RecommendRace {
-		return 0
+// leader returns the entrant still in the race with the best fitness on
+// the first n games, the later one on a tie.
+func (t *Tuner) leader(rs [][]engine.Result, alive []bool, n int) int {
+	best, bestFit := -1, 0.0
+	for i := range rs {
+		if !alive[i] {
+			continue
+		}
+		if f := t.fitness(rs[i][:n]); best < 0 || f >= bestFit {
+			best, bestFit = i, f
+		}
 	}
-	inc := t.state.Incumbent
-	if inc == nil {
-		inc = t.state.Start
-	}
-	if inc == nil || t.cfg.StageValidationSearch(inc.Stage) != t.valSearch {
-		return 0
-	}
-	return uint64(t.cfg.Validation.Select)
+	return best
 }
 
-// fellBackTo says whether the run already fell back to validation a in
-// its stage.
-func (t *Tuner) fellBackTo(a *Validation) bool {
-	f := t.state.FellBackTo
-	return f != nil && f.Generation == a.Generation && f.Stage == a.Stage
+// dropBeaten stops every entrant still in the race that the leader beats
+// on the first n games, by a one-sided paired t test at raceLevel with
+// n - 1 degrees of freedom.
+func (t *Tuner) dropBeaten(rs [][]engine.Result, alive []bool, n int) {
+	lead := t.leader(rs, alive, n)
+	crit := stats.PairedTCritical(n, raceLevel)
+	for i := range rs {
+		if alive[i] && i != lead && pairedT(t.metric, rs[lead][:n], rs[i][:n]) > crit {
+			alive[i] = false
+		}
+	}
 }
 
-// fallBack moves the optimizer's mean to a's weights with half its step
-// size (see the fallback above).
-func (t *Tuner) fallBack(a *Validation) error {
-	x := make([]float64, len(t.free))
-	for k, i := range t.free {
-		x[k] = a.Weights[i]
+// count returns how many of bs are true.
+func count(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
 	}
-	if err := t.opt.Recenter(x, 0.5); err != nil {
-		return fmt.Errorf("tuner: fallback to generation %d: %w", a.Generation, err)
+	return n
+}
+
+// maxAlive returns the games played by the entrants still in the race (all
+// the same).
+func maxAlive(played []int, alive []bool) int {
+	n := 0
+	for i, p := range played {
+		if alive[i] {
+			n = max(n, p)
+		}
 	}
-	t.state.Fallen = a
-	t.state.FellBackTo = &ValidationMark{Generation: a.Generation, Stage: a.Stage}
-	t.state.Fallbacks++
-	return nil
+	return n
 }
 
 // pairedT is the paired t statistic of a's games over b's under metric m

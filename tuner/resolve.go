@@ -25,8 +25,12 @@ const (
 	DefaultValidationEvery = 5
 	DefaultValidationGames = 100
 	DefaultKeep            = 3
-	// DefaultSelectGames is validation.select under recommend: race.
-	DefaultSelectGames = 200
+	// DefaultFinalists is validation.finalists: the means that race at a
+	// stage's end, with its start.
+	DefaultFinalists = 3
+	// DefaultSelectGames is validation.select: the most games an entrant
+	// of the final race plays (raceBlocks blocks of 12).
+	DefaultSelectGames = 96
 )
 
 // Resolve fills in the default of every field a file left out (or that is
@@ -56,12 +60,10 @@ func (c *Config) Resolve() {
 	setDefault(c, "validation.every", &c.Validation.Every, DefaultValidationEvery)
 	setDefault(c, "validation.games", &c.Validation.Games, DefaultValidationGames)
 	setDefault(c, "checkpoints.keep", &c.Checkpoints.Keep, DefaultKeep)
-	if c.Validation.Fallback > 0 && c.Validation.Recommend == "" {
-		// The fallback is the race's: the race's games, fresh for both
-		// points, are what it decides on.
-		c.Validation.Recommend = RecommendRace
+	if c.absent("validation.finalists", c.Validation.Finalists == 0) {
+		c.Validation.Finalists = DefaultFinalists
 	}
-	if c.Validation.Recommend == RecommendRace {
+	if c.Validation.Finalists > 0 {
 		setDefault(c, "validation.select", &c.Validation.Select, DefaultSelectGames)
 	}
 	if set, err := c.FeatureSet(); err == nil && c.Player == nil {
@@ -90,14 +92,15 @@ func (c *Config) FeatureSet() (*eval.FeatureSet, error) {
 	return eval.Set(c.SetName)
 }
 
-// resolveNoise turns noise handling and racing on where the config leaves
-// them out, and fills the block.
+// resolveNoise turns noise handling on where the config leaves it out,
+// racing where the config leaves it out and noise handling is on, and
+// fills the block.
 func (c *Config) resolveNoise() {
 	if c.absent("noise.handling", !c.Noise.Handling) {
 		c.Noise.Handling = true
 	}
 	if c.absent("noise.racing", !c.Noise.Racing) {
-		c.Noise.Racing = true
+		c.Noise.Racing = c.Noise.Handling
 	}
 	setDefault(c, "noise.block", &c.Noise.Block, defaultBlock)
 }
@@ -237,14 +240,19 @@ func (c *Config) resolveSearchOptions() {
 	}
 }
 
-// asCheckpointed marks the search options an older evotune did not write
-// into its checkpoints as written with their old value, so that a run it
-// started resumes with the search it had (no cutoff) rather than today's
-// defaults.
-func (c *Config) asCheckpointed() {
+// asCheckpointed reads the config of a checkpoint of payload format
+// format as the evotune that wrote it meant it: the search options an older
+// evotune did not write are marked as written with their old value, so that
+// a run it started resumes with the search it had (no cutoff) rather than
+// today's defaults; and a config of payload format 1, from before the
+// final race, keeps racing off without noise handling (where it did
+// nothing) and drops its recommendation rule (recommend, patience,
+// fallback), which the final race replaced.
+func (c *Config) asCheckpointed(format int) {
 	if c.lines == nil {
 		return
 	}
+	c.checkpointed = true
 	// Noise handling came later still: its switches were off then.
 	keys := []string{"search.cutoff", "noise.handling", "noise.racing"}
 	if c.Validation.Search != nil {
@@ -254,5 +262,12 @@ func (c *Config) asCheckpointed() {
 		if _, ok := c.lines.Line(k); !ok {
 			c.lines.Mark(k, 0)
 		}
+	}
+	if format < 2 {
+		if !c.Noise.Handling {
+			c.Noise.Racing = false
+		}
+		v := &c.Validation
+		v.Recommend, v.Patience, v.Fallback = "", 0, 0
 	}
 }

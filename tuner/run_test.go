@@ -366,6 +366,9 @@ func TestTuneParameters(t *testing.T) {
 			t.Errorf("parameter %s never moved from %v", set.Params[k].Name, start[len(set.Features)+k])
 		}
 	}
+	if err := tu.Finish(context.Background(), "test"); err != nil {
+		t.Fatal(err)
+	}
 	wf, err := tu.WeightsFile()
 	if err != nil {
 		t.Fatal(err)

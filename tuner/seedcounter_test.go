@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"slices"
 	"testing"
@@ -23,13 +22,13 @@ generations: 5
 optimizer: {population: 4}
 search: {depth: 1}
 fitness: {games: 3}
-validation: {every: 2, games: 2}
+validation: {games: 2, finalists: 0}
 checkpoints: {keep: 2}
 stages:
   - generations: 2
   - games: 4
     population: 5
-` + fmt.Sprintf("noise: {handling: %v, block: 2}\n", noise)
+` + map[bool]string{true: "noise: {handling: true, block: 2}\n", false: "noise: {handling: false}\n"}[noise]
 }
 
 // tuningSeeds returns the seeds of the tuning batches among bs, in order,

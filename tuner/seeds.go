@@ -21,6 +21,32 @@ import "github.com/evotune/evotune/engine"
 
 const validationOffset = 1 << 63
 
+// Race counters. The final race after generation done (race.go) plays game
+// j on counter raceOffset + done<<raceShift + j: below 2^63, and from
+// 2^62 up, where the tuning counter never reaches (it would take 2^62
+// games), so no race shares a seed with a tuning game, a validation game,
+// or another race. They depend on where the race is, not on the tuning
+// counter, so a run that stopped at its limit (and raced there) and goes
+// on under a higher one plays the tuning seeds a run without the stop
+// plays.
+const (
+	raceOffset = 1 << 62
+	raceShift  = 20 // validation.select is at most 2^20
+)
+
+// RaceSeed is the seed of game j of the final race after generation done
+// (completed generations of the run).
+func RaceSeed(runSeed uint64, done, j int) uint64 {
+	return mix(seedBase(runSeed) + RaceCounter(done, j))
+}
+
+// RaceCounter is the counter of game j of the race after generation done,
+// relative to the run's tuning counter 0 (see RaceSeed); a benchmark uses
+// it to prove its own games disjoint from a run's.
+func RaceCounter(done, j int) uint64 {
+	return raceOffset + uint64(done)<<raceShift + uint64(j)
+}
+
 func mix(x uint64) uint64 { return engine.Mix64(x) }
 
 func seedBase(runSeed uint64) uint64 { return mix(runSeed + 0x9E3779B97F4A7C15) }

@@ -172,8 +172,9 @@ func (rp *recordingPool) Play(ctx context.Context, b *Batch, results [][]engine.
 // happens, what stage 2 starts from, its seeds, the start measured again
 // with the new search, the history and the exported weights.
 func TestStagesRun(t *testing.T) {
-	// Fixed games per candidate, so that every batch's size is known.
-	cfg := parseResolved(t, ladderYAML+"noise: {handling: false}\n")
+	// Fixed games per candidate and no final race, so that every batch's
+	// size is known (TestRaceStages has the race across a ladder).
+	cfg := parseResolved(t, strings.Replace(ladderYAML, "validation: {every: 2, games: 4}", "validation: {games: 4, finalists: 0}", 1)+"noise: {handling: false}\n")
 	rp := &recordingPool{p: NewLocalPool(0)}
 	var starts []*Validation
 	dir := filepath.Join(t.TempDir(), "run")

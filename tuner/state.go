@@ -17,32 +17,24 @@ type State struct {
 	Games int64 `json:"games"`
 	// Optimizer is the optimizer's serialized state, RNG included.
 	Optimizer []byte `json:"optimizer"`
-	// Start is the starting weights' validation; Validated the latest
-	// validated distribution mean (the recommended weights).
+	// Start is the starting weights' validation (the current stage's
+	// starting weights under the validation search of the stage where
+	// that search changed); Validated the latest validated mean: the
+	// winner of the final race of a stage or of the run, the
+	// recommended weights (see Recommended).
 	Start     *Validation `json:"start,omitempty"`
 	Validated *Validation `json:"validated,omitempty"`
-	// Best is, under validation.recommend: best, the validated mean with
-	// the best fitness (nil otherwise): the recommended weights. The first
-	// validation with another validation search (a later stage's)
-	// replaces it whatever its figure.
-	Best *Validation `json:"best,omitempty"`
-	// Stale counts the stage's validations since Best was set, for
-	// validation.patience.
-	Stale int `json:"stale,omitempty"`
-	// Anchor is the stage's best validated mean of the guard the race
-	// replaced, read from checkpoints written before it; Restore drops it.
-	Anchor *Validation `json:"anchor,omitempty"`
-	// Incumbent is, under validation.recommend: race, the validated mean
-	// that won the latest race (the start's validation when the start
-	// did): the recommended weights. Nil before the first race.
-	Incumbent *Validation `json:"incumbent,omitempty"`
-	// Fallen is, under validation.fallback, the incumbent the optimizer
-	// went back to at the latest validation (nil when it did not);
-	// FellBackTo marks the stage's last incumbent it went back to (at most
-	// once each), and Fallbacks counts the run's fallbacks.
-	Fallen     *Validation     `json:"fallen,omitempty"`
-	FellBackTo *ValidationMark `json:"fell_back_to,omitempty"`
-	Fallbacks  int             `json:"fallbacks,omitempty"`
+	// Finalists are the current stage's means that race at its end (see
+	// race.go): the distribution mean every validation.every generations
+	// of the stage, the latest validation.finalists of them kept, in the
+	// order of their generations. A race has the latest
+	// validation.finalists - 1 before its own generation, and the stage's
+	// latest mean.
+	Finalists []Finalist `json:"finalists,omitempty"`
+	// Concluded is the generation after which the latest final race ran
+	// (with Validated, its winner's validation): a run that finishes or
+	// begins its next stage there does not race again.
+	Concluded int `json:"concluded,omitempty"`
 	// Finished is why the run finished; empty while it goes on. Its JSON
 	// name stays "done", so that older checkpoints load.
 	Finished string `json:"done,omitempty"`
@@ -89,10 +81,10 @@ type Validation struct {
 	Race *RecordRace `json:"race,omitempty"`
 }
 
-// ValidationMark names a validation: the generation and stage it measured.
-type ValidationMark struct {
-	Generation int `json:"generation"`
-	Stage      int `json:"stage,omitempty"`
+// A Finalist is a distribution mean kept to race at its stage's end.
+type Finalist struct {
+	Generation int       `json:"generation"` // completed generations when it was the mean
+	Weights    []float64 `json:"weights"`    // the full vector, in feature order
 }
 
 // Results returns the validation's games as results on the validation
@@ -133,5 +125,6 @@ func (s State) clone() State {
 		s.Noise = &n
 	}
 	s.StageStart = slices.Clone(s.StageStart)
+	s.Finalists = slices.Clone(s.Finalists)
 	return s
 }

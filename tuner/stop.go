@@ -51,35 +51,19 @@ func (t *Tuner) stageEndAt(generations int, elapsed time.Duration) string {
 	if r, ok := t.opt.Stop(); ok {
 		return "optimizer: " + string(r)
 	}
-	return t.patienceEnd()
-}
-
-// patienceEnd says that the stage's patience is spent (see
-// ValidationConfig.Patience), or "".
-func (t *Tuner) patienceEnd() string {
-	if p := t.cfg.Validation.Patience; p > 0 && t.state.Stale >= p {
-		if p == 1 {
-			return "patience: 1 validation without a better one"
-		}
-		return fmt.Sprintf("patience: %d validations without a better one", p)
-	}
 	return ""
 }
 
 // nextStage begins the stage after the current one once generation done
-// is complete, from the stage's result: the mean just validated (v), or
-// under validation.recommend: best the best validated one, or the mean a
-// fallback just went back to. A fresh
-// optimizer starts at its weights with the stage's sigma, population and
-// search. When the validation search changes with the stage, the starting
-// weights are measured again with the new one, so that tuned and start
-// always compare on the same search and games.
-// The stage's tuning seeds go on from the run's counter, where the
-// previous stage's ended.
-func (t *Tuner) nextStage(ctx context.Context, done int, v *Validation) error {
-	if r := t.state.Recommended(); r != nil {
-		v = r // the stage's result
-	}
+// is complete, from the stage's result: the winner of its final race, just
+// validated. A fresh optimizer starts at its weights with the stage's
+// sigma, population and search. When the validation search changes with
+// the stage, the starting weights are measured again with the new one, so
+// that tuned and start always compare on the same search and games. The
+// stage's tuning seeds go on from the run's counter, where the previous
+// stage's ended.
+func (t *Tuner) nextStage(ctx context.Context, done int) error {
+	v := t.state.Validated
 	i := t.state.Stage + 1
 	before := t.valSearch
 	evaluations := t.Evaluations()
@@ -87,14 +71,12 @@ func (t *Tuner) nextStage(ctx context.Context, done int, v *Validation) error {
 		return fmt.Errorf("tuner: stage %d: %w", i+1, err)
 	}
 	// Noise handling's games per candidate start again from the stage's,
-	// the stage has all its patience, and the fallback guard compares
-	// with the stage's own validations.
-	t.state.Noise, t.state.Stale = nil, 0
-	t.state.Fallen, t.state.FellBackTo = nil, nil
+	// and the stage keeps finalists of its own.
+	t.state.Noise, t.state.Finalists = nil, nil
 	t.state.Stage, t.state.StageGeneration, t.state.StageStart = i, done, slices.Clone(v.Weights)
 	t.state.StageEvaluations = evaluations
 	if t.valSearch != before {
-		if _, err := t.validate(ctx, t.init, 0, true); err != nil {
+		if _, err := t.validate(ctx, t.init, 0, true, nil); err != nil {
 			return err
 		}
 	}
@@ -105,17 +87,14 @@ func (t *Tuner) nextStage(ctx context.Context, done int, v *Validation) error {
 func (t *Tuner) Finished() string { return t.state.Finished }
 
 // Converged says the run finished because it converged: its optimizer
-// stopped, or validation.patience was spent in its last stage. No higher
-// limit reopens such a run (see Reopen); a new run can start from its
-// weights.
+// stopped in its last stage. No higher limit reopens such a run (see
+// Reopen); a new run can start from its weights.
 func (t *Tuner) Converged() bool {
 	if t.state.Finished == "" {
 		return false
 	}
-	if _, ok := t.opt.Stop(); ok {
-		return true
-	}
-	return t.patienceEnd() != ""
+	_, ok := t.opt.Stop()
+	return ok
 }
 
 // Reopen lets a finished run go on when its (changed) limits allow another
@@ -129,14 +108,25 @@ func (t *Tuner) Reopen() bool {
 }
 
 // Finish marks the run done for reason without another generation,
-// validating the current mean first unless it was validated at this
-// generation.
+// running the stage's final race and validating its winner first unless
+// they ran after this generation.
 func (t *Tuner) Finish(ctx context.Context, reason string) error {
-	if v := t.state.Validated; v == nil || v.Generation != t.state.Generation {
-		if _, err := t.validate(ctx, t.vector(t.opt.Mean()), t.state.Generation, false); err != nil {
+	if !t.concludedAt(t.state.Generation) {
+		if _, err := t.conclude(ctx, t.state.Generation); err != nil {
 			return err
 		}
+		t.state.Concluded = t.state.Generation
 	}
 	t.state.Finished = reason
 	return nil
+}
+
+// FinishWithin is Finish with at most games games for the race and the
+// validation: the race plays fewer games an entrant where its
+// validation.select would not fit, half of them at least (FinishGames), as
+// a caller with a budget of games wants its last word to.
+func (t *Tuner) FinishWithin(ctx context.Context, reason string, games int64) error {
+	t.finishLimit = max(games, 1)
+	defer func() { t.finishLimit = 0 }()
+	return t.Finish(ctx, reason)
 }

@@ -79,6 +79,9 @@ type Tuner struct {
 	// reopened is set when Reopen let a finished run go on: its stage may
 	// have ended with it (see step).
 	reopened bool
+	// finishLimit, if not 0, is the most games FinishWithin's race and
+	// validation may play.
+	finishLimit int64
 }
 
 // New returns a tuner at the start of the run cfg describes; cfg must be
@@ -255,13 +258,6 @@ func (t *Tuner) Restore(s State) error {
 		return fmt.Errorf("tuner: restore: %w", err)
 	}
 	t.state = s.clone()
-	// A checkpoint of the guard the race replaced (validation.fallback
-	// before it meant the race): what it recommended is the incumbent the
-	// races go on from; its anchor is dropped.
-	if t.cfg.Validation.Recommend == RecommendRace && t.state.Incumbent == nil && t.state.Validated != nil {
-		t.state.Incumbent = t.state.Recommended()
-	}
-	t.state.Anchor = nil
 	return nil
 }
 

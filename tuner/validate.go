@@ -143,26 +143,19 @@ func (c *Config) validateRest() error {
 	if c.Validation.Games < 2 {
 		return c.errorf("validation.games", "%d: want at least 2 games (a confidence interval needs two)", c.Validation.Games)
 	}
-	if r := c.Validation.Recommend; r != "" && r != RecommendLast && r != RecommendBest && r != RecommendRace {
-		return c.errorf("validation.recommend", "%q: want last (the latest validated mean), best (the best validated one) or race (the winner of races on games of their own)", r)
+	if err := c.validateLegacy(); err != nil {
+		return err
 	}
-	switch s := c.Validation.Select; {
-	case s < 0 || s == 1 || s > 1<<20:
-		return c.errorf("validation.select", "%d: want 2 to %d games a race (absent: %d)", s, 1<<20, DefaultSelectGames)
-	case s > 0 && c.Validation.Recommend != RecommendRace:
-		return c.errorf("validation.select", "%d: only races play selection games (recommend: race)", s)
-	}
-	switch p := c.Validation.Patience; {
-	case p < 0:
-		return c.errorf("validation.patience", "%d: want 0 (never stop on it) or a number of validations", p)
-	case p > 0 && c.Validation.Recommend != RecommendBest:
-		return c.errorf("validation.patience", "%d: needs recommend: best (patience counts the validations since the best one)", p)
-	}
-	switch f := c.Validation.Fallback; {
-	case !(f >= 0 && f <= 0.5):
-		return c.errorf("validation.fallback", "%v: want a one-sided level in (0, 0.5], such as 0.05, or 0 (off)", f)
-	case f > 0 && c.Validation.Recommend != RecommendRace:
-		return c.errorf("validation.fallback", "%v with recommend: %s: the fallback acts on races (recommend: race, or leave recommend out)", f, c.Validation.Recommend)
+	v := c.Validation
+	switch {
+	case v.Finalists < 0 || v.Finalists > maxFinalists:
+		return c.errorf("validation.finalists", "%d: want 0 (no race: the latest mean is recommended) to %d means racing at a stage's end", v.Finalists, maxFinalists)
+	case v.Finalists == 0 && v.Select != 0:
+		return c.errorf("validation.select", "%d with finalists: 0: there is no race to play it (leave select out, or give finalists)", v.Select)
+	case v.Finalists > 0 && (v.Select < 2 || v.Select > 1<<20):
+		return c.errorf("validation.select", "%d: want 2 to %d games an entrant of the final race (absent: %d)", v.Select, 1<<20, DefaultSelectGames)
+	case v.Finalists < 2 && c.written("validation.every"):
+		return c.errorf("validation.every", "%d with finalists: %d: only the latest mean races, and every spaces the finalists before it (give finalists 2 or more, or leave every out)", v.Every, v.Finalists)
 	}
 	if c.Checkpoints.Keep < 1 {
 		return c.errorf("checkpoints.keep", "%d: want at least 1", c.Checkpoints.Keep)
@@ -173,8 +166,46 @@ func (c *Config) validateRest() error {
 	return c.validateStages()
 }
 
+// validateLegacy refuses the keys of the recommendation rules the final
+// race replaced, naming what a config says now.
+func (c *Config) validateLegacy() error {
+	v := c.Validation
+	switch {
+	case v.Recommend != "":
+		return c.errorf("validation.recommend", "%q: no longer a setting: every stage ends with a race of its start and its last means (validation.finalists, absent 3; 0 recommends the latest mean); delete the line", v.Recommend)
+	case v.Patience != 0:
+		return c.errorf("validation.patience", "%d: no longer a setting (it stopped runs of recommend: best, which the final race replaced); delete the line", v.Patience)
+	case v.Fallback != 0:
+		return c.errorf("validation.fallback", "%v: no longer a setting: no mean is measured before the stage's end, so there is nothing to fall back on; the final race keeps the stage's start and earlier means in the running (validation.finalists); delete the line", v.Fallback)
+	}
+	return nil
+}
+
+// written reports whether the file the config came from gives the key at
+// path field; false for a config built in Go, and for a checkpoint's,
+// which is resolved and so gives every key.
+func (c *Config) written(field string) bool {
+	if c.lines == nil || c.checkpointed {
+		return false
+	}
+	_, ok := c.lines.Line(field)
+	return ok
+}
+
 func (c *Config) validateNoise() error {
 	n := &c.Noise
+	if !n.Handling {
+		// Keys that change nothing without noise handling: a slip, most
+		// likely, for a run that meant to have it.
+		switch {
+		case n.Games != nil:
+			return c.errorf("noise.games", "%v with handling: false: bounds of the games a candidate, which only noise handling sets (fitness.games is every candidate's; give handling: true or leave games out)", n.Games)
+		case n.Reevaluate != 0:
+			return c.errorf("noise.reevaluate", "%v with handling: false: only noise handling replays candidates (give handling: true or leave reevaluate out)", n.Reevaluate)
+		case !n.Racing && c.written("noise.block"):
+			return c.errorf("noise.block", "%d with handling and racing off: nothing plays games in blocks (give racing: true or leave block out)", n.Block)
+		}
+	}
 	if n.Block < 1 || n.Block > 1024 {
 		return c.errorf("noise.block", "%d: want 1 to 1024 games per block", n.Block)
 	}

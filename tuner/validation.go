@@ -3,7 +3,6 @@ package tuner
 import (
 	"context"
 	"slices"
-	"time"
 
 	"github.com/evotune/evotune/engine/stats"
 )
@@ -39,33 +38,20 @@ func (t *Tuner) measure(ctx context.Context, w []float64) (*Validation, error) {
 	}, nil
 }
 
-// validate measures w after generation completed generations and records
-// it: as the start when start is set, else as the recommended weights. It
-// is the one place a validation enters the state.
-func (t *Tuner) validate(ctx context.Context, w []float64, generation int, start bool) (*Validation, error) {
+// validate measures w, the mean of generation generation, and records it:
+// as the start when start is set, else as the recommended weights, chosen
+// by race (nil without one). It is the one place a validation enters the
+// state.
+func (t *Tuner) validate(ctx context.Context, w []float64, generation int, start bool, race *RecordRace) (*Validation, error) {
 	v, err := t.measure(ctx, w)
 	if err != nil {
 		return nil, err
 	}
-	v.Generation = generation
+	v.Generation, v.Race = generation, race
 	if start {
 		t.state.Start = v
 	} else {
 		t.state.Validated = v
-		// Later wins a tie: the same figure on the same games, further
-		// tuned. A figure of another validation search does not compare.
-		b := t.state.Best
-		if t.cfg.Validation.Recommend == RecommendBest &&
-			(b == nil || t.cfg.StageValidationSearch(b.Stage) != t.valSearch || v.Fitness >= b.Fitness) {
-			t.state.Best, t.state.Stale = v, 0
-		} else if b != nil {
-			t.state.Stale++
-		}
-		if t.cfg.Validation.Recommend == RecommendRace {
-			if v.Race, err = t.race(ctx, v); err != nil {
-				return nil, err
-			}
-		}
 	}
 	if t.events.Validation != nil {
 		t.events.Validation(v, start)
@@ -73,42 +59,83 @@ func (t *Tuner) validate(ctx context.Context, w []float64, generation int, start
 	return v, nil
 }
 
+// conclude ends the current stage after done completed generations: its
+// final race (race.go), and the winner measured on the validation games,
+// the recommended weights.
+func (t *Tuner) conclude(ctx context.Context, done int) (*Validation, error) {
+	w, race, err := t.race(ctx, done)
+	if err != nil {
+		return nil, err
+	}
+	if known := t.measured(w.Weights); known != nil {
+		// The stage's start won, already measured on these games with
+		// this search: the figure is the same, and costs nothing.
+		v := *known
+		v.Generation, v.Race, v.Stage = w.Generation, race, t.state.Stage
+		t.state.Validated = &v
+		if t.events.Validation != nil {
+			t.events.Validation(&v, false)
+		}
+		return &v, nil
+	}
+	return t.validate(ctx, w.Weights, w.Generation, false, race)
+}
+
+// measured returns a validation of the weights w with the current
+// validation search, if the state holds one: the start's, or the winner's
+// that began the stage.
+func (t *Tuner) measured(w []float64) *Validation {
+	for _, v := range []*Validation{t.state.Start, t.state.Validated} {
+		if v != nil && slices.Equal(v.Weights, w) && t.cfg.StageValidationSearch(v.Stage) == t.valSearch {
+			return v
+		}
+	}
+	return nil
+}
+
 // ValidateStart measures the starting weights once per run, before the first
 // generation, on the validation seeds: the figure the tuned weights are
-// compared with.
+// compared with. The first generation's first batch plays beside it (see
+// ahead.go).
 func (t *Tuner) ValidateStart(ctx context.Context) error {
 	if t.state.Start != nil {
 		return nil
 	}
 	if t.StopReason(0) == "" {
-		// The start's games decide nothing the first generation plays.
-		t.playAhead(ctx, func() time.Duration { return 0 }, 0)
+		t.playAhead(ctx)
 	}
-	if _, err := t.validate(ctx, t.init, 0, true); err != nil {
+	if _, err := t.validate(ctx, t.init, 0, true, nil); err != nil {
 		t.dropAhead()
 		return err
 	}
 	return t.awaitAhead(ctx)
 }
 
-// Recommended returns the recommended weights: the latest validated
-// distribution mean (under validation.recommend: best, the best validated
-// one; after a fallback, the mean fallen back to), or the starting
-// weights before any validation.
+// Recommended returns the recommended weights, validated: the winner of
+// the latest final race (of the run, or of a stage), or the starting
+// weights before any.
 func (t *Tuner) Recommended() *Validation { return t.state.Recommended() }
 
 // Recommended returns the recommended weights of a run in state s (see
 // Tuner.Recommended).
 func (s State) Recommended() *Validation {
-	switch {
-	case s.Incumbent != nil:
-		return s.Incumbent
-	case s.Best != nil:
-		return s.Best
-	case s.Fallen != nil:
-		return s.Fallen
-	case s.Validated != nil:
+	if s.Validated != nil {
 		return s.Validated
 	}
 	return s.Start
+}
+
+// Recommendation returns the weights the run would hand over if it ended
+// now, before any game of its end is played: once the run has finished,
+// the recommended weights; before, its current distribution mean, the
+// latest entrant of the race that would end it (nil before the start's
+// validation).
+func (t *Tuner) Recommendation() []float64 {
+	if t.state.Finished != "" || t.state.Start == nil {
+		if v := t.Recommended(); v != nil {
+			return slices.Clone(v.Weights)
+		}
+		return nil
+	}
+	return t.vector(t.opt.Mean())
 }

@@ -10,50 +10,6 @@ import (
 	"github.com/evotune/evotune/eval"
 )
 
-// TestTuneRecommendBest runs a tune under validation.recommend: best and
-// patience from the command line: the progress lines say which
-// generation's mean is still the best, the run stops on its patience, and
-// the summary and the weights file are that generation's.
-func TestTuneRecommendBest(t *testing.T) {
-	const cfg = `name: best
-seed: 5
-generations: 30
-features: standard
-optimizer: {method: cmaes, population: 4}
-search: {algorithm: expectimax, depth: 1}
-fitness: {games: 4}
-validation: {every: 1, games: 4, recommend: best, patience: 2}
-`
-	dir := filepath.Join(t.TempDir(), "run")
-	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, cfg), "--out", dir)
-	if code != 0 {
-		t.Fatalf("tune: exit %d\n%s\n%s", code, out, errs)
-	}
-	still := regexp.MustCompile(`, the best is still generation (\d+)'s`).FindAllStringSubmatch(errs, -1)
-	if len(still) == 0 {
-		t.Fatalf("no progress line says which generation is still the best:\n%s", errs)
-	}
-	best := still[len(still)-1][1]
-	if !strings.Contains(out, "stopped   patience: 2 validations without a better one") {
-		t.Errorf("the summary does not say the run stopped on its patience:\n%s", out)
-	}
-	if !strings.Contains(out, ", generation "+best+"\n") {
-		t.Errorf("the summary's tuned line is not generation %s's:\n%s", best, out)
-	}
-	wf, err := eval.ReadWeightsFile(filepath.Join(dir, "weights.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if g, _ := strconv.Atoi(best); wf.Provenance == nil || wf.Provenance.Generation != g {
-		t.Errorf("weights.yaml is from generation %v, want %s", wf.Provenance, best)
-	}
-	// Resumed with a higher limit, it stays stopped and says why.
-	code, out, errs = runCLI(t, "resume", dir, "--generations", "60")
-	if code != 0 || !strings.Contains(out, "it converged, so no higher limit continues it") {
-		t.Errorf("resume of a run stopped on its patience: exit %d, does not say it converged:\n%s\n%s", code, out, errs)
-	}
-}
-
 // TestTuneOptimizerOptions runs a tune under CMA-ES's opt-in options from
 // the command line: the config line names them; under lr_adapt every
 // progress line shows the learning rates, below 1 from the first update
@@ -99,117 +55,72 @@ validation: {every: 2, games: 4}
 	}
 }
 
-// TestTuneFallback runs a tune under validation.fallback at its loosest
-// level from the command line: the fallback means the race, a progress
-// line says which generation the run went back to, and the weights file is
-// the generation the last race recommended.
-func TestTuneFallback(t *testing.T) {
-	const cfg = `name: fallback
-seed: 5
-generations: 10
-features: standard
-optimizer: {method: cmaes, population: 4}
-search: {algorithm: expectimax, depth: 1}
-fitness: {games: 4}
-validation: {every: 1, games: 4, fallback: 0.5}
-`
-	dir := filepath.Join(t.TempDir(), "run")
-	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, cfg), "--out", dir)
-	if code != 0 {
-		t.Fatalf("tune: exit %d\n%s\n%s", code, out, errs)
-	}
-	if want := "racing the recommended one on up to 200 games (fallback at 0.5)"; !strings.Contains(out, want) {
-		t.Errorf("the config line does not say %q:\n%s", want, out)
-	}
-	races := regexp.MustCompile(`(?m)^gen (\d+)/10 .*; (won|lost) its race (?:against|to) (?:the start|generation (\d+)'s) \([^)]*\)(, by the fallback's margin: back there with half the step size)?`).FindAllStringSubmatch(errs, -1)
-	if len(races) != 10 {
-		t.Fatalf("%d progress lines say how their race went, want 10:\n%s", len(races), errs)
-	}
-	recommended, fell := "0", 0
-	for _, r := range races {
-		if r[2] == "won" {
-			recommended = r[1]
-			continue
-		}
-		recommended = cmpOr(r[3], "0")
-		if r[4] != "" {
-			fell++
-		}
-	}
-	if fell == 0 {
-		t.Fatalf("no progress line says the run fell back:\n%s", errs)
-	}
-	wf, err := eval.ReadWeightsFile(filepath.Join(dir, "weights.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if wf.Provenance == nil || strconv.Itoa(wf.Provenance.Generation) != recommended {
-		t.Errorf("weights.yaml is from %v, want generation %s, the last race's winner", wf.Provenance, recommended)
-	}
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-// TestTuneRace runs a tune under validation.recommend: race and checks
-// what it says: the config line names the race, each validation's line
-// says how its race went and what is recommended, and the summary's tuned
-// weights are the ones the last race recommended, as exported.
-func TestTuneRace(t *testing.T) {
-	const cfg = `name: race
-seed: 3
+// TestTuneFinalRace runs a tune from the command line and checks what it
+// says of its final race: the config line names it, the progress line of
+// the last generation lists the entrants (the start, the finalists, the
+// latest mean) with their games and fitness and the winner, and the
+// summary's tuned weights are the winner's, as exported.
+func TestTuneFinalRace(t *testing.T) {
+	for _, seed := range []string{"3", "4", "5"} {
+		cfg := `name: race
+seed: ` + seed + `
 generations: 6
 features: standard
 optimizer: {population: 6}
 search: {algorithm: expectimax, depth: 1}
 fitness: {games: 8}
-validation: {every: 2, games: 20, recommend: race, select: 20, fallback: 0.2}
+validation: {every: 2, games: 20, select: 24}
 noise: {handling: false}
 `
-	dir := filepath.Join(t.TempDir(), "run")
-	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, cfg), "--out", dir, "--workers", "1")
-	if code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
-	}
-	if want := "each validated mean racing the recommended one on up to 20 games (fallback at 0.2)"; !strings.Contains(out, want) {
-		t.Errorf("the config line does not say %q:\n%s", want, out)
-	}
-	races := regexp.MustCompile(`(?m)^gen (\d)/6 .* validated \d+ \(mean score \d+ ± \d+\); (won|lost) its race (?:against|to) (the start|generation \d's) \((\d+) against (\d+) on (\d+) games\)`).FindAllStringSubmatch(errs+out, -1)
-	if len(races) != 3 {
-		t.Fatalf("%d validations say how their race went, want 3:\n%s%s", len(races), out, errs)
-	}
-	recommended := "0"
-	for _, r := range races {
-		won := r[2] == "won"
-		if a, b := atoiOr(r[4]), atoiOr(r[5]); won != (a >= b) {
-			t.Errorf("generation %s: %s its race at %s against %s", r[1], r[2], r[4], r[5])
+		dir := filepath.Join(t.TempDir(), "run")
+		code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, cfg), "--out", dir, "--workers", "1")
+		if code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 		}
-		if won {
-			recommended = r[1]
+		if want := "ending with a race of its start and last 3 means (every 2 generations) on up to 24 games each"; !strings.Contains(out, want) {
+			t.Errorf("the config line does not say %q:\n%s", want, out)
 		}
-	}
-	tuned := regexp.MustCompile(`(?m)^tuned .*, generation (\d+)$`).FindStringSubmatch(out)
-	if recommended == "0" {
-		if !strings.Contains(out, "tuned     the start: no validated mean beat it") {
-			t.Errorf("no mean won a race, and the summary does not say the start stays:\n%s", out)
+		race := regexp.MustCompile(`(?m)^gen 6/6 .*final race on (\d+) games: start \d+(?: \(out after \d+ games\))?, gen 2 \d+(?: \(out after \d+ games\))?, gen 4 \d+(?: \(out after \d+ games\))?, gen 6 \d+(?: \(out after \d+ games\))?; (the start|gen \d) wins;  (the start|generation \d's mean) validated`).FindStringSubmatch(errs + out)
+		if race == nil {
+			t.Fatalf("no progress line tells the final race of the start and generations 2, 4 and 6:\n%s%s", out, errs)
 		}
-	} else if tuned == nil || tuned[1] != recommended {
-		t.Errorf("the summary's tuned weights are %v, want the last race's winner, generation %s:\n%s", tuned, recommended, out)
-	}
-	wf, err := eval.ReadWeightsFile(filepath.Join(dir, "weights.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := strconv.Itoa(wf.Provenance.Generation); got != recommended {
-		t.Errorf("weights.yaml is generation %s's, want the last race's winner, %s", got, recommended)
+		won := strings.TrimPrefix(race[2], "gen ")
+		if won == "the start" {
+			won = "0"
+		}
+		if v := strings.TrimSuffix(strings.TrimPrefix(race[3], "generation "), "'s mean"); v != won && !(won == "0" && v == "the start") {
+			t.Errorf("%s won, %s was validated", race[2], race[3])
+		}
+		tuned := regexp.MustCompile(`(?m)^tuned .*, generation (\d+)$`).FindStringSubmatch(out)
+		if won == "0" {
+			if !strings.Contains(out, "tuned     the start: it won the final race") {
+				t.Errorf("the start won, and the summary does not say so:\n%s", out)
+			}
+		} else if tuned == nil || tuned[1] != won {
+			t.Errorf("the summary's tuned weights are %v, want the winner, generation %s:\n%s", tuned, won, out)
+		}
+		wf, err := eval.ReadWeightsFile(filepath.Join(dir, "weights.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strconv.Itoa(wf.Provenance.Generation); got != won {
+			t.Errorf("weights.yaml is generation %s's, want the winner, %s", got, won)
+		}
 	}
 }
 
-func atoiOr(s string) int {
-	n, _ := strconv.Atoi(s)
-	return n
+// TestTuneLegacyRecommendation: a config that names a rule the final race
+// replaced is refused, with its line and the reason.
+func TestTuneLegacyRecommendation(t *testing.T) {
+	for key, want := range map[string]string{
+		"validation: {every: 1, games: 4, recommend: best}\n": `c.yaml:8: validation.recommend: "best": no longer a setting`,
+		"validation: {every: 1, games: 4, fallback: 0.05}\n":  "c.yaml:8: validation.fallback: 0.05: no longer a setting",
+		"validation: {every: 1, games: 4, patience: 2}\n":     "c.yaml:8: validation.patience: 2: no longer a setting",
+	} {
+		cfg := strings.Replace(smallConfig, "validation: {every: 2, games: 4}\n", key, 1)
+		code, _, errs := runCLI(t, "tune", "--config", writeConfig(t, cfg), "--out", filepath.Join(t.TempDir(), "run"))
+		if code != 2 || !strings.Contains(errs, want) || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+			t.Errorf("%s: exit %d, %q; want 2 and one line with %q", strings.TrimSpace(key), code, errs, want)
+		}
+	}
 }

@@ -75,20 +75,42 @@ func TestTuneSmallRun(t *testing.T) {
 		if rec["generation"] != float64(i+1) || rec["weights"] == nil || rec["sigma"] == nil || rec["elapsed_s"] == nil {
 			t.Errorf("history line %d: %s", i+1, l)
 		}
-		// Validation every 2 generations and at the end.
-		if _, ok := rec["validation"]; ok != (i == 1 || i == 2) {
+		// A finalist every 2 generations, and the final race and its
+		// winner's validation at the end.
+		if _, ok := rec["validation"]; ok != (i == 2) {
 			t.Errorf("history line %d: validation present = %v", i+1, ok)
 		}
+		if _, ok := rec["finalist"]; ok != (i == 1) {
+			t.Errorf("history line %d: finalist = %v", i+1, ok)
+		}
 	}
-	// The recommended weights are the last validated mean.
+	// The recommended weights are the final race's winner: a generation's
+	// mean, or the start.
 	var last struct {
-		Weights map[string]float64 `json:"weights"`
+		Validation struct {
+			Generation int `json:"of_generation"`
+			Race       struct {
+				Recommends int `json:"recommends"`
+			} `json:"race"`
+		} `json:"validation"`
 	}
 	json.Unmarshal([]byte(lines[2]), &last)
+	won := last.Validation.Race.Recommends
+	if won != last.Validation.Generation {
+		t.Errorf("the race recommends generation %d, the validation measured %d", won, last.Validation.Generation)
+	}
+	want := map[string]float64{"monotonicity": 47, "smoothness": 11, "empty": 270, "corner": 100, "merge": 70}
+	if won > 0 {
+		var line struct {
+			Weights map[string]float64 `json:"weights"`
+		}
+		json.Unmarshal([]byte(lines[won-1]), &line)
+		want = line.Weights
+	}
 	set, _ := eval.Set("standard")
 	for i, name := range set.FeatureNames() {
-		if wf.Weights[i] != last.Weights[name] {
-			t.Errorf("weights.yaml %s = %v, last mean %v", name, wf.Weights[i], last.Weights[name])
+		if wf.Weights[i] != want[name] {
+			t.Errorf("weights.yaml %s = %v, the winner (generation %d) %v", name, wf.Weights[i], won, want[name])
 		}
 	}
 }
@@ -303,7 +325,7 @@ func (rw *reportWatcher) Play(ctx context.Context, b *tuner.Batch, results [][]e
 }
 
 // TestTuneRewritesReport checks that the report appears once a generation
-// that validated is saved, while the run goes on.
+// whose mean is a finalist is saved, while the run goes on.
 func TestTuneRewritesReport(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	rw := &reportWatcher{path: filepath.Join(dir, "report.html"), exists: map[int]bool{}}
@@ -312,15 +334,15 @@ func TestTuneRewritesReport(t *testing.T) {
 		return rw
 	}}
 	var stdout, stderr bytes.Buffer
-	// smallConfig validates every 2 generations and runs 3.
+	// smallConfig keeps a finalist every 2 generations and runs 3.
 	if code := runWith(context.Background(), o, []string{"tune", "--config", writeConfig(t, smallConfig), "--out", dir}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
 	if rw.exists[0] || rw.exists[1] {
-		t.Errorf("report existed before any validated generation was saved: %v", rw.exists)
+		t.Errorf("report existed before any finalist was saved: %v", rw.exists)
 	}
 	if !rw.exists[2] {
-		t.Errorf("report missing while generation 3 played, after generation 2 validated: %v", rw.exists)
+		t.Errorf("report missing while generation 3 played, after generation 2's finalist: %v", rw.exists)
 	}
 	if !strings.Contains(stdout.String(), "report    "+rw.path) {
 		t.Errorf("summary does not name the report:\n%s", stdout.String())
@@ -331,7 +353,9 @@ func TestTuneRewritesReport(t *testing.T) {
 // and starting weights against stats.Compare on the validations' games.
 func TestTunePairedGain(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
-	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, smallConfig), "--out", dir)
+	// No final race, whose winner may be the start, which has no gain line.
+	cfg := strings.Replace(smallConfig, "validation: {every: 2, games: 4}", "validation: {games: 4, finalists: 0}", 1)
+	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, cfg), "--out", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

@@ -63,7 +63,7 @@ func (p *tuneProgress) events() tuner.Events {
 }
 
 func (p *tuneProgress) generation(rec tuner.Record) {
-	if rec.Validation != nil {
+	if rec.Validation != nil || rec.Finalist {
 		p.writeReport()
 	}
 	cfg := p.run.Tuner().Config()
@@ -101,15 +101,18 @@ func (p *tuneProgress) generation(rec tuner.Record) {
 	if n := rec.Noise; n != nil {
 		line += "  " + describeNoise(n)
 	}
+	if rec.Finalist {
+		line += "  finalist"
+	}
 	if v := rec.Validation; v != nil {
-		line += fmt.Sprintf("  validated %s (mean score %.0f ± %.0f)", fmtFitness(v.Fitness), v.Mean, v.CI95)
-		switch r := v.Race; {
-		case r != nil:
-			line += "; " + describeRace(r, rec.Generation)
-		case v.Recommended != 0 && v.Recommended != rec.Generation:
-			line += fmt.Sprintf(", the best is still generation %d's", v.Recommended)
+		what := fmt.Sprintf("generation %d's mean", v.Generation)
+		if r := v.Race; r != nil {
+			line += "  " + describeRace(r) + ";"
+			if e := r.Entrants; e[0].Start && e[0].Generation == v.Generation {
+				what = "the start"
+			}
 		}
-		line += "  report updated"
+		line += fmt.Sprintf("  %s validated %s (mean score %.0f ± %.0f)  report updated", what, fmtFitness(v.Fitness), v.Mean, v.CI95)
 	}
 	fmt.Fprintln(p.w, line)
 	if next != "" {
@@ -139,8 +142,12 @@ func (p *tuneProgress) finish() { p.bar.done() }
 
 // describeNoise shows a generation's noise handling: the games per
 // candidate and the next generation's, the smoothed rank-change measure
-// (positive: ranks are noise) and the candidates racing dropped.
+// (positive: ranks are noise) and the candidates racing dropped; for
+// racing on fixed games, only the candidates it dropped.
 func describeNoise(n *tuner.RecordNoise) string {
+	if n.Fixed {
+		return fmt.Sprintf("racing: %d games played, %d candidates dropped early", n.Played, n.Dropped)
+	}
 	ranks := "clear"
 	if n.SBar > 0 {
 		ranks = "noisy"
@@ -152,35 +159,46 @@ func describeNoise(n *tuner.RecordNoise) string {
 	return s
 }
 
-// estimateGames is the bar's total: every tuning and validation game the
-// run will play at the current population size, or -1 (a count without a
-// total) with no generation limit or with noise handling, whose games per
-// generation follow the noise.
+// estimateGames is the bar's total: every tuning game the run will play
+// at the current population size, the start's validation, and the final
+// race at its longest with its validation, or -1 (a count without a total)
+// with no generation limit or with noise handling, whose games per
+// generation follow the noise, or with stages, each of which ends with a
+// race of its own.
 func estimateGames(cfg *tuner.Config, lambda, games int) int {
-	if cfg.Generations <= 0 || cfg.Noise.Handling {
+	if cfg.Generations <= 0 || cfg.Noise.Handling || len(cfg.Stages) > 0 {
 		return -1
 	}
-	validations := 1 + cfg.Generations/cfg.Validation.Every
-	if cfg.Generations%cfg.Validation.Every != 0 {
-		validations++
+	v := cfg.Validation
+	race := 0
+	if v.Finalists > 0 {
+		entrants := 2 + min(v.Finalists-1, (cfg.Generations-1)/v.Every)
+		race = entrants * v.Select
 	}
-	// With stages, an estimate at the current stage's population and games.
-	return cfg.Generations*lambda*games + validations*cfg.Validation.Games
+	return cfg.Generations*lambda*games + 2*v.Games + race
 }
 
-// describeRace says how a validation's race went, for its generation's
-// line.
-func describeRace(r *tuner.RecordRace, generation int) string {
-	inc := "the start"
-	if r.Incumbent != 0 {
-		inc = fmt.Sprintf("generation %d's", r.Incumbent)
+// describeRace says how a stage's final race went: each entrant's
+// generation, games and fitness, and the winner.
+func describeRace(r *tuner.RecordRace) string {
+	var parts []string
+	for _, e := range r.Entrants {
+		name := fmt.Sprintf("gen %d", e.Generation)
+		if e.Start {
+			name = "start"
+			if e.Generation > 0 {
+				name = fmt.Sprintf("start (gen %d)", e.Generation)
+			}
+		}
+		part := fmt.Sprintf("%s %s", name, fmtFitness(e.Fitness))
+		if e.Games < r.Games {
+			part += fmt.Sprintf(" (out after %d games)", e.Games)
+		}
+		parts = append(parts, part)
 	}
-	score := fmt.Sprintf("%s against %s on %d games", fmtFitness(r.Fitness), fmtFitness(r.Against), r.Games)
-	switch {
-	case r.Recommends == generation:
-		return fmt.Sprintf("won its race against %s (%s): recommended", inc, score)
-	case r.Fallback:
-		return fmt.Sprintf("lost its race to %s (%s), by the fallback's margin: back there with half the step size", inc, score)
+	won := fmt.Sprintf("gen %d", r.Recommends)
+	if r.Entrants[0].Start && r.Entrants[0].Generation == r.Recommends {
+		won = "the start"
 	}
-	return fmt.Sprintf("lost its race to %s (%s), which stays recommended", inc, score)
+	return fmt.Sprintf("final race on %d games: %s; %s wins", r.Games, strings.Join(parts, ", "), won)
 }

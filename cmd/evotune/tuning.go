@@ -60,7 +60,7 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, p
 	}
 	fmt.Fprintf(stdout, "resume    evotune resume %s   (after Ctrl-C or a crash; progress is saved every generation)\n", r.Dir())
 	p.reportPath = filepath.Join(r.Dir(), report.DefaultFile)
-	fmt.Fprintf(stdout, "report    %s   (rewritten after every validation; open it in a browser)\n", p.reportPath)
+	fmt.Fprintf(stdout, "report    %s   (rewritten at every finalist and at the end; open it in a browser)\n", p.reportPath)
 	start := time.Now()
 	res, err := r.Run(ctx)
 	p.finish()
@@ -83,8 +83,8 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, p
 		fmt.Fprintf(stdout, "start     %s %s on %d validation games (mean score %.0f ± %.0f)\n", m, fmtFitness(res.Start.Fitness), res.Start.Games, res.Start.Mean, res.Start.CI95)
 	}
 	if res.Final != nil && res.Final.Generation == 0 {
-		// The race kept the start: no validated mean beat it.
-		fmt.Fprintf(stdout, "tuned     the start: no validated mean beat it in a race on games of its own, so the start stays recommended; try more generations or another sigma\n")
+		// The final race kept the start: no mean beat it.
+		fmt.Fprintf(stdout, "tuned     the start: it won the final race against the run's last means on games of their own, so the start stays recommended; try more generations or another sigma\n")
 	} else if res.Final != nil {
 		fmt.Fprintf(stdout, "tuned     %s %s on the same games (mean score %.0f ± %.0f), generation %d\n", m, fmtFitness(res.Final.Fitness), res.Final.Mean, res.Final.CI95, res.Final.Generation)
 		if line := pairedSummary(cfg.Seed, res.Start, res.Final); line != "" {
@@ -196,11 +196,10 @@ func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
 	line := fmt.Sprintf("%s on %s, %d candidates × %s, %s, %s, fitness %s, seed %d, %d workers",
 		method, tuned, t.Lambda(), games, gens,
 		search, cfg.Fitness.Metric, cfg.Seed, engine.Workers(cfg.Workers))
-	if v := cfg.Validation; v.Recommend == tuner.RecommendRace {
-		line += fmt.Sprintf(", each validated mean racing the recommended one on up to %d games", v.Select)
-		if v.Fallback > 0 {
-			line += fmt.Sprintf(" (fallback at %v)", v.Fallback)
-		}
+	if v := cfg.Validation; v.Finalists > 0 {
+		line += fmt.Sprintf(", ending with a race of its start and last %d means (every %d generations) on up to %d games each", v.Finalists, v.Every, v.Select)
+	} else {
+		line += ", recommending its last mean"
 	}
 	return line
 }

@@ -196,6 +196,10 @@ func (r *Run) comparison() *comparison {
 	c.Start = validationRow{Label: "start weights"}.fill(s.Start)
 	c.Reach = "Reach rates are not shown: checkpoints keep each validation's mean, CI and median only. " +
 		"evotune play --weights FILE --json measures them for an exported weights file."
+	if r.player() != nil {
+		c.Reach = "Reach rates are not shown: checkpoints keep each validation's mean, CI and median only. " +
+			"evotune play --params-file FILE --json measures them for an exported params file."
+	}
 	if s.Validated == nil {
 		c.End = validationRow{Label: "tuned (distribution mean)", Generation: "not validated yet"}
 		return c
@@ -204,6 +208,8 @@ func (r *Run) comparison() *comparison {
 	c.End = validationRow{Label: "tuned (distribution mean)"}.fill(end)
 	if p := pairedText(r.Config.Seed, s.Start, end); p != "" {
 		c.Reach = p
+	} else if end.Generation == 0 && end.Race != nil {
+		c.Reach = "The start won the final race: the recommended " + r.vectorWord() + "s are the starting ones, and so are their figures."
 	}
 	d := end.Fitness - s.Start.Fitness
 	c.Diff = signed(d)
@@ -257,17 +263,11 @@ func (r *Run) recommended() (recommended, []float64) {
 	var rec recommended
 	var weights []float64
 	switch v, start := r.State.Validated, r.State.Start; {
-	case r.State.Best != nil:
-		v = r.State.Best
-		rec.What = fmt.Sprintf("The distribution mean of generation %d, the best of the validated means on the same %d held-out games (validation.recommend: best): what evotune export writes.", v.Generation, v.Games)
+	case v != nil && v.Race != nil && v.Generation == 0:
+		rec.What = fmt.Sprintf("The starting weights: they won the final race against the run's last means, on games of their own, and were validated on %d held-out games no race played: what evotune export writes.", v.Games)
 		weights = v.Weights
-	case r.State.Incumbent != nil && r.State.Incumbent.Generation == 0:
-		v = r.State.Incumbent
-		rec.What = "The starting weights: no validated mean has beaten them in a race on games of its own (validation.recommend: race). What evotune export writes."
-		weights = v.Weights
-	case r.State.Incumbent != nil:
-		v = r.State.Incumbent
-		rec.What = fmt.Sprintf("The distribution mean of generation %d, the winner of the latest race on games of their own (validation.recommend: race), validated on %d held-out games no race played: what evotune export writes.", v.Generation, v.Games)
+	case v != nil && v.Race != nil:
+		rec.What = fmt.Sprintf("The distribution mean of generation %d, the winner of the final race of its stage's start and last means on games of their own, validated on %d held-out games no race played: what evotune export writes.", v.Generation, v.Games)
 		weights = v.Weights
 	case v != nil:
 		rec.What = fmt.Sprintf("The distribution mean of generation %d, validated on %d held-out games: what evotune export writes.", v.Generation, v.Games)

@@ -272,10 +272,10 @@ func (b *bench) config(seed uint64) (*tuner.Config, error) {
 		}
 	}
 	cfg.Seed, cfg.Workers = seed, b.o.Workers
-	if b.o.Short {
-		shrink(cfg)
-	}
 	cfg.Resolve()
+	if b.o.Short {
+		shrink(cfg) // on the resolved config: it shortens the final race it has
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -316,7 +316,7 @@ func shrink(cfg *tuner.Config) {
 	cfg.Fitness.MaxMoves = 40
 	cfg.Noise.Games = nil // the defaults around 4 games
 	cfg.Validation.Every, cfg.Validation.Games = 1, 4
-	if cfg.Validation.Recommend == tuner.RecommendRace || cfg.Validation.Fallback > 0 {
+	if cfg.Validation.Finalists > 0 {
 		cfg.Validation.Select = 4 // races of four games
 	}
 	for i := range cfg.Stages {

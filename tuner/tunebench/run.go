@@ -3,6 +3,7 @@ package tunebench
 import (
 	"context"
 	"errors"
+	"math"
 	"time"
 
 	"github.com/evotune/evotune/tuner"
@@ -105,7 +106,7 @@ func (b *bench) run(ctx context.Context, seed uint64) (Run, error) {
 			break
 		}
 		if st := t.State(); j.crossed(st.Games) {
-			if err := j.grid(ctx, b.point(st, clock.used), st.Recommended().Weights); err != nil {
+			if err := j.grid(ctx, b.point(t, clock.used), t.Recommendation()); err != nil {
 				return Run{}, err
 			}
 			if j.reachedStop() {
@@ -114,51 +115,56 @@ func (b *bench) run(ctx context.Context, seed uint64) (Run, error) {
 		}
 	}
 	if stop == "budget" && t.Finished() == "" {
-		// The tuner's last word: its mean, validated now unless it was at
-		// this generation.
-		if _, err := fits(func() error { return t.Finish(ctx, "tunebench: budget spent") }); err != nil {
+		// The tuner's last word: its final race, within the games left,
+		// and the winner validated, unless they ran at this generation.
+		left := int64(math.MaxInt64)
+		if b.budgetGames > 0 {
+			left = b.budgetGames - t.State().Games
+		}
+		if _, err := fits(func() error { return t.FinishWithin(ctx, "tunebench: budget spent", left) }); err != nil {
 			return Run{}, err
 		}
 	}
 	if stop != "target" {
-		st := t.State()
-		if err := j.end(ctx, b.point(st, clock.used), st.Recommended().Weights); err != nil {
+		if err := j.end(ctx, b.point(t, clock.used), t.Recommendation()); err != nil {
 			return Run{}, err
 		}
 	}
-	if err := checkDisjoint(seed, counter, cfg.Validation.Games, b.p.HeldOut); err != nil {
+	if err := checkDisjoint(seed, counter, t.State().Generation, cfg.Validation.Games, b.p.HeldOut); err != nil {
 		return Run{}, err
 	}
 	return j.done(stop)
 }
 
-// point is the tuner's point in state st after used CPU time, its figures
-// still to be measured.
-func (b *bench) point(st tuner.State, used time.Duration) Point {
+// point is the tuner's point after used CPU time, its figures still to be
+// measured: what it would hand over were it stopped there
+// (tuner.Recommendation), its current mean until it has finished.
+func (b *bench) point(t *tuner.Tuner, used time.Duration) Point {
+	st := t.State()
 	pt := Point{Generation: st.Generation, Games: st.Games, CPU: used.Seconds()}
-	if g := st.Recommended().Generation; g != st.Generation {
-		pt.Recommended = &g
+	if st.Finished != "" {
+		if g := t.Recommended().Generation; g != st.Generation {
+			pt.Recommended = &g
+		}
 	}
 	return pt
 }
 
 // ahead reports whether the tuner's next generation, and its last word
-// after it unless the generation validates, fit the budgets: in games as
-// the tuner foresees them (its most), in CPU at the run's CPU per game so
-// far. A tuner stopped by its budget then ends on a validated mean of its
-// latest generation rather than one a validation or more before.
+// after it, fit the budgets: in games as the tuner foresees them (the
+// generation's most, and its last word's fewest: the final race then
+// plays the games left, up to its full length), in CPU at the run's CPU
+// per game so far (the last word's most). A tuner stopped by its budget
+// then races and validates the means of its latest generations.
 func (b *bench) ahead(t *tuner.Tuner, used time.Duration) bool {
 	games := t.State().Games
-	next, validates := t.StepGames()
-	if !validates {
-		next += t.FinishGames()
-	}
-	if b.budgetGames > 0 && games+next > b.budgetGames {
+	step, least, most := t.StepGames()
+	if b.budgetGames > 0 && games+step+least > b.budgetGames {
 		return false
 	}
 	if games > 0 {
 		perGame := float64(used) / float64(games)
-		if float64(used)+perGame*float64(next) > float64(b.p.Budget) {
+		if float64(used)+perGame*float64(step+most) > float64(b.p.Budget) {
 			return false
 		}
 	}

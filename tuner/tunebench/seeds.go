@@ -83,7 +83,8 @@ func heldOutSeeds(block string, n int) []uint64 {
 
 // checkDisjoint proves that no held-out seed of either block (games
 // 0..heldOut-1 of each) is a seed the run with run seed runSeed tuned on
-// (tuning counters 0..counters-1) or validated on (validation games
+// (tuning counters 0..counters-1), raced on (the final races after
+// generations 0..generations) or validated on (validation games
 // 0..validation-1). Both blocks, not only the one the run is judged on: a
 // development run's games stay off the confirmation block too.
 //
@@ -92,17 +93,24 @@ func heldOutSeeds(block string, n int) []uint64 {
 // that derives from s (see package tuner's seeds.go). Mix64 is a bijection,
 // so two seeds are equal exactly when their counters are, and the question
 // becomes one of intervals of counters on the 64-bit ring: [base,
-// +heldOut) against [b, +counters) and [b + 2^63, +validation). The bases
+// +heldOut) against [b, +counters), the races' counters from
+// tuner.RaceCounter(0, 0) to tuner.RaceCounter(generations+1, 0) (one
+// interval holding every race's), and [b + 2^63, +validation). The bases
 // are read back from the tuner's own seeds through the inverse of Mix64, so
 // the proof holds for the seeds the tuner really plays, not for a copy of
 // its formula.
-func checkDisjoint(runSeed, counters uint64, validation, heldOut int) error {
+func checkDisjoint(runSeed, counters uint64, generations, validation, heldOut int) error {
 	tuning := unmix64(tuner.TuningSeedAt(runSeed, 0))
 	valid := unmix64(tuner.ValidationSeed(runSeed, 0))
+	race := unmix64(tuner.RaceSeed(runSeed, 0, 0))
+	races := tuner.RaceCounter(generations+1, 0) - tuner.RaceCounter(0, 0)
 	for _, block := range []string{Development, Confirmation} {
 		base := blockBase(block)
 		if overlaps(base, uint64(heldOut), tuning, counters) {
 			return fmt.Errorf("tunebench: run seed %d: a held-out game of the %s block shares its seed with one of the %d tuning games", runSeed, block, counters)
+		}
+		if overlaps(base, uint64(heldOut), race, races) {
+			return fmt.Errorf("tunebench: run seed %d: a held-out game of the %s block shares its seed with a game of a final race", runSeed, block)
 		}
 		if overlaps(base, uint64(heldOut), valid, uint64(validation)) {
 			return fmt.Errorf("tunebench: run seed %d: a held-out game of the %s block shares its seed with one of the %d validation games", runSeed, block, validation)

@@ -2,6 +2,7 @@ package tunebench
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/evotune/evotune/engine"
@@ -45,6 +46,13 @@ func TestTunerSeedsAreCounters(t *testing.T) {
 				t.Errorf("seed %d: validation game %d: %#x, want %#x", s, j, got, want)
 			}
 		}
+		for _, done := range []int{0, 1, 24, 100000} {
+			for _, j := range []int{0, 1, 95, 1<<20 - 1} {
+				if got, want := tuner.RaceSeed(s, done, j), engine.Mix64(tb+tuner.RaceCounter(done, j)); got != want {
+					t.Errorf("seed %d: race after %d, game %d: %#x, want %#x", s, done, j, got, want)
+				}
+			}
+		}
 	}
 }
 
@@ -78,14 +86,19 @@ func TestOverlapsMatchesEnumeration(t *testing.T) {
 func TestHeldOutDisjointFromRuns(t *testing.T) {
 	for _, s := range append(DefaultSeeds, 0, 4, 5, 100) {
 		// 2^40 tuning games is centuries of tuning.
-		if err := checkDisjoint(s, 1<<40, 1<<20, 1<<20); err != nil {
+		if err := checkDisjoint(s, 1<<40, 1<<20, 1<<20, 1<<20); err != nil {
 			t.Error(err)
 		}
 	}
 	// A run whose tuning counters reached the held-out games' is caught.
 	tb := unmix64(tuner.TuningSeedAt(7, 0))
-	if err := checkDisjoint(7, heldOutBase-tb+1, 10, 10); err == nil {
+	if err := checkDisjoint(7, heldOutBase-tb+1, 0, 10, 10); err == nil {
 		t.Error("overlapping tuning seeds passed")
+	}
+	// And one whose races did (a run of absurdly many generations).
+	rb := unmix64(tuner.RaceSeed(7, 0, 0))
+	if err := checkDisjoint(7, 10, int((heldOutBase-rb)>>20), 10, 10); err == nil || !strings.Contains(err.Error(), "final race") {
+		t.Errorf("overlapping race seeds passed: %v", err)
 	}
 	if HeldOutSeed(3) != engine.Mix64(heldOutBase+3) {
 		t.Error("HeldOutSeed is not Mix64 of its counter")
