@@ -332,6 +332,24 @@ func withRace(v, w *Validation) *Validation {
 	return &c
 }
 
+// TestRaceTies: between entrants of equal fitness the later one leads and
+// wins (it is tuned further), and an entrant equal to the leader game for
+// game is never stopped (its paired t is undefined, not large).
+func TestRaceTies(t *testing.T) {
+	tu := mustNew(t, raceConfig(t, 3, 16))
+	same := []engine.Result{{Score: 100}, {Score: 300}, {Score: 200}, {Score: 50}}
+	other := []engine.Result{{Score: 300}, {Score: 100}, {Score: 50}, {Score: 200}} // the same mean
+	rs := [][]engine.Result{same, other, same}
+	alive := []bool{true, true, true}
+	if got := tu.leader(rs, alive, 4); got != 2 {
+		t.Errorf("leader among equal fitness: %d, want the last, 2", got)
+	}
+	tu.dropBeaten(rs, alive, 4)
+	if !alive[0] || !alive[1] {
+		t.Errorf("equal entrants stopped: %v", alive)
+	}
+}
+
 func utilities(rs []engine.Result) []float64 {
 	u := make([]float64, len(rs))
 	for j, r := range rs {
