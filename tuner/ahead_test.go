@@ -18,11 +18,11 @@ import (
 // noise handling makes that batch its first racing round.
 func aheadConfig(t *testing.T, noise bool) *Config {
 	t.Helper()
-	return aheadConfigValidating(t, noise, ", every: 1, select: 6")
+	return aheadConfigValidating(t, noise, ", select: 6")
 }
 
 // aheadConfigValidating is aheadConfig with other keys of validation
-// (", finalists: 0", say).
+// (", select: 0", say).
 func aheadConfigValidating(t *testing.T, noise bool, validation string) *Config {
 	t.Helper()
 	cfg, err := ReadConfig([]byte(fmt.Sprintf(`
@@ -116,7 +116,7 @@ func TestAheadSharesSlots(t *testing.T) {
 		noise      bool
 		validation string
 	}{
-		{false, ", every: 1, select: 6"}, {true, ", every: 1, select: 6"}, {false, ", finalists: 0"},
+		{false, ", select: 6"}, {true, ", select: 6"}, {false, ", select: 6, finalists: 2"}, {false, ", select: 0"},
 	} {
 		noise := c.noise
 		t.Run(fmt.Sprintf("noise=%v%s", noise, c.validation), func(t *testing.T) {

@@ -42,7 +42,7 @@ func (t *Tuner) FinishGames() (least, most int64) {
 func (t *Tuner) finishGames(done int) (least, most int64) {
 	val := int64(t.cfg.Validation.Games)
 	k := int64(len(t.entrantsAt(done)))
-	if t.cfg.Validation.Finalists == 0 || k < 2 {
+	if t.cfg.Validation.Select == 0 || k < 2 {
 		return val, val
 	}
 	return val + k*int64(t.leastRace()), val + k*int64(t.cfg.Validation.Select)

@@ -204,18 +204,19 @@ func (s StageConfig) MarshalYAML() (any, error) {
 
 // MarshalYAML writes validation.search in full (writtenSearch), so that an
 // explicit adaptive: false under a top-level adaptive: true reads back, and
-// leaves every out where no finalist is kept (finalists 0 or 1), where it
-// would change nothing and a config that gave it would be refused.
+// leaves every out where no finalist is kept, where it would change
+// nothing and a config that gave it would be refused.
 func (v ValidationConfig) MarshalYAML() (any, error) {
 	type validation struct {
 		Every     int            `yaml:"every,omitempty"`
 		Games     int            `yaml:"games"`
 		Search    *writtenSearch `yaml:"search,omitempty"`
-		Finalists int            `yaml:"finalists"`
-		Select    int            `yaml:"select,omitempty"`
+		Average   int            `yaml:"average"`
+		Select    int            `yaml:"select"`
+		Finalists int            `yaml:"finalists,omitempty"`
 	}
-	w := validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search), Finalists: v.Finalists, Select: v.Select}
-	if v.Finalists < 2 {
+	w := validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search), Average: v.Average, Select: v.Select, Finalists: v.Finalists}
+	if v.Finalists == 0 {
 		w.Every = 0
 	}
 	return w, nil
@@ -285,16 +286,15 @@ type FitnessConfig struct {
 }
 
 // ValidationConfig says how a run chooses the weights it recommends and
-// measures them (see race.go): at the end of each stage (and of the run),
-// the stage's start and its finalists (its latest mean and the means every
-// Every generations before it) race on fresh tuning games, and the winner
-// is measured on Games validation games, disjoint from every tuning seed,
-// which choose nothing, so that its figure is unbiased. No game is spent
-// on a mean before the stage ends.
+// measures them (see race.go): at the end of each stage (and of the run)
+// the average of the stage's last Average distribution means races the
+// stage's start (and Finalists earlier means, if asked) on fresh games,
+// and the winner is measured on Games validation games, disjoint from
+// every tuning seed, which choose nothing, so that its figure is unbiased.
+// No game is spent on a mean while a stage searches.
 type ValidationConfig struct {
-	// Every is the generations between two finalists: the stage's mean
-	// after every this many of its generations is kept to race at its end.
-	// At least 1; absent: 5.
+	// Every is the generations between two finalists (see Finalists), at
+	// least 1; absent: 5. Only with finalists.
 	Every int `yaml:"every"`
 	// Games is the number of validation games of the start and of the
 	// winner, at least 2; absent: 100.
@@ -305,16 +305,25 @@ type ValidationConfig struct {
 	// it leaves out take the tuning search's values (validation: {search:
 	// {depth: 5}}).
 	Search *engine.SearchConfig `yaml:"search,omitempty"`
-	// Finalists is the number of means that race at a stage's end with
-	// the stage's start: the latest mean and the Finalists - 1 kept every
-	// Every generations before it. 0 means no race: the latest mean is
-	// recommended. 0 to 16; absent: 3.
-	Finalists int `yaml:"finalists"`
-	// Select is the most games each entrant of the race plays, on the same
-	// fresh seeds, 2 to 2^20 and a multiple of the race's 8 blocks where
-	// it is 8 or more; an entrant shown worse than the leader stops
-	// earlier. Absent: 96 (none with finalists: 0).
-	Select int `yaml:"select,omitempty"`
+	// Average is the most of the stage's last distribution means whose
+	// average is recommended: under noise the mean wanders about the
+	// optimum from one generation to the next, and the average of its last
+	// positions sits nearer it. A stage averages no more than the means of
+	// its last fifth of generations, so that a short stage, or one still
+	// climbing, recommends its latest means. 1 recommends the latest
+	// mean. 1 to 64; absent: 5.
+	Average int `yaml:"average"`
+	// Select is the most games each entrant of the race plays (the
+	// average, the stage's start and the finalists, on the same fresh
+	// seeds; an entrant shown worse than the leader stops earlier), at
+	// most 2^20. 0 means no race: the average is recommended as it is.
+	// Absent: 96.
+	Select int `yaml:"select"`
+	// Finalists is the number of earlier means that race too: the stage's
+	// means every Every generations before its last, the latest Finalists
+	// of them, a guard against a search that drifted somewhere worse
+	// after passing them. 0 to 16; absent: 0.
+	Finalists int `yaml:"finalists,omitempty"`
 
 	// Recommend, Patience and Fallback are the keys of the recommendation
 	// rules of an older evotune (recommend: last, best or race; patience;

@@ -54,11 +54,29 @@ var ErrNotValidated = errors.New("tuner: nothing validated yet")
 // feature set.
 var ErrPlayerRun = errors.New("tuner: a run of an external player")
 
-// WeightsFile returns the recommended weights as a weights file with
-// provenance: the run, the generation, the seeds, the validated figure and
-// the starting weights' figure on the same games.
-func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
+// Handover returns what an export of the run writes now: the recommended
+// weights, validated, once the run (or the current stage) has ended; in a
+// stage still going on, the weights it would recommend were it stopped
+// (Recommendation: the average of its last means), not yet validated
+// (Games 0), which a resume that ends the run races and measures.
+func (t *Tuner) Handover() *Validation {
 	v := t.Recommended()
+	if t.state.Finished != "" || t.state.Start == nil || t.state.Generation == t.state.StageGeneration || t.concludedAt(t.state.Generation) {
+		return v
+	}
+	h := &Validation{Generation: t.state.Generation, Weights: t.Recommendation(), Stage: t.state.Stage}
+	if n := len(t.averaged()); n > 1 {
+		h.Average = n
+	}
+	return h
+}
+
+// WeightsFile returns the weights an export writes now (Handover) as a
+// weights file with provenance: the run, the generation, the seeds, the
+// validated figure (none for weights not yet validated) and the starting
+// weights' figure on the same games.
+func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
+	v := t.Handover()
 	if v == nil {
 		return nil, fmt.Errorf("%w: the run %s stopped before its starting weights were validated; continue it with evotune resume", ErrNotValidated, t.cfg.Name)
 	}
@@ -79,7 +97,7 @@ func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
 	search := *t.stages[v.Stage].Search
 	wf.Search = &search
 	fitness := func(v *Validation) *eval.Fitness {
-		if v == nil {
+		if v == nil || v.Games == 0 {
 			return nil
 		}
 		f := &eval.Fitness{Metric: t.metric.String(), Mean: v.Fitness, CI95: v.CI95, Games: v.Games,
@@ -117,7 +135,7 @@ func (t *Tuner) provenance(v *Validation, fitness func(*Validation) *eval.Fitnes
 // tuner/playerpool's Pin, and PinSeeds for the games to pick them from).
 // int parameters are written rounded, as the player was set.
 func (t *Tuner) PlayerFile() (*eval.PlayerFile, error) {
-	v := t.Recommended()
+	v := t.Handover()
 	if v == nil {
 		return nil, fmt.Errorf("%w: the run %s stopped before its starting parameters were validated; continue it with evotune resume", ErrNotValidated, t.cfg.Name)
 	}
@@ -135,7 +153,7 @@ func (t *Tuner) PlayerFile() (*eval.PlayerFile, error) {
 		pf.Params = append(pf.Params, eval.NamedValue{Name: q.Name, Value: x})
 	}
 	pf.Provenance = t.provenance(v, func(v *Validation) *eval.Fitness {
-		if v == nil {
+		if v == nil || v.Games == 0 {
 			return nil
 		}
 		return &eval.Fitness{Metric: t.metric.String(), Mean: v.Fitness, CI95: v.CI95, Games: v.Games,

@@ -68,9 +68,13 @@ type LearningRates struct {
 // winner of a stage's final race, measured on the validation games.
 type RecordValidation struct {
 	// Generation is the generation whose mean was measured (the race's
-	// winner); 0 (omitted) in lines of an older evotune, which measured
-	// the line's own generation's mean.
-	Generation int     `json:"of_generation,omitempty"`
+	// winner; for an average, its last generation); 0 (omitted) for the
+	// start and in lines of an older evotune, which measured the line's
+	// own generation's mean.
+	Generation int `json:"of_generation,omitempty"`
+	// Average is, where the winner was the average of the stage's last
+	// means, how many it averaged.
+	Average int     `json:"average,omitempty"`
 	Fitness    float64 `json:"fitness"`
 	Mean       float64 `json:"mean"`
 	CI95       float64 `json:"ci95"`
@@ -93,8 +97,9 @@ type RecordRace struct {
 	// Games is the race's games played by the entrants that played to
 	// the end, each on the same seeds.
 	Games int `json:"games"`
-	// Entrants are the race's entrants, in the order of their
-	// generations: the stage's start, its finalists, its latest mean.
+	// Entrants are the race's entrants: the stage's start, its finalists
+	// in the order of their generations, and the average of its last
+	// means.
 	Entrants []RaceEntrant `json:"entrants,omitempty"`
 	// Recommends is the generation of the winner, the mean recommended
 	// after the race.
@@ -116,6 +121,9 @@ type RaceEntrant struct {
 	// in the first stage).
 	Generation int  `json:"generation"`
 	Start      bool `json:"start,omitempty"`
+	// Average is, for the average of the stage's last means, how many it
+	// averaged (ending at Generation); 0 (omitted) for one mean.
+	Average int `json:"average,omitempty"`
 	// Games is the games it played: the race's, or fewer where it was
 	// shown worse than the leader and stopped.
 	Games   int     `json:"games"`

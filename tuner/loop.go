@@ -100,12 +100,17 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 	if rec.Stop == "" && t.state.Stage < len(t.stages)-1 {
 		rec.StageEnd = t.stageEndAt(done, now())
 	}
+	t.state.Means = append(t.state.Means, Finalist{Generation: done, Weights: rec.Weights.Values})
+	if k := t.cfg.Validation.Average; len(t.state.Means) > k {
+		t.state.Means = slices.Delete(t.state.Means, 0, len(t.state.Means)-k)
+	}
 	if t.finalistAt(done) {
-		// Kept even where the stage ends here (the race has it as its
-		// latest mean), so that a run stopped at its limit and continued
-		// under a higher one keeps the finalists of a run without the stop.
+		// Kept even where the stage ends here (where the race has the
+		// average instead), so that a run stopped at its limit and
+		// continued under a higher one keeps the finalists of a run
+		// without the stop.
 		t.state.Finalists = append(t.state.Finalists, Finalist{Generation: done, Weights: rec.Weights.Values})
-		if k := t.cfg.Validation.Finalists; len(t.state.Finalists) > k {
+		if k := t.cfg.Validation.Finalists + 1; len(t.state.Finalists) > k {
 			t.state.Finalists = slices.Delete(t.state.Finalists, 0, len(t.state.Finalists)-k)
 		}
 		rec.Finalist = true
@@ -116,7 +121,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		if err != nil {
 			return Record{}, err
 		}
-		rec.Validation = &RecordValidation{Generation: v.Generation, Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games, Race: v.Race}
+		rec.Validation = &RecordValidation{Generation: v.Generation, Average: v.Average, Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games, Race: v.Race}
 		t.state.Concluded = done
 	}
 	if rec.StageEnd != "" {
@@ -150,9 +155,9 @@ func (t *Tuner) concludedAt(g int) bool {
 
 // finalistAt reports whether the mean after done completed generations is
 // one of its stage's finalists: every validation.every generations of the
-// stage, where the race has finalists before the latest mean.
+// stage, under validation.finalists.
 func (t *Tuner) finalistAt(done int) bool {
-	return t.cfg.Validation.Finalists > 1 && (done-t.state.StageGeneration)%t.cfg.Validation.Every == 0
+	return t.cfg.Validation.Finalists > 0 && (done-t.state.StageGeneration)%t.cfg.Validation.Every == 0
 }
 
 // Evaluations returns the candidate evaluations so far, over all stages.

@@ -19,7 +19,7 @@ sigma: 1
 optimizer: {population: 8}
 search: {depth: 1}
 fitness: {games: 12}
-validation: {every: 2, games: 4}
+validation: {games: 4}
 noise: {block: 4, games: [8, 24]}
 checkpoints: {keep: 2}
 `)
@@ -152,7 +152,7 @@ generations: 6
 optimizer: {population: 6}
 search: {depth: 1}
 fitness: {games: 8}
-validation: {every: 3, games: 4}
+validation: {games: 4}
 stages:
   - generations: 3
   - search: {depth: 2}

@@ -142,7 +142,7 @@ search: {algorithm: nneonneo, depth: 3}
 // handling at a stage's start (games off the blocks) and after.
 func TestNextGames(t *testing.T) {
 	for _, games := range []int{6, 8, 13} {
-		cfg, err := ReadConfig([]byte(fmt.Sprintf("seed: 3\ngenerations: 3\noptimizer: {population: 4}\nsearch: {depth: 1}\nfitness: {games: %d, max_moves: 40}\nvalidation: {every: 10, games: 4}\n", games)), "g.yaml")
+		cfg, err := ReadConfig([]byte(fmt.Sprintf("seed: 3\ngenerations: 3\noptimizer: {population: 4}\nsearch: {depth: 1}\nfitness: {games: %d, max_moves: 40}\nvalidation: {games: 4}\n", games)), "g.yaml")
 		if err != nil {
 			t.Fatal(err)
 		}

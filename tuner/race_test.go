@@ -17,8 +17,10 @@ import (
 )
 
 // raceConfig is smallConfig for ten generations of six candidates on a
-// fixed four games each, a finalist every two generations, finalists
-// finalists and races of sel games an entrant.
+// fixed four games each, the average of at most the last 5 means
+// recommended (2 at the end of 10 generations: a fifth of them),
+// finalists finalists kept every two generations and races of sel games
+// an entrant.
 func raceConfig(t *testing.T, finalists, sel int) *Config {
 	t.Helper()
 	cfg := smallConfig(t)
@@ -28,6 +30,7 @@ func raceConfig(t *testing.T, finalists, sel int) *Config {
 	cfg.Validation.Every = 2
 	cfg.Validation.Finalists = finalists
 	cfg.Validation.Select = sel
+	cfg.Validation.Average = 5
 	return cfg
 }
 
@@ -109,7 +112,9 @@ func slowRace(m Metric, rs [][]engine.Result, n int) (played []int, winner int, 
 }
 
 // TestRace checks the final race against its slow twin: its entrants are
-// the start, the finalists kept and the latest mean; each entrant's games,
+// the start, the finalists kept and the average of the last 2 means (of
+// generations 9 and 10: a fifth of 10, averaged in order as the test does
+// it); each entrant's games,
 // fitness and the winner are those of every entrant played on every game
 // and the blocks judged afterwards; the winner is what the run validates,
 // recommends and exports; the race's games are tuning seeds no other game
@@ -128,7 +133,7 @@ func TestRace(t *testing.T) {
 		}},
 		{6, func(*Config) Pool { return flatPool{} }},
 	} {
-		cfg := raceConfig(t, 3, 16)
+		cfg := raceConfig(t, 2, 16)
 		cfg.Seed = tc.seed
 		rp := &recordingPool{p: tc.pool(cfg)}
 		tu, err := New(cfg, Options{Pool: rp})
@@ -160,14 +165,24 @@ func TestRace(t *testing.T) {
 		for _, e := range r.Entrants {
 			gens = append(gens, e.Generation)
 		}
-		if want := []int{0, 6, 8, 10}; !slices.Equal(gens, want) || !r.Entrants[0].Start {
-			t.Fatalf("seed %d: entrants %v (start %v), want the start, the finalists 6 and 8 and the latest 10: %v", tc.seed, gens, r.Entrants[0].Start, want)
+		if want := []int{0, 6, 8, 10}; !slices.Equal(gens, want) || !r.Entrants[0].Start || r.Entrants[3].Average != 2 {
+			t.Fatalf("seed %d: entrants %+v, want the start, the finalists 6 and 8 and the average of 2 means ending at 10: %v", tc.seed, r.Entrants, want)
 		}
+		avg := make([]float64, len(means[10]))
+		for g := 9; g <= 10; g++ {
+			for i, x := range means[g] {
+				avg[i] += x
+			}
+		}
+		for i := range avg {
+			avg[i] /= 2
+		}
+		vectors := [][]float64{means[0], means[6], means[8], avg}
 		// The race's batches: those of the last step whose vectors are the
 		// entrants', on the race's seeds.
 		var race []Batch
 		for _, b := range rp.batches[from:] {
-			if len(b.Vectors) == len(gens) && slices.EqualFunc(b.Vectors, [][]float64{means[0], means[6], means[8], means[10]}, slices.Equal[[]float64]) {
+			if len(b.Vectors) == len(gens) && slices.EqualFunc(b.Vectors, vectors, slices.Equal[[]float64]) {
 				race = append(race, b)
 			}
 		}
@@ -200,12 +215,15 @@ func TestRace(t *testing.T) {
 		if r.Recommends != gens[winner] {
 			t.Errorf("seed %d: the race recommends generation %d, the slow twin %d", tc.seed, r.Recommends, gens[winner])
 		}
-		if gens[winner] != 10 {
+		if winner != 3 {
 			later++
 		}
 		st := tu.State()
-		if st.Validated.Generation != r.Recommends || !slices.Equal(st.Validated.Weights, means[r.Recommends]) || tu.Recommended() != st.Validated {
-			t.Errorf("seed %d: validated generation %d's mean, want the winner %d's", tc.seed, st.Validated.Generation, r.Recommends)
+		if st.Validated.Generation != r.Recommends || !slices.Equal(st.Validated.Weights, vectors[winner]) || tu.Recommended() != st.Validated {
+			t.Errorf("seed %d: validated generation %d's, want the winner %d's", tc.seed, st.Validated.Generation, r.Recommends)
+		}
+		if wantAvg := map[bool]int{true: 2}[winner == 3]; st.Validated.Average != wantAvg || last.Validation.Average != wantAvg {
+			t.Errorf("seed %d: validated average %d, history %d; want %d", tc.seed, st.Validated.Average, last.Validation.Average, wantAvg)
 		}
 		if last.Validation.Generation != r.Recommends {
 			t.Errorf("seed %d: the history's validation is of generation %d, want %d", tc.seed, last.Validation.Generation, r.Recommends)
@@ -268,7 +286,7 @@ func TestRace(t *testing.T) {
 	if stopped == 0 {
 		t.Error("no entrant stopped early in any race: the cases no longer test the stops")
 	}
-	t.Logf("%d entrants stopped early; %d races won by an entrant before the latest mean", stopped, later)
+	t.Logf("%d entrants stopped early; %d races won by an entrant other than the average", stopped, later)
 }
 
 // TestRaceStopRule checks the rule that stops an entrant against the t
@@ -371,7 +389,7 @@ func TestRaceFlat(t *testing.T) {
 		wins := make([]int, 3)
 		races, stopped := 0, 0
 		for seed := uint64(1); seed <= 150; seed++ {
-			cfg := raceConfig(t, 2, sel)
+			cfg := raceConfig(t, 1, sel)
 			cfg.Seed = seed
 			cfg.Generations = 4
 			tu, err := New(cfg, Options{Pool: flatPool{}})
@@ -381,7 +399,7 @@ func TestRaceFlat(t *testing.T) {
 			recs := stepAll(t, tu)
 			r := recs[len(recs)-1].Validation.Race
 			if len(r.Entrants) != 3 {
-				t.Fatalf("select %d, seed %d: %d entrants, want the start, generation 2 and the latest, 4", sel, seed, len(r.Entrants))
+				t.Fatalf("select %d, seed %d: %d entrants, want the start, generation 2 and the average ending at 4", sel, seed, len(r.Entrants))
 			}
 			races++
 			for i, e := range r.Entrants {
@@ -449,7 +467,7 @@ func (p tiltPool) Play(ctx context.Context, b *Batch, results [][]engine.Result,
 // the race's second block, and the race goes on only among those close to
 // the leader.
 func TestRaceEndsEarly(t *testing.T) {
-	cfg := raceConfig(t, 3, 200)
+	cfg := raceConfig(t, 2, 200)
 	// The slope is steep along monotonicity (the first coordinate), and the
 	// search climbs it: the start falls far behind the last means.
 	tu, err := New(cfg, Options{Pool: tiltPool{from: cfg.Init["monotonicity"], scale: 0.05 * cfg.Init["monotonicity"]}})
@@ -474,24 +492,95 @@ func TestRaceEndsEarly(t *testing.T) {
 	t.Logf("on a slope: %+v", r.Entrants)
 }
 
-// TestRaceNone: without finalists the latest mean is recommended without a
-// race, and with one the race is the start's against the latest mean.
+// TestRaceNone: without a race (select 0) the average of the last means
+// is recommended as it is, and so is the latest mean with average 1; by
+// default the race is the start's against the average.
 func TestRaceNone(t *testing.T) {
 	cfg := raceConfig(t, 0, 0)
 	recs := stepAll(t, mustNew(t, cfg))
 	last := recs[len(recs)-1]
-	if last.Validation.Race != nil || last.Validation.Generation != 10 {
-		t.Errorf("finalists 0: race %+v, validated generation %d; want none and 10", last.Validation.Race, last.Validation.Generation)
+	if last.Validation.Race != nil || last.Validation.Generation != 10 || last.Validation.Average != 2 {
+		t.Errorf("select 0: race %+v, validated generation %d averaging %d; want none, 10 and 2 (a fifth of 10)", last.Validation.Race, last.Validation.Generation, last.Validation.Average)
 	}
 	for _, rec := range recs {
 		if rec.Finalist {
-			t.Errorf("finalists 0: generation %d is a finalist", rec.Generation)
+			t.Errorf("no finalists: generation %d is a finalist", rec.Generation)
 		}
 	}
-	recs = stepAll(t, mustNew(t, raceConfig(t, 1, 16)))
+	cfg = raceConfig(t, 0, 0)
+	cfg.Validation.Average = 1
+	tu := mustNew(t, cfg)
+	recs = stepAll(t, tu)
+	if v := tu.State().Validated; !slices.Equal(v.Weights, recs[len(recs)-1].Weights.Values) || v.Average != 0 {
+		t.Errorf("average 1: validated %v (average %d), want the latest mean %v", v.Weights, v.Average, recs[len(recs)-1].Weights.Values)
+	}
+	recs = stepAll(t, mustNew(t, raceConfig(t, 0, 16)))
 	r := recs[len(recs)-1].Validation.Race
-	if r == nil || len(r.Entrants) != 2 || !r.Entrants[0].Start || r.Entrants[1].Generation != 10 {
-		t.Errorf("finalists 1: race %+v, want the start against generation 10", r)
+	if r == nil || len(r.Entrants) != 2 || !r.Entrants[0].Start || r.Entrants[1].Generation != 10 || r.Entrants[1].Average != 2 {
+		t.Errorf("the default race %+v, want the start against the average of generations 9 and 10", r)
+	}
+}
+
+// TestAverage: the average is of the stage's last validation.average
+// means, and of no more than the last fifth of its generations (rounded,
+// one at least), and a held coordinate keeps its value exactly.
+func TestAverage(t *testing.T) {
+	ctx := context.Background()
+	cfg := raceConfig(t, 0, 0)
+	cfg.Generations = 0
+	cfg.Validation.Average = 3
+	tu := mustNew(t, cfg)
+	if err := tu.ValidateStart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(tu.Recommendation(), tu.State().Start.Weights) {
+		t.Errorf("before the first generation the recommendation is %v, want the start", tu.Recommendation())
+	}
+	var ms [][]float64
+	ks := map[int]bool{}
+	for g := 1; g <= 20; g++ {
+		rec, err := tu.Step(ctx, func() time.Duration { return 0 })
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, rec.Weights.Values)
+		k := min(3, max(1, int(math.Round(float64(g)/5))))
+		ks[k] = true
+		from := len(ms) - k
+		want := make([]float64, len(rec.Weights.Values))
+		for _, m := range ms[from:] {
+			for i, x := range m {
+				want[i] += x
+			}
+		}
+		for i := range want {
+			want[i] /= float64(len(ms) - from)
+		}
+		if got := tu.Recommendation(); !slices.Equal(got, want) {
+			t.Errorf("generation %d: the recommendation %v, want the average of the last %d means %v", g, got, len(ms)-from, want)
+		}
+	}
+	if len(ks) != 3 {
+		t.Errorf("averaged %v means: the test no longer sees 1, 2 and 3", ks)
+	}
+	// A scale-invariant set holds its reference weight: the average keeps
+	// it bit for bit.
+	hcfg := raceConfig(t, 0, 0)
+	hcfg.Generations = 0
+	hcfg.Search.HeuristicOnly = true
+	hcfg.Validation.Average = 3
+	ht := mustNew(t, hcfg)
+	if err := ht.ValidateStart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for range 15 {
+		if _, err := ht.Step(ctx, func() time.Duration { return 0 }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ref := ht.Set().ReferenceIndex()
+	if got, want := ht.Recommendation()[ref], hcfg.Init[ht.Names()[ref]]; got != want {
+		t.Errorf("the held reference weight averages to %v, want %v exactly", got, want)
 	}
 }
 
@@ -514,14 +603,16 @@ func TestFinishWithin(t *testing.T) {
 		each  int // the games an entrant plays at most
 	}{
 		{1 << 40, 16},
-		{4 + 4*12, 12},
-		{4 + 4*9, 8}, // rounded down to whole blocks of 2, at least half
+		{4 + 5*12, 12},
+		{4 + 5*9, 8}, // rounded down to whole blocks of 2, at least half
 		{1, 8},
 	} {
 		cfg := raceConfig(t, 3, 16)
 		cfg.Seed = 3
 		cfg.Generations = 0
 		tu := mustNew(t, cfg)
+		// 7 generations: finalists at 2, 4 and 6, and the average: with
+		// the start, 5 entrants.
 		if err := tu.ValidateStart(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -531,10 +622,10 @@ func TestFinishWithin(t *testing.T) {
 			}
 		}
 		least, most := tu.FinishGames()
-		if want := int64(4 + 4*8); least != want {
-			t.Errorf("FinishGames: least %d, want the validation's 4 and 8 games of 4 entrants", least)
+		if want := int64(4 + 5*8); least != want {
+			t.Errorf("FinishGames: least %d, want the validation's 4 and 8 games of 5 entrants", least)
 		}
-		if want := int64(4 + 4*16); most != want {
+		if want := int64(4 + 5*16); most != want {
 			t.Errorf("FinishGames: most %d, want %d", most, want)
 		}
 		rp := &recordingPool{p: tu.pool.p}
@@ -562,27 +653,35 @@ func TestFinishWithin(t *testing.T) {
 // from the winner, and races its start (the winner, under its own
 // validation search) at its end.
 func TestRaceStages(t *testing.T) {
-	yml := strings.Replace(ladderYAML, "validation: {every: 2, games: 4}", "validation: {every: 1, games: 4, finalists: 2, select: 8}", 1)
+	yml := strings.Replace(ladderYAML, "validation: {games: 4}", "validation: {every: 1, games: 4, finalists: 2, select: 8, average: 2}", 1)
 	for _, seed := range []string{"seed: 3", "seed: 4", "seed: 9"} {
 		tu := mustNew(t, parseResolved(t, strings.Replace(yml, "seed: 3", seed, 1)))
-		means := map[int][]float64{}
+		ctx := context.Background()
+		if err := tu.ValidateStart(ctx); err != nil {
+			t.Fatal(err)
+		}
 		var races []*RecordRace
 		starts := []int{0}
-		for _, rec := range stepAll(t, tu) {
-			means[rec.Generation] = rec.Weights.Values
+		for tu.Finished() == "" {
+			rec, err := tu.Step(ctx, func() time.Duration { return 0 })
+			if err != nil {
+				t.Fatal(err)
+			}
 			if rec.Validation == nil {
 				continue
 			}
 			r := rec.Validation.Race
 			races = append(races, r)
-			if want := []int{starts[len(starts)-1], rec.Generation - 1, rec.Generation}; len(r.Entrants) != 3 ||
-				r.Entrants[0].Generation != want[0] || r.Entrants[1].Generation != want[1] || r.Entrants[2].Generation != want[2] {
-				t.Errorf("%s: the race after generation %d: %+v, want entrants %v", seed, rec.Generation, r.Entrants, want)
+			g := rec.Generation
+			// Stages of 3 and 6 generations average a fifth of them: one.
+			if want := []int{starts[len(starts)-1], g - 2, g - 1, g}; len(r.Entrants) != 4 || !r.Entrants[0].Start || r.Entrants[3].Average != 0 ||
+				r.Entrants[0].Generation != want[0] || r.Entrants[1].Generation != want[1] || r.Entrants[2].Generation != want[2] || r.Entrants[3].Generation != want[3] {
+				t.Errorf("%s: the race after generation %d: %+v, want the start (of %d), finalists %d and %d, and the latest mean %d", seed, g, r.Entrants, want[0], want[1], want[2], want[3])
 			}
 			if rec.StageEnd != "" {
 				st := tu.State()
-				if !slices.Equal(st.StageStart, means[r.Recommends]) && r.Recommends != 0 {
-					t.Errorf("%s: stage %d starts from %v, want the winner generation %d's %v", seed, st.Stage+1, st.StageStart, r.Recommends, means[r.Recommends])
+				if !slices.Equal(st.StageStart, st.Validated.Weights) || st.Validated.Generation != r.Recommends {
+					t.Errorf("%s: stage %d starts from %v, want the winner's (generation %d) %v", seed, st.Stage+1, st.StageStart, r.Recommends, st.Validated.Weights)
 				}
 				starts = append(starts, r.Recommends)
 			}
@@ -634,6 +733,7 @@ func TestRaceResumesOldCheckpoints(t *testing.T) {
 			t.Fatal(err)
 		}
 		delete(state, "finalists")
+		delete(state, "means")
 		state["validated"] = old
 		switch {
 		case strings.Contains(rule, "race"):
@@ -646,6 +746,7 @@ func TestRaceResumesOldCheckpoints(t *testing.T) {
 		}
 		yml := mustMarshalConfig(t, cfg)
 		yml = strings.Replace(yml, "  finalists: 3\n", "", 1)
+		yml = strings.Replace(yml, "  average: 5\n", "", 1)
 		yml = strings.Replace(yml, "  select: 16\n", "  "+rule+"\n", 1)
 		if !strings.Contains(yml, rule) {
 			t.Fatalf("the old config was not written: %s", yml)
@@ -659,7 +760,7 @@ func TestRaceResumesOldCheckpoints(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", rule, err)
 		}
-		if ocfg.Validation.Finalists != DefaultFinalists || ocfg.Validation.Recommend != "" || ocfg.Validation.Fallback != 0 {
+		if ocfg.Validation.Finalists != 1 || ocfg.Validation.Average != 1 || ocfg.Validation.Recommend != "" || ocfg.Validation.Fallback != 0 {
 			t.Errorf("%s: the old config resolves to %+v", rule, ocfg.Validation)
 		}
 		if rule == "recommend: last" {
@@ -695,15 +796,18 @@ func TestRaceResumesOldCheckpoints(t *testing.T) {
 // change nothing.
 func TestRaceConfig(t *testing.T) {
 	for _, tc := range []struct{ yml, want string }{
-		{"validation: {recommend: race}", `c.yaml:1: validation.recommend: "race": no longer a setting: every stage ends with a race`},
+		{"validation: {recommend: race}", `c.yaml:1: validation.recommend: "race": no longer a setting: every stage recommends the average of its last means`},
 		{"validation: {recommend: best, patience: 2}", `validation.recommend: "best": no longer a setting`},
 		{"validation: {patience: 2}", "validation.patience: 2: no longer a setting"},
 		{"validation: {fallback: 0.05}", "validation.fallback: 0.05: no longer a setting"},
-		{"validation: {finalists: 17}", "validation.finalists: 17: want 0 (no race: the latest mean is recommended) to 16"},
+		{"validation: {average: 0}", "validation.average: 0: want 1 (the latest mean) to 64"},
+		{"validation: {average: 65}", "validation.average: 65: want 1"},
+		{"validation: {finalists: 17}", "validation.finalists: 17: want 0 to 16 earlier means"},
 		{"validation: {finalists: -1}", "validation.finalists: -1: want 0"},
-		{"validation: {finalists: 0, select: 50}", "validation.select: 50 with finalists: 0: there is no race to play it"},
-		{"validation: {select: 1}", "validation.select: 1: want 2 to"},
-		{"validation: {finalists: 1, every: 3}", "validation.every: 3 with finalists: 1: only the latest mean races"},
+		{"validation: {finalists: 2, select: 0}", "validation.finalists: 2 with select: 0: there is no race for them"},
+		{"validation: {select: 1}", "validation.select: 1: want 0 (no race) or 2 to"},
+		{"validation: {select: -4}", "validation.select: -4: want 0 (no race) or 2 to"},
+		{"validation: {every: 3}", "validation.every: 3 without finalists"},
 		{"noise: {handling: false, games: [4, 16]}", "noise.games: [4 16] with handling: false"},
 		{"noise: {handling: false, reevaluate: 2}", "noise.reevaluate: 2 with handling: false"},
 		{"noise: {handling: false, block: 8}", "noise.block: 8 with handling and racing off"},
@@ -715,8 +819,9 @@ func TestRaceConfig(t *testing.T) {
 	}
 	for _, yml := range []string{
 		"validation: {finalists: 0}",
-		"validation: {finalists: 1}",
-		"validation: {finalists: 5, every: 3, select: 40}",
+		"validation: {select: 0}",
+		"validation: {select: 0, average: 1}",
+		"validation: {finalists: 5, every: 3, select: 40, average: 8}",
 		"noise: {handling: false, racing: true, block: 8}",
 		"noise: {handling: false}",
 	} {
@@ -731,7 +836,7 @@ func TestRaceConfig(t *testing.T) {
 			t.Fatalf("%s: resolved: %v", yml, err)
 		}
 		back.Resolve()
-		if err := back.Validate(); err != nil || back.Validation.Finalists != cfg.Validation.Finalists || back.Validation.Select != cfg.Validation.Select || back.Noise.Racing != cfg.Noise.Racing {
+		if err := back.Validate(); err != nil || back.Validation.Finalists != cfg.Validation.Finalists || back.Validation.Select != cfg.Validation.Select || back.Validation.Average != cfg.Validation.Average || back.Noise.Racing != cfg.Noise.Racing {
 			t.Errorf("%s: resolved reads back as %+v, %+v (%v); want %+v, %+v", yml, back.Validation, back.Noise, err, cfg.Validation, cfg.Noise)
 		}
 	}

@@ -25,9 +25,9 @@ const (
 	DefaultValidationEvery = 5
 	DefaultValidationGames = 100
 	DefaultKeep            = 3
-	// DefaultFinalists is validation.finalists: the means that race at a
-	// stage's end, with its start.
-	DefaultFinalists = 3
+	// DefaultAverage is validation.average: the stage's last means whose
+	// average is recommended.
+	DefaultAverage = 5
 	// DefaultSelectGames is validation.select: the most games an entrant
 	// of the final race plays (raceBlocks blocks of 12).
 	DefaultSelectGames = 96
@@ -60,11 +60,9 @@ func (c *Config) Resolve() {
 	setDefault(c, "validation.every", &c.Validation.Every, DefaultValidationEvery)
 	setDefault(c, "validation.games", &c.Validation.Games, DefaultValidationGames)
 	setDefault(c, "checkpoints.keep", &c.Checkpoints.Keep, DefaultKeep)
-	if c.absent("validation.finalists", c.Validation.Finalists == 0) {
-		c.Validation.Finalists = DefaultFinalists
-	}
-	if c.Validation.Finalists > 0 {
-		setDefault(c, "validation.select", &c.Validation.Select, DefaultSelectGames)
+	setDefault(c, "validation.average", &c.Validation.Average, DefaultAverage)
+	if c.absent("validation.select", c.Validation.Select == 0) {
+		c.Validation.Select = DefaultSelectGames
 	}
 	if set, err := c.FeatureSet(); err == nil && c.Player == nil {
 		names, defaults := set.VectorNames(), set.DefaultVector()
@@ -114,7 +112,7 @@ var zeroIsNoValue = map[string]bool{
 	"optimizer.method": true, "optimizer.elite": true, "optimizer.restarts": true,
 	"search.algorithm": true, "search.depth": true, "search.width": true,
 	"fitness.games": true, "fitness.metric": true,
-	"validation.every": true, "validation.games": true, "validation.select": true, "checkpoints.keep": true,
+	"validation.every": true, "validation.games": true, "validation.average": true, "checkpoints.keep": true,
 	"noise.block": true,
 	"stages.name": true, "stages.search.algorithm": true, "stages.search.depth": true,
 	"stages.search.width": true, "stages.games": true, "stages.sigma": true,
@@ -246,8 +244,9 @@ func (c *Config) resolveSearchOptions() {
 // a run it started resumes with the search it had (no cutoff) rather than
 // today's defaults; and a config of payload format 1, from before the
 // final race, keeps racing off without noise handling (where it did
-// nothing) and drops its recommendation rule (recommend, patience,
-// fallback), which the final race replaced.
+// nothing), drops its recommendation rule (recommend, patience,
+// fallback), which the final race replaced, and races what that rule
+// recommended as a finalist against its single latest mean.
 func (c *Config) asCheckpointed(format int) {
 	if c.lines == nil {
 		return
@@ -269,5 +268,13 @@ func (c *Config) asCheckpointed(format int) {
 		}
 		v := &c.Validation
 		v.Recommend, v.Patience, v.Fallback = "", 0, 0
+		// The old rule's recommendation races as a finalist (see
+		// legacyState), and the mean it ran with was a single one.
+		if v.Finalists == 0 {
+			v.Finalists = 1
+		}
+		if _, ok := c.lines.Line("validation.average"); !ok {
+			v.Average = 1
+		}
 	}
 }

@@ -26,7 +26,7 @@ generations: 5
 optimizer: {population: 4}
 search: {depth: 1}
 fitness: {games: 4}
-validation: {every: 2, games: 4}
+validation: {games: 4}
 checkpoints: {keep: 2}
 `), "small.yaml")
 	if err != nil {

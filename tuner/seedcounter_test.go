@@ -22,7 +22,7 @@ generations: 5
 optimizer: {population: 4}
 search: {depth: 1}
 fitness: {games: 3}
-validation: {games: 2, finalists: 0}
+validation: {games: 2, select: 0}
 checkpoints: {keep: 2}
 stages:
   - generations: 2

@@ -71,7 +71,7 @@ sigma: 0.4
 optimizer: {population: 4}
 search: {depth: 1}
 fitness: {games: 3}
-validation: {every: 2, games: 4}
+validation: {games: 4}
 checkpoints: {keep: 2}
 stages:
   - name: shallow
@@ -172,9 +172,10 @@ func (rp *recordingPool) Play(ctx context.Context, b *Batch, results [][]engine.
 // happens, what stage 2 starts from, its seeds, the start measured again
 // with the new search, the history and the exported weights.
 func TestStagesRun(t *testing.T) {
-	// Fixed games per candidate and no final race, so that every batch's
-	// size is known (TestRaceStages has the race across a ladder).
-	cfg := parseResolved(t, strings.Replace(ladderYAML, "validation: {every: 2, games: 4}", "validation: {games: 4, finalists: 0}", 1)+"noise: {handling: false}\n")
+	// Fixed games per candidate, no final race and the latest mean
+	// recommended, so that every batch's size and vector is known
+	// (TestRaceStages has the race across a ladder).
+	cfg := parseResolved(t, strings.Replace(ladderYAML, "validation: {games: 4}", "validation: {games: 4, select: 0, average: 1}", 1)+"noise: {handling: false}\n")
 	rp := &recordingPool{p: NewLocalPool(0)}
 	var starts []*Validation
 	dir := filepath.Join(t.TempDir(), "run")
@@ -434,7 +435,7 @@ func TestLastClocksStage(t *testing.T) {
 // TestStagesOneValidationSearch: with validation.search given, every stage
 // validates with it and the start is measured once.
 func TestStagesOneValidationSearch(t *testing.T) {
-	cfg := parseResolved(t, strings.Replace(ladderYAML, "validation: {every: 2, games: 4}", "validation: {every: 2, games: 4, search: {depth: 2}}", 1))
+	cfg := parseResolved(t, strings.Replace(ladderYAML, "validation: {games: 4}", "validation: {games: 4, search: {depth: 2}}", 1))
 	starts := 0
 	r, err := Create(cfg, filepath.Join(t.TempDir(), "run"), Options{Events: Events{Validation: func(v *Validation, start bool) {
 		if start {

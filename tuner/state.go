@@ -24,12 +24,15 @@ type State struct {
 	// recommended weights (see Recommended).
 	Start     *Validation `json:"start,omitempty"`
 	Validated *Validation `json:"validated,omitempty"`
-	// Finalists are the current stage's means that race at its end (see
-	// race.go): the distribution mean every validation.every generations
-	// of the stage, the latest validation.finalists of them kept, in the
-	// order of their generations. A race has the latest
-	// validation.finalists - 1 before its own generation, and the stage's
-	// latest mean.
+	// Means are the current stage's latest distribution means, the last
+	// validation.average of them, in the order of their generations: the
+	// recommendation is their average (see race.go).
+	Means []Finalist `json:"means,omitempty"`
+	// Finalists are, under validation.finalists, the current stage's
+	// earlier means that race at its end: the mean every validation.every
+	// generations of the stage, the latest validation.finalists + 1 of them
+	// kept (a race has those before its own generation), in the order of
+	// their generations.
 	Finalists []Finalist `json:"finalists,omitempty"`
 	// Concluded is the generation after which the latest final race ran
 	// (with Validated, its winner's validation): a run that finishes or
@@ -76,8 +79,11 @@ type Validation struct {
 	// two validations on the same seeds compare game by game (TunedVsStart).
 	Scores   []int `json:"scores,omitempty"`
 	MaxTiles []int `json:"max_tiles,omitempty"`
-	// Race is the race this mean ran against the recommended weights,
-	// under validation.recommend: race.
+	// Average is, for the winner of a final race that was the average of
+	// its stage's last means, how many means it averaged (those of
+	// generations Generation-Average+1 to Generation); 0 for one mean.
+	Average int `json:"average,omitempty"`
+	// Race is the final race that chose these weights.
 	Race *RecordRace `json:"race,omitempty"`
 }
 
@@ -126,5 +132,6 @@ func (s State) clone() State {
 	}
 	s.StageStart = slices.Clone(s.StageStart)
 	s.Finalists = slices.Clone(s.Finalists)
+	s.Means = slices.Clone(s.Means)
 	return s
 }

@@ -72,11 +72,11 @@ func (t *Tuner) nextStage(ctx context.Context, done int) error {
 	}
 	// Noise handling's games per candidate start again from the stage's,
 	// and the stage keeps finalists of its own.
-	t.state.Noise, t.state.Finalists = nil, nil
+	t.state.Noise, t.state.Finalists, t.state.Means = nil, nil, nil
 	t.state.Stage, t.state.StageGeneration, t.state.StageStart = i, done, slices.Clone(v.Weights)
 	t.state.StageEvaluations = evaluations
 	if t.valSearch != before {
-		if _, err := t.validate(ctx, t.init, 0, true, nil); err != nil {
+		if err := t.validateStart(ctx); err != nil {
 			return err
 		}
 	}

@@ -148,14 +148,16 @@ func (c *Config) validateRest() error {
 	}
 	v := c.Validation
 	switch {
+	case v.Average < 1 || v.Average > maxAverage:
+		return c.errorf("validation.average", "%d: want 1 (the latest mean) to %d of the stage's last means to average", v.Average, maxAverage)
+	case v.Select < 0 || v.Select == 1 || v.Select > 1<<20:
+		return c.errorf("validation.select", "%d: want 0 (no race) or 2 to %d games an entrant of the final race (absent: %d)", v.Select, 1<<20, DefaultSelectGames)
 	case v.Finalists < 0 || v.Finalists > maxFinalists:
-		return c.errorf("validation.finalists", "%d: want 0 (no race: the latest mean is recommended) to %d means racing at a stage's end", v.Finalists, maxFinalists)
-	case v.Finalists == 0 && v.Select != 0:
-		return c.errorf("validation.select", "%d with finalists: 0: there is no race to play it (leave select out, or give finalists)", v.Select)
-	case v.Finalists > 0 && (v.Select < 2 || v.Select > 1<<20):
-		return c.errorf("validation.select", "%d: want 2 to %d games an entrant of the final race (absent: %d)", v.Select, 1<<20, DefaultSelectGames)
-	case v.Finalists < 2 && c.written("validation.every"):
-		return c.errorf("validation.every", "%d with finalists: %d: only the latest mean races, and every spaces the finalists before it (give finalists 2 or more, or leave every out)", v.Every, v.Finalists)
+		return c.errorf("validation.finalists", "%d: want 0 to %d earlier means racing at a stage's end", v.Finalists, maxFinalists)
+	case v.Finalists > 0 && v.Select == 0:
+		return c.errorf("validation.finalists", "%d with select: 0: there is no race for them (give select, or leave finalists out)", v.Finalists)
+	case v.Finalists == 0 && c.written("validation.every"):
+		return c.errorf("validation.every", "%d without finalists: every spaces the earlier means that race (give finalists, or leave every out)", v.Every)
 	}
 	if c.Checkpoints.Keep < 1 {
 		return c.errorf("checkpoints.keep", "%d: want at least 1", c.Checkpoints.Keep)
@@ -172,11 +174,11 @@ func (c *Config) validateLegacy() error {
 	v := c.Validation
 	switch {
 	case v.Recommend != "":
-		return c.errorf("validation.recommend", "%q: no longer a setting: every stage ends with a race of its start and its last means (validation.finalists, absent 3; 0 recommends the latest mean); delete the line", v.Recommend)
+		return c.errorf("validation.recommend", "%q: no longer a setting: every stage recommends the average of its last means (validation.average), raced against its start (validation.select); delete the line", v.Recommend)
 	case v.Patience != 0:
 		return c.errorf("validation.patience", "%d: no longer a setting (it stopped runs of recommend: best, which the final race replaced); delete the line", v.Patience)
 	case v.Fallback != 0:
-		return c.errorf("validation.fallback", "%v: no longer a setting: no mean is measured before the stage's end, so there is nothing to fall back on; the final race keeps the stage's start and earlier means in the running (validation.finalists); delete the line", v.Fallback)
+		return c.errorf("validation.fallback", "%v: no longer a setting: no mean is measured before the stage's end, so there is nothing to fall back on; the final race keeps the stage's start in the running, and earlier means with validation.finalists; delete the line", v.Fallback)
 	}
 	return nil
 }

@@ -38,30 +38,26 @@ func (t *Tuner) measure(ctx context.Context, w []float64) (*Validation, error) {
 	}, nil
 }
 
-// validate measures w, the mean of generation generation, and records it:
-// as the start when start is set, else as the recommended weights, chosen
-// by race (nil without one). It is the one place a validation enters the
-// state.
-func (t *Tuner) validate(ctx context.Context, w []float64, generation int, start bool, race *RecordRace) (*Validation, error) {
-	v, err := t.measure(ctx, w)
+// validateStart measures the starting weights of the run (init) on the
+// validation games, with the current validation search, and records them
+// as the start: the figure every recommendation is compared with.
+func (t *Tuner) validateStart(ctx context.Context) error {
+	v, err := t.measure(ctx, t.init)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	v.Generation, v.Race = generation, race
-	if start {
-		t.state.Start = v
-	} else {
-		t.state.Validated = v
-	}
+	v.Generation = 0
+	t.state.Start = v
 	if t.events.Validation != nil {
-		t.events.Validation(v, start)
+		t.events.Validation(v, true)
 	}
-	return v, nil
+	return nil
 }
 
 // conclude ends the current stage after done completed generations: its
 // final race (race.go), and the winner measured on the validation games,
-// the recommended weights.
+// the recommended weights. It is the one place a recommendation enters
+// the state.
 func (t *Tuner) conclude(ctx context.Context, done int) (*Validation, error) {
 	w, race, err := t.race(ctx, done)
 	if err != nil {
@@ -71,14 +67,23 @@ func (t *Tuner) conclude(ctx context.Context, done int) (*Validation, error) {
 		// The stage's start won, already measured on these games with
 		// this search: the figure is the same, and costs nothing.
 		v := *known
-		v.Generation, v.Race, v.Stage = w.Generation, race, t.state.Stage
+		v.Generation, v.Race, v.Stage, v.Average = w.Generation, race, t.state.Stage, w.average
 		t.state.Validated = &v
 		if t.events.Validation != nil {
 			t.events.Validation(&v, false)
 		}
 		return &v, nil
 	}
-	return t.validate(ctx, w.Weights, w.Generation, false, race)
+	v, err := t.measure(ctx, w.Weights)
+	if err != nil {
+		return nil, err
+	}
+	v.Generation, v.Race, v.Average = w.Generation, race, w.average
+	t.state.Validated = v
+	if t.events.Validation != nil {
+		t.events.Validation(v, false)
+	}
+	return v, nil
 }
 
 // measured returns a validation of the weights w with the current
@@ -104,7 +109,7 @@ func (t *Tuner) ValidateStart(ctx context.Context) error {
 	if t.StopReason(0) == "" {
 		t.playAhead(ctx)
 	}
-	if _, err := t.validate(ctx, t.init, 0, true, nil); err != nil {
+	if err := t.validateStart(ctx); err != nil {
 		t.dropAhead()
 		return err
 	}
@@ -127,9 +132,9 @@ func (s State) Recommended() *Validation {
 
 // Recommendation returns the weights the run would hand over if it ended
 // now, before any game of its end is played: once the run has finished,
-// the recommended weights; before, its current distribution mean, the
-// latest entrant of the race that would end it (nil before the start's
-// validation).
+// the recommended weights; before, the average of its stage's last means,
+// the entrant of the race that would end it that the race's games test
+// against the start (nil before the start's validation).
 func (t *Tuner) Recommendation() []float64 {
 	if t.state.Finished != "" || t.state.Start == nil {
 		if v := t.Recommended(); v != nil {
@@ -137,5 +142,5 @@ func (t *Tuner) Recommendation() []float64 {
 		}
 		return nil
 	}
-	return t.vector(t.opt.Mean())
+	return t.average()
 }

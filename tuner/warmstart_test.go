@@ -79,7 +79,7 @@ generations: 2
 init: `+path+`
 search: {depth: 1}
 fitness: {games: 2}
-validation: {every: 1, games: 4}
+validation: {games: 4}
 `), "warm.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -170,7 +170,7 @@ func waitProcessesGone(t *testing.T, pidFile string) {
 // request.
 func badPlayerConfig(command []string) string {
 	c := strings.Replace(playerConfig(command), "fitness: {games: 4}", "fitness: {games: 1}", 1)
-	c = strings.Replace(c, "validation: {every: 2, games: 6}", "validation: {every: 2, games: 2}", 1)
+	c = strings.Replace(c, "validation: {games: 6}", "validation: {games: 2}", 1)
 	return strings.Replace(c, "noise: {games: [2, 4], block: 2}\n", "", 1)
 }
 

@@ -87,7 +87,7 @@ features: standard
 optimizer: {method: cmaes, population: 6}
 search: {algorithm: expectimax, depth: 3}
 fitness: {games: 12}
-validation: {every: 2, games: 20}
+validation: {games: 20}
 checkpoints: {keep: 2}
 noise: {games: [4, 12]}
 `
@@ -103,7 +103,7 @@ features: standard
 optimizer: {method: cmaes, population: 6}
 search: {algorithm: expectimax, depth: 1}
 fitness: {games: 6}
-validation: {every: 2, games: 20}
+validation: {games: 20}
 checkpoints: {keep: 2}
 stages:
   - {name: shallow, generations: 2}

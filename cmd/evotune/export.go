@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/tuner"
@@ -141,13 +142,23 @@ func exportPlayer(ctx context.Context, t *tuner.Tuner, src string, isDir bool, f
 	return nil
 }
 
-// writtenLine says what export wrote to dst: the recommended vector (noun:
-// weights or parameters), its validation and the checkpoint it came from.
+// writtenLine says what export wrote to dst: the weights handed over
+// (noun: weights or parameters), their validation or that they have none
+// yet, and the checkpoint they came from.
 func writtenLine(stdout io.Writer, t *tuner.Tuner, dst, ckpt, noun string) {
-	v := t.Recommended()
+	v := t.Handover()
 	what := fmt.Sprintf("the validated mean of generation %d", v.Generation)
-	if v.Generation == 0 {
-		what = "the starting " + noun + " (no generation validated yet)"
+	if v.Average > 0 {
+		what = fmt.Sprintf("the validated average of the means of generations %d-%d", v.Generation-v.Average+1, v.Generation)
+	}
+	if v.Generation == 0 && v.Average == 0 {
+		what = "the starting " + noun + " (no generation recommended yet)"
+	}
+	if v.Games == 0 {
+		what = strings.Replace(what, "the validated ", "the ", 1)
+		dir := filepath.Dir(filepath.Dir(ckpt)) // DIR/checkpoints/FILE
+		fmt.Fprintf(stdout, "wrote %s: %s, not yet validated: the run goes on, and measures what it recommends when it ends (evotune resume %s --generations %d ends it now), from %s\n", dst, what, dir, t.State().Generation, ckpt)
+		return
 	}
 	fmt.Fprintf(stdout, "wrote %s: %s, %s %s on %d validation games, from %s\n", dst, what, t.Metric(), fmtFitness(v.Fitness), v.Games, ckpt)
 }

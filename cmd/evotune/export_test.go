@@ -22,7 +22,7 @@ features: nneonneo
 optimizer: {method: cmaes, population: 4}
 search: {algorithm: nneonneo, depth: 3}
 fitness: {games: 2}
-validation: {games: 2, finalists: 0}
+validation: {games: 2, select: 0, average: 1}
 `
 
 // nnFile writes a tuned-looking nneonneo weights file and returns its path.

@@ -43,7 +43,7 @@ generations: 1
 optimizer: {population: 4}
 search: {depth: 1}
 fitness: {games: 48}
-validation: {every: 1, games: 4}
+validation: {games: 4}
 noise: {games: [12, 48]}
 `)
 	for _, tt := range []struct {

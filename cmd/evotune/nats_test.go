@@ -30,7 +30,7 @@ features: standard
 optimizer: {method: cmaes, population: 6}
 search: {algorithm: expectimax, depth: 2}
 fitness: {games: 8}
-validation: {every: 2, games: 12}
+validation: {games: 12}
 checkpoints: {keep: 2}
 `
 

@@ -22,7 +22,7 @@ seed: 5
 generations: 3
 optimizer: {method: cmaes, population: 4}
 fitness: {games: 4}
-validation: {every: 2, games: 6}
+validation: {games: 6}
 noise: {games: [2, 4], block: 2}
 `
 
@@ -247,7 +247,7 @@ func TestTunePlayerIntShownAsInt(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 not found")
 	}
-	config := "name: pyint\nseed: 3\ngenerations: 2\noptimizer: {method: cmaes, population: 4}\nfitness: {games: 2, max_moves: 30}\nvalidation: {every: 2, games: 2}\nsigma: 0.3\n" +
+	config := "name: pyint\nseed: 3\ngenerations: 2\noptimizer: {method: cmaes, population: 4}\nfitness: {games: 2, max_moves: 30}\nvalidation: {games: 2}\nsigma: 0.3\n" +
 		"player:\n  command: [python3, ../../examples/players/python/player.py]\n"
 	dir := filepath.Join(t.TempDir(), "run")
 	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, config), "--out", dir, "--workers", "1")

@@ -23,7 +23,7 @@ features: standard
 optimizer: {OPTIMIZER}
 search: {algorithm: expectimax, depth: 1}
 fitness: {games: 4}
-validation: {every: 2, games: 4}
+validation: {games: 4}
 `
 	tune := func(optimizer string) (int, string, string) {
 		return runCLI(t, "tune", "--config", writeConfig(t, strings.Replace(cfg, "OPTIMIZER", optimizer, 1)),
@@ -69,7 +69,7 @@ features: standard
 optimizer: {population: 6}
 search: {algorithm: expectimax, depth: 1}
 fitness: {games: 8}
-validation: {every: 2, games: 20, select: 24}
+validation: {games: 20, select: 24, finalists: 2, every: 2}
 noise: {handling: false}
 `
 		dir := filepath.Join(t.TempDir(), "run")
@@ -77,7 +77,7 @@ noise: {handling: false}
 		if code != 0 {
 			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 		}
-		if want := "ending with a race of its start and last 3 means (every 2 generations) on up to 24 games each"; !strings.Contains(out, want) {
+		if want := "recommending the average of its last means (up to 5, a fifth of its generations at most) or, if one beats it in a race on up to 24 games each, its start or one of its 2 means every 2 generations before"; !strings.Contains(out, want) {
 			t.Errorf("the config line does not say %q:\n%s", want, out)
 		}
 		race := regexp.MustCompile(`(?m)^gen 6/6 .*final race on (\d+) games: start \d+(?: \(out after \d+ games\))?, gen 2 \d+(?: \(out after \d+ games\))?, gen 4 \d+(?: \(out after \d+ games\))?, gen 6 \d+(?: \(out after \d+ games\))?; (the start|gen \d) wins;  (the start|generation \d's mean) validated`).FindStringSubmatch(errs + out)
@@ -117,7 +117,7 @@ func TestTuneLegacyRecommendation(t *testing.T) {
 		"validation: {every: 1, games: 4, fallback: 0.05}\n":  "c.yaml:8: validation.fallback: 0.05: no longer a setting",
 		"validation: {every: 1, games: 4, patience: 2}\n":     "c.yaml:8: validation.patience: 2: no longer a setting",
 	} {
-		cfg := strings.Replace(smallConfig, "validation: {every: 2, games: 4}\n", key, 1)
+		cfg := strings.Replace(smallConfig, "validation: {games: 4}\n", key, 1)
 		code, _, errs := runCLI(t, "tune", "--config", writeConfig(t, cfg), "--out", filepath.Join(t.TempDir(), "run"))
 		if code != 2 || !strings.Contains(errs, want) || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
 			t.Errorf("%s: exit %d, %q; want 2 and one line with %q", strings.TrimSpace(key), code, errs, want)

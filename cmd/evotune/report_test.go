@@ -20,7 +20,7 @@ func reportCLI(args ...string) (code int, stdout, stderr string) {
 }
 
 func TestReport(t *testing.T) {
-	cfg, err := tuner.ReadConfig([]byte("name: r\ngenerations: 2\noptimizer: {population: 4}\nsearch: {depth: 1}\nfitness: {games: 2}\nvalidation: {every: 1, games: 2}\n"), "r.yaml")
+	cfg, err := tuner.ReadConfig([]byte("name: r\ngenerations: 2\noptimizer: {population: 4}\nsearch: {depth: 1}\nfitness: {games: 2}\nvalidation: {games: 2}\n"), "r.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ features: standard
 optimizer: {method: cmaes, population: 4}
 search: {algorithm: expectimax, depth: 1}
 fitness: {games: 3}
-validation: {every: 2, games: 4}
+validation: {games: 4}
 stages:
   - name: shallow
     generations: 2

@@ -25,7 +25,7 @@ features: standard
 optimizer: {method: cmaes, population: 4}
 search: {algorithm: expectimax, depth: 1}
 fitness: {games: 4}
-validation: {every: 2, games: 4}
+validation: {games: 4}
 `
 
 func writeConfig(t *testing.T, content string) string {
@@ -75,20 +75,17 @@ func TestTuneSmallRun(t *testing.T) {
 		if rec["generation"] != float64(i+1) || rec["weights"] == nil || rec["sigma"] == nil || rec["elapsed_s"] == nil {
 			t.Errorf("history line %d: %s", i+1, l)
 		}
-		// A finalist every 2 generations, and the final race and its
-		// winner's validation at the end.
+		// The final race and its winner's validation at the end only.
 		if _, ok := rec["validation"]; ok != (i == 2) {
 			t.Errorf("history line %d: validation present = %v", i+1, ok)
 		}
-		if _, ok := rec["finalist"]; ok != (i == 1) {
-			t.Errorf("history line %d: finalist = %v", i+1, ok)
-		}
 	}
-	// The recommended weights are the final race's winner: a generation's
-	// mean, or the start.
+	// The recommended weights are the final race's winner: the latest
+	// mean (3 generations average a fifth of them: one), or the start.
 	var last struct {
 		Validation struct {
 			Generation int `json:"of_generation"`
+			Average    int `json:"average"`
 			Race       struct {
 				Recommends int `json:"recommends"`
 			} `json:"race"`
@@ -96,8 +93,8 @@ func TestTuneSmallRun(t *testing.T) {
 	}
 	json.Unmarshal([]byte(lines[2]), &last)
 	won := last.Validation.Race.Recommends
-	if won != last.Validation.Generation {
-		t.Errorf("the race recommends generation %d, the validation measured %d", won, last.Validation.Generation)
+	if won != last.Validation.Generation || last.Validation.Average != 0 || won != 0 && won != 3 {
+		t.Errorf("the race recommends generation %d, the validation measured %d (average %d); want 3 or the start", won, last.Validation.Generation, last.Validation.Average)
 	}
 	want := map[string]float64{"monotonicity": 47, "smoothness": 11, "empty": 270, "corner": 100, "merge": 70}
 	if won > 0 {
@@ -324,8 +321,8 @@ func (rw *reportWatcher) Play(ctx context.Context, b *tuner.Batch, results [][]e
 	return rw.p.Play(ctx, b, results, done)
 }
 
-// TestTuneRewritesReport checks that the report appears once a generation
-// whose mean is a finalist is saved, while the run goes on.
+// TestTuneRewritesReport checks that the report appears once the fifth
+// generation is saved, while the run goes on.
 func TestTuneRewritesReport(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	rw := &reportWatcher{path: filepath.Join(dir, "report.html"), exists: map[int]bool{}}
@@ -334,15 +331,17 @@ func TestTuneRewritesReport(t *testing.T) {
 		return rw
 	}}
 	var stdout, stderr bytes.Buffer
-	// smallConfig keeps a finalist every 2 generations and runs 3.
-	if code := runWith(context.Background(), o, []string{"tune", "--config", writeConfig(t, smallConfig), "--out", dir}, &stdout, &stderr); code != 0 {
+	cfg := strings.Replace(smallConfig, "generations: 3", "generations: 6", 1)
+	if code := runWith(context.Background(), o, []string{"tune", "--config", writeConfig(t, cfg), "--out", dir}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
-	if rw.exists[0] || rw.exists[1] {
-		t.Errorf("report existed before any finalist was saved: %v", rw.exists)
+	for g := range 5 {
+		if rw.exists[g] {
+			t.Errorf("report existed while generation %d played, before the fifth was saved: %v", g+1, rw.exists)
+		}
 	}
-	if !rw.exists[2] {
-		t.Errorf("report missing while generation 3 played, after generation 2's finalist: %v", rw.exists)
+	if !rw.exists[5] {
+		t.Errorf("report missing while generation 6 played, after the fifth was saved: %v", rw.exists)
 	}
 	if !strings.Contains(stdout.String(), "report    "+rw.path) {
 		t.Errorf("summary does not name the report:\n%s", stdout.String())
@@ -354,7 +353,7 @@ func TestTuneRewritesReport(t *testing.T) {
 func TestTunePairedGain(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	// No final race, whose winner may be the start, which has no gain line.
-	cfg := strings.Replace(smallConfig, "validation: {every: 2, games: 4}", "validation: {games: 4, finalists: 0}", 1)
+	cfg := strings.Replace(smallConfig, "validation: {games: 4}", "validation: {games: 4, select: 0}", 1)
 	code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, cfg), "--out", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)

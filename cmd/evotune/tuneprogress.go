@@ -62,8 +62,13 @@ func (p *tuneProgress) events() tuner.Events {
 	}
 }
 
+// reportEvery is how often, in generations, the report is rewritten while
+// a run goes on (and at every stage's end): often enough to follow a night,
+// seldom enough to cost nothing.
+const reportEvery = 5
+
 func (p *tuneProgress) generation(rec tuner.Record) {
-	if rec.Validation != nil || rec.Finalist {
+	if rec.Validation != nil || rec.Generation%reportEvery == 0 {
 		p.writeReport()
 	}
 	cfg := p.run.Tuner().Config()
@@ -106,9 +111,12 @@ func (p *tuneProgress) generation(rec tuner.Record) {
 	}
 	if v := rec.Validation; v != nil {
 		what := fmt.Sprintf("generation %d's mean", v.Generation)
+		if v.Average > 0 {
+			what = fmt.Sprintf("the average of the means of generations %d-%d", v.Generation-v.Average+1, v.Generation)
+		}
 		if r := v.Race; r != nil {
 			line += "  " + describeRace(r) + ";"
-			if e := r.Entrants; e[0].Start && e[0].Generation == v.Generation {
+			if e := r.Entrants; e[0].Start && e[0].Generation == v.Generation && v.Average == 0 {
 				what = "the start"
 			}
 		}
@@ -171,8 +179,11 @@ func estimateGames(cfg *tuner.Config, lambda, games int) int {
 	}
 	v := cfg.Validation
 	race := 0
-	if v.Finalists > 0 {
-		entrants := 2 + min(v.Finalists-1, (cfg.Generations-1)/v.Every)
+	if v.Select > 0 {
+		entrants := 2
+		if v.Finalists > 0 {
+			entrants += min(v.Finalists, (cfg.Generations-1)/v.Every)
+		}
 		race = entrants * v.Select
 	}
 	return cfg.Generations*lambda*games + 2*v.Games + race
@@ -184,11 +195,13 @@ func describeRace(r *tuner.RecordRace) string {
 	var parts []string
 	for _, e := range r.Entrants {
 		name := fmt.Sprintf("gen %d", e.Generation)
-		if e.Start {
+		switch {
+		case e.Start && e.Generation > 0:
+			name = fmt.Sprintf("start (gen %d)", e.Generation)
+		case e.Start:
 			name = "start"
-			if e.Generation > 0 {
-				name = fmt.Sprintf("start (gen %d)", e.Generation)
-			}
+		case e.Average > 0:
+			name = fmt.Sprintf("average of gen %d-%d", e.Generation-e.Average+1, e.Generation)
 		}
 		part := fmt.Sprintf("%s %s", name, fmtFitness(e.Fitness))
 		if e.Games < r.Games {
@@ -197,8 +210,11 @@ func describeRace(r *tuner.RecordRace) string {
 		parts = append(parts, part)
 	}
 	won := fmt.Sprintf("gen %d", r.Recommends)
-	if r.Entrants[0].Start && r.Entrants[0].Generation == r.Recommends {
+	switch last := r.Entrants[len(r.Entrants)-1]; {
+	case r.Entrants[0].Start && r.Entrants[0].Generation == r.Recommends:
 		won = "the start"
+	case last.Average > 0 && last.Generation == r.Recommends:
+		won = "the average"
 	}
 	return fmt.Sprintf("final race on %d games: %s; %s wins", r.Games, strings.Join(parts, ", "), won)
 }

@@ -60,7 +60,7 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, p
 	}
 	fmt.Fprintf(stdout, "resume    evotune resume %s   (after Ctrl-C or a crash; progress is saved every generation)\n", r.Dir())
 	p.reportPath = filepath.Join(r.Dir(), report.DefaultFile)
-	fmt.Fprintf(stdout, "report    %s   (rewritten at every finalist and at the end; open it in a browser)\n", p.reportPath)
+	fmt.Fprintf(stdout, "report    %s   (rewritten every %d generations and at the end; open it in a browser)\n", p.reportPath, reportEvery)
 	start := time.Now()
 	res, err := r.Run(ctx)
 	p.finish()
@@ -86,7 +86,11 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, p
 		// The final race kept the start: no mean beat it.
 		fmt.Fprintf(stdout, "tuned     the start: it won the final race against the run's last means on games of their own, so the start stays recommended; try more generations or another sigma\n")
 	} else if res.Final != nil {
-		fmt.Fprintf(stdout, "tuned     %s %s on the same games (mean score %.0f ± %.0f), generation %d\n", m, fmtFitness(res.Final.Fitness), res.Final.Mean, res.Final.CI95, res.Final.Generation)
+		of := fmt.Sprintf("generation %d", res.Final.Generation)
+		if a := res.Final.Average; a > 0 {
+			of = fmt.Sprintf("the average of the means of generations %d-%d", res.Final.Generation-a+1, res.Final.Generation)
+		}
+		fmt.Fprintf(stdout, "tuned     %s %s on the same games (mean score %.0f ± %.0f), %s\n", m, fmtFitness(res.Final.Fitness), res.Final.Mean, res.Final.CI95, of)
 		if line := pairedSummary(cfg.Seed, res.Start, res.Final); line != "" {
 			fmt.Fprintf(stdout, "gain      %s\n", line)
 		}
@@ -196,10 +200,18 @@ func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
 	line := fmt.Sprintf("%s on %s, %d candidates × %s, %s, %s, fitness %s, seed %d, %d workers",
 		method, tuned, t.Lambda(), games, gens,
 		search, cfg.Fitness.Metric, cfg.Seed, engine.Workers(cfg.Workers))
-	if v := cfg.Validation; v.Finalists > 0 {
-		line += fmt.Sprintf(", ending with a race of its start and last %d means (every %d generations) on up to %d games each", v.Finalists, v.Every, v.Select)
-	} else {
-		line += ", recommending its last mean"
+	v := cfg.Validation
+	rec := "its last mean"
+	if v.Average > 1 {
+		rec = fmt.Sprintf("the average of its last means (up to %d, a fifth of its generations at most)", v.Average)
+	}
+	switch {
+	case v.Select == 0:
+		line += ", recommending " + rec
+	case v.Finalists > 0:
+		line += fmt.Sprintf(", recommending %s or, if one beats it in a race on up to %d games each, its start or one of its %d means every %d generations before", rec, v.Select, v.Finalists, v.Every)
+	default:
+		line += fmt.Sprintf(", recommending %s or, if it beats it in a race on up to %d games each, its start", rec, v.Select)
 	}
 	return line
 }

@@ -170,7 +170,7 @@ seed: 5
 generations: 2
 optimizer: {method: cmaes, population: 4}
 fitness: {games: 4}
-validation: {every: 2, games: 6}
+validation: {games: 6}
 `
 
 // requestsRE reads the summary's line on the requests to the player.

@@ -43,7 +43,7 @@ generations: 4
 optimizer: {population: 4}
 search: {depth: 1}
 fitness: {games: 5, max_moves: 200}
-validation: {every: 2, games: 6}
+validation: {games: 6}
 checkpoints: {keep: 2}
 `), "natspool.yaml")
 	if err != nil {

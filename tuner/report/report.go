@@ -263,11 +263,15 @@ func (r *Run) recommended() (recommended, []float64) {
 	var rec recommended
 	var weights []float64
 	switch v, start := r.State.Validated, r.State.Start; {
-	case v != nil && v.Race != nil && v.Generation == 0:
-		rec.What = fmt.Sprintf("The starting weights: they won the final race against the run's last means, on games of their own, and were validated on %d held-out games no race played: what evotune export writes.", v.Games)
+	case v != nil && v.Race != nil && v.Generation == 0 && v.Average == 0:
+		rec.What = fmt.Sprintf("The starting weights: they won the final race against what the run recommended, on games of their own, and were validated on %d held-out games no race played: what evotune export writes.", v.Games)
+		weights = v.Weights
+	case v != nil && v.Average > 0:
+		rec.What = fmt.Sprintf("The average of the distribution means of generations %d to %d, %s, validated on %d held-out games%s: what evotune export writes.",
+			v.Generation-v.Average+1, v.Generation, map[bool]string{true: "the winner of the final race against the stage's start on games of their own", false: "recommended without a race"}[v.Race != nil], v.Games, map[bool]string{true: " no race played", false: ""}[v.Race != nil])
 		weights = v.Weights
 	case v != nil && v.Race != nil:
-		rec.What = fmt.Sprintf("The distribution mean of generation %d, the winner of the final race of its stage's start and last means on games of their own, validated on %d held-out games no race played: what evotune export writes.", v.Generation, v.Games)
+		rec.What = fmt.Sprintf("The distribution mean of generation %d, the winner of the final race against the stage's start on games of their own, validated on %d held-out games no race played: what evotune export writes.", v.Generation, v.Games)
 		weights = v.Weights
 	case v != nil:
 		rec.What = fmt.Sprintf("The distribution mean of generation %d, validated on %d held-out games: what evotune export writes.", v.Generation, v.Games)

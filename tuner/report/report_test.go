@@ -25,7 +25,7 @@ generations: 5
 optimizer: {population: 4}
 search: {depth: 1}
 fitness: {games: 4}
-validation: {every: 2, games: 4}
+validation: {games: 4}
 checkpoints: {keep: 2}
 `
 
@@ -94,7 +94,7 @@ func synthLines(t testing.TB, o synth) (*Run, []byte) {
 name: synth
 optimizer: {population: 8, restarts: ipop}
 fitness: {games: 24}
-validation: {every: 5, games: 100}
+validation: {games: 100}
 init: {corner: 0}
 `)
 	cfg.Validation.Every = o.every

@@ -316,7 +316,7 @@ func shrink(cfg *tuner.Config) {
 	cfg.Fitness.MaxMoves = 40
 	cfg.Noise.Games = nil // the defaults around 4 games
 	cfg.Validation.Every, cfg.Validation.Games = 1, 4
-	if cfg.Validation.Finalists > 0 {
+	if cfg.Validation.Select > 0 {
 		cfg.Validation.Select = 4 // races of four games
 	}
 	for i := range cfg.Stages {

@@ -153,7 +153,7 @@ init: {offset: 200000, empty: 270, merges: 700, monotonicity: 47, sum: 11, monot
 optimizer: {method: cmaes, population: 8}
 search: {algorithm: nneonneo, depth: 5}
 fitness: {games: 40}
-validation: {every: 5, games: 200}
+validation: {games: 200}
 stages:
   - {name: cap1, search: {depth: 3}, generations: 20}
   - {name: cap2}
@@ -205,11 +205,11 @@ func TestProblemConfigErrors(t *testing.T) {
 }
 
 // TestFinalRacePoints checks the points of a run that ends with its final
-// race against the same run without one (validation.finalists: 0), whose
+// race against the same run without one (validation.select: 0), whose
 // tuning is the same game for game: every point before the end judges the
-// current mean, the same in both; the end judges the race's winner, which
-// is the other run's end where the race chose the latest mean, and else
-// names the generation it chose and has that generation's figures.
+// average of the last means, the same in both; the end judges the race's
+// winner, which is the other run's end where the average won, and else is
+// the start, named and judged as the start.
 func TestFinalRacePoints(t *testing.T) {
 	ctx := context.Background()
 	p, _ := Lookup("standard-3")
@@ -220,11 +220,11 @@ func TestFinalRacePoints(t *testing.T) {
 	}
 	seeds := []uint64{1, 2, 3, 4, 5, 6}
 	runs := map[string][]Run{}
-	for rule, validation := range map[string]string{"race": "validation: {games: 200}", "none": "validation: {games: 200, finalists: 0}"} {
+	for rule, validation := range map[string]string{"race": "validation: {games: 200}", "none": "validation: {games: 200, select: 0}"} {
 		q := p
-		q.Text = []byte(strings.Replace(string(text), "validation: {every: 5, games: 200}", validation, 1))
+		q.Text = []byte(strings.Replace(string(text), "validation: {games: 200}", validation, 1))
 		if string(q.Text) == string(text) && rule == "none" {
-			t.Fatal("the problem's config no longer says validation: {every: 5, games: 200}, which the test replaces")
+			t.Fatal("the problem's config no longer says validation: {games: 200}, which the test replaces")
 		}
 		r, err := RunProblem(ctx, q, Options{Short: true, Seeds: seeds, Full: true})
 		if err != nil {
@@ -248,11 +248,11 @@ func TestFinalRacePoints(t *testing.T) {
 		end, want := got[len(got)-1], plain[len(plain)-1]
 		if end.Recommended != nil {
 			earlier++
-			w, ok := byGen[*end.Recommended]
-			if !ok {
-				continue // a generation no point judged
+			if *end.Recommended != 0 {
+				t.Errorf("seed %d: the end recommends generation %d, want the average or the start", raced.Seed, *end.Recommended)
 			}
-			want.Mean, want.Ratio, want.RatioCI95 = w.Mean, w.Ratio, w.RatioCI95
+			want.Ratio, want.RatioCI95 = 1, [2]float64{1, 1}
+			want.Mean = end.Mean // the start's, on the held-out games
 		}
 		want.Recommended = end.Recommended
 		want.Games = end.Games // the race's games
@@ -260,7 +260,7 @@ func TestFinalRacePoints(t *testing.T) {
 			t.Errorf("seed %d end: %+v, want %+v", raced.Seed, end, want)
 		}
 	}
-	t.Logf("%d of %d races chose an earlier generation than the last", earlier, len(seeds))
+	t.Logf("%d of %d races chose the start", earlier, len(seeds))
 }
 
 // TestGrid checks the judge's grid: a step that passes several lines
