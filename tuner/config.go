@@ -287,8 +287,9 @@ type FitnessConfig struct {
 
 // ValidationConfig says how a run chooses the weights it recommends and
 // measures them (see race.go): at the end of each stage (and of the run)
-// the average of the stage's last Average distribution means races the
-// stage's start (and Finalists earlier means, if asked) on fresh games,
+// the average of the stage's last Average distribution means races its
+// latest mean and the stage's start (and Finalists earlier means, if
+// asked) on fresh games,
 // and the winner is measured on Games validation games, disjoint from
 // every tuning seed, which choose nothing, so that its figure is unbiased.
 // No game is spent on a mean while a stage searches.
@@ -314,10 +315,10 @@ type ValidationConfig struct {
 	// mean. 1 to 64; absent: 5.
 	Average int `yaml:"average"`
 	// Select is the most games each entrant of the race plays (the
-	// average, the stage's start and the finalists, on the same fresh
-	// seeds; an entrant shown worse than the leader stops earlier), at
-	// most 2^20. 0 means no race: the average is recommended as it is.
-	// Absent: 96.
+	// average, the latest mean, the stage's start and the finalists, on
+	// the same fresh seeds; an entrant shown worse than the leader stops
+	// earlier), at most 2^20. 0 means no race: the average is recommended
+	// as it is. Absent: 96.
 	Select int `yaml:"select"`
 	// Finalists is the number of earlier means that race too: the stage's
 	// means every Every generations before its last, the latest Finalists

@@ -75,13 +75,13 @@ type RecordValidation struct {
 	// Average is, where the winner was the average of the stage's last
 	// means, how many it averaged.
 	Average int     `json:"average,omitempty"`
-	Fitness    float64 `json:"fitness"`
-	Mean       float64 `json:"mean"`
-	CI95       float64 `json:"ci95"`
-	Median     float64 `json:"median"`
-	Games      int     `json:"games"`
+	Fitness float64 `json:"fitness"`
+	Mean    float64 `json:"mean"`
+	CI95    float64 `json:"ci95"`
+	Median  float64 `json:"median"`
+	Games   int     `json:"games"`
 	// Race is the final race that chose the measured mean; absent where
-	// none ran (validation.finalists: 0).
+	// none ran (validation.select: 0).
 	Race *RecordRace `json:"race,omitempty"`
 	// Recommended and Fallback are read from the lines of an older
 	// evotune: the generation recommended after the line's validation

@@ -24,11 +24,12 @@ import (
 // last positions sits nearer the optimum than any one of them (on
 // nneonneo-cap1 at 5,000 games, the average of the last 5 scored 0.01 to
 // 0.03 more than the last mean, in median over 8 runs, on held-out games;
-// docs/tunebench-tried.md). Racing the latest means against each other
-// did not do better: their differences are within what a race of a
-// hundred games resolves.
+// docs/tunebench-tried.md). Not always: in one run of the 8 the average of
+// points that each scored ×1.54 to ×1.60 scored ×1.50, as the average of
+// points along a curved ridge falls off it.
 //
-// When the stage ends, the average races the stage's start (and, under
+// So when the stage ends, the average races its latest mean (where it is
+// an average of more than one) and the stage's start (and, under
 // validation.finalists, the means kept every validation.every
 // generations before the end: State.Finalists), on validation.select
 // fresh seeds of the race's own (RaceSeed: disjoint from every tuning and
@@ -39,7 +40,7 @@ import (
 // beats by a one-sided paired t test at raceLevel, with its degrees of
 // freedom, stops playing: a point far behind costs two blocks. The best
 // fitness among those that played to the end wins, the later entrant on a
-// tie (the average last). Only the winner is then measured on the
+// tie (the average is last). Only the winner is then measured on the
 // validation games, so the race chooses on games that report nothing and
 // the winner's validated figure carries no luck of the choice.
 //
@@ -76,22 +77,28 @@ type entrant struct {
 }
 
 // entrants returns the entrants of the race at the end of the stage after
-// done completed generations: the stage's start, its finalists, and the
-// average of its last means (entrantsAt).
+// done completed generations (entrantsAt), with their weights.
 func (t *Tuner) entrants(done int) []entrant {
 	es := t.entrantsAt(done)
-	es[0].Weights = t.base
-	if len(es) > 1 {
-		es[len(es)-1].Weights = t.average()
+	for i := range es {
+		switch e := &es[i]; {
+		case e.start:
+			e.Weights = t.base
+		case e.average > 0:
+			e.Weights = t.average()
+		case e.Generation == done:
+			e.Weights = t.vector(t.opt.Mean())
+		}
 	}
 	return es
 }
 
 // entrantsAt returns the entrants of the race after done completed
-// generations (as entrants does, without the start's and the average's
-// weights): the stage's start, its latest validation.finalists finalists
-// before done, and the average of its last means, which ends at done;
-// only the start where the stage has played no generation.
+// generations (as entrants does, the finalists' weights only): the stage's
+// start, its latest validation.finalists finalists before done, its latest
+// mean, and the average of its last means, which ends at done (one entrant
+// where the average is of the latest mean alone); only the start where the
+// stage has played no generation.
 func (t *Tuner) entrantsAt(done int) []entrant {
 	es := []entrant{{Finalist: Finalist{Generation: t.stageFrom()}, start: true}}
 	if done == t.state.StageGeneration {
@@ -107,11 +114,13 @@ func (t *Tuner) entrantsAt(done int) []entrant {
 		before = before[len(before)-k:]
 	}
 	es = append(es, before...)
-	avg := entrant{Finalist: Finalist{Generation: done}}
+	latest := entrant{Finalist: Finalist{Generation: done}}
 	if n := len(t.averaged()); n > 1 {
-		avg.average = n
+		// The latest mean races the average: on a curved ridge the
+		// average of points along it can fall off it.
+		return append(es, latest, entrant{Finalist: Finalist{Generation: done}, average: n})
 	}
-	return append(es, avg)
+	return append(es, latest)
 }
 
 // averaged returns the means the recommendation averages: the stage's

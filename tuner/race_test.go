@@ -112,9 +112,9 @@ func slowRace(m Metric, rs [][]engine.Result, n int) (played []int, winner int, 
 }
 
 // TestRace checks the final race against its slow twin: its entrants are
-// the start, the finalists kept and the average of the last 2 means (of
-// generations 9 and 10: a fifth of 10, averaged in order as the test does
-// it); each entrant's games,
+// the start, the finalists kept, the latest mean and the average of the
+// last 2 means (of generations 9 and 10: a fifth of 10, averaged in order
+// as the test does it); each entrant's games,
 // fitness and the winner are those of every entrant played on every game
 // and the blocks judged afterwards; the winner is what the run validates,
 // recommends and exports; the race's games are tuning seeds no other game
@@ -165,8 +165,8 @@ func TestRace(t *testing.T) {
 		for _, e := range r.Entrants {
 			gens = append(gens, e.Generation)
 		}
-		if want := []int{0, 6, 8, 10}; !slices.Equal(gens, want) || !r.Entrants[0].Start || r.Entrants[3].Average != 2 {
-			t.Fatalf("seed %d: entrants %+v, want the start, the finalists 6 and 8 and the average of 2 means ending at 10: %v", tc.seed, r.Entrants, want)
+		if want := []int{0, 6, 8, 10, 10}; !slices.Equal(gens, want) || !r.Entrants[0].Start || r.Entrants[3].Average != 0 || r.Entrants[4].Average != 2 {
+			t.Fatalf("seed %d: entrants %+v, want the start, the finalists 6 and 8, the latest mean and the average of 2 means ending at 10: %v", tc.seed, r.Entrants, want)
 		}
 		avg := make([]float64, len(means[10]))
 		for g := 9; g <= 10; g++ {
@@ -177,7 +177,7 @@ func TestRace(t *testing.T) {
 		for i := range avg {
 			avg[i] /= 2
 		}
-		vectors := [][]float64{means[0], means[6], means[8], avg}
+		vectors := [][]float64{means[0], means[6], means[8], means[10], avg}
 		// The race's batches: those of the last step whose vectors are the
 		// entrants', on the race's seeds.
 		var race []Batch
@@ -215,14 +215,14 @@ func TestRace(t *testing.T) {
 		if r.Recommends != gens[winner] {
 			t.Errorf("seed %d: the race recommends generation %d, the slow twin %d", tc.seed, r.Recommends, gens[winner])
 		}
-		if winner != 3 {
+		if winner != 4 {
 			later++
 		}
 		st := tu.State()
 		if st.Validated.Generation != r.Recommends || !slices.Equal(st.Validated.Weights, vectors[winner]) || tu.Recommended() != st.Validated {
 			t.Errorf("seed %d: validated generation %d's, want the winner %d's", tc.seed, st.Validated.Generation, r.Recommends)
 		}
-		if wantAvg := map[bool]int{true: 2}[winner == 3]; st.Validated.Average != wantAvg || last.Validation.Average != wantAvg {
+		if wantAvg := map[bool]int{true: 2}[winner == 4]; st.Validated.Average != wantAvg || last.Validation.Average != wantAvg {
 			t.Errorf("seed %d: validated average %d, history %d; want %d", tc.seed, st.Validated.Average, last.Validation.Average, wantAvg)
 		}
 		if last.Validation.Generation != r.Recommends {
@@ -516,8 +516,8 @@ func TestRaceNone(t *testing.T) {
 	}
 	recs = stepAll(t, mustNew(t, raceConfig(t, 0, 16)))
 	r := recs[len(recs)-1].Validation.Race
-	if r == nil || len(r.Entrants) != 2 || !r.Entrants[0].Start || r.Entrants[1].Generation != 10 || r.Entrants[1].Average != 2 {
-		t.Errorf("the default race %+v, want the start against the average of generations 9 and 10", r)
+	if r == nil || len(r.Entrants) != 3 || !r.Entrants[0].Start || r.Entrants[1].Generation != 10 || r.Entrants[1].Average != 0 || r.Entrants[2].Generation != 10 || r.Entrants[2].Average != 2 {
+		t.Errorf("the default race %+v, want the start, the latest mean and the average of generations 9 and 10", r)
 	}
 }
 
@@ -898,4 +898,3 @@ func mustMarshalConfig(t *testing.T, cfg *Config) string {
 	}
 	return string(data)
 }
-
