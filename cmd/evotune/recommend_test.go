@@ -77,7 +77,7 @@ noise: {handling: false}
 		if code != 0 {
 			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 		}
-		if want := "recommending the average of its last means (up to 5, a fifth of its generations at most) or, if one beats it in a race on up to 24 games each, its start or one of its 2 means every 2 generations before"; !strings.Contains(out, want) {
+		if want := "recommending the winner of a race on up to 24 games each of the average of its last means (up to 5, a fifth of its generations at most), its last mean and its start, with its last 2 means every 2 generations"; !strings.Contains(out, want) {
 			t.Errorf("the config line does not say %q:\n%s", want, out)
 		}
 		race := regexp.MustCompile(`(?m)^gen 6/6 .*final race on (\d+) games: start \d+(?: \(out after \d+ games\))?, gen 2 \d+(?: \(out after \d+ games\))?, gen 4 \d+(?: \(out after \d+ games\))?, gen 6 \d+(?: \(out after \d+ games\))?; (the start|gen \d) wins;  (the start|generation \d's mean) validated`).FindStringSubmatch(errs + out)

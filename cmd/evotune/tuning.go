@@ -208,10 +208,13 @@ func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
 	switch {
 	case v.Select == 0:
 		line += ", recommending " + rec
-	case v.Finalists > 0:
-		line += fmt.Sprintf(", recommending %s or, if one beats it in a race on up to %d games each, its start or one of its %d means every %d generations before", rec, v.Select, v.Finalists, v.Every)
+	case v.Average > 1:
+		line += fmt.Sprintf(", recommending the winner of a race on up to %d games each of %s, its last mean and its start", v.Select, rec)
 	default:
-		line += fmt.Sprintf(", recommending %s or, if it beats it in a race on up to %d games each, its start", rec, v.Select)
+		line += fmt.Sprintf(", recommending the winner of a race on up to %d games each of its last mean and its start", v.Select)
+	}
+	if v.Select > 0 && v.Finalists > 0 {
+		line += fmt.Sprintf(", with its last %d means every %d generations", v.Finalists, v.Every)
 	}
 	return line
 }
