@@ -102,8 +102,10 @@ type RecordRace struct {
 	// means.
 	Entrants []RaceEntrant `json:"entrants,omitempty"`
 	// Recommends is the generation of the winner, the mean recommended
-	// after the race.
+	// after the race, and Winner its index in Entrants (the latest mean
+	// and the average of the last means end at the same generation).
 	Recommends int `json:"recommends"`
+	Winner     int `json:"winner,omitempty"`
 	// Incumbent, Against, Fitness and Fallback are read from the lines of
 	// an older evotune: the generation recommended before its race, its
 	// fitness on the race's games and the new mean's, and whether the

@@ -235,7 +235,7 @@ func (t *Tuner) race(ctx context.Context, done int) (entrant, *RecordRace, error
 	}
 	end := maxAlive(played, alive)
 	w := t.leader(rs, alive, end)
-	rec := &RecordRace{Games: end, Recommends: es[w].Generation}
+	rec := &RecordRace{Games: end, Recommends: es[w].Generation, Winner: w}
 	for i, e := range es {
 		rec.Entrants = append(rec.Entrants, RaceEntrant{
 			Generation: e.Generation, Start: e.start, Average: e.average, Games: played[i], Fitness: t.fitness(rs[i][:played[i]]),

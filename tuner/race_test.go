@@ -212,8 +212,8 @@ func TestRace(t *testing.T) {
 				stopped++
 			}
 		}
-		if r.Recommends != gens[winner] {
-			t.Errorf("seed %d: the race recommends generation %d, the slow twin %d", tc.seed, r.Recommends, gens[winner])
+		if r.Recommends != gens[winner] || r.Winner != winner {
+			t.Errorf("seed %d: the race recommends generation %d (entrant %d), the slow twin %d (entrant %d)", tc.seed, r.Recommends, r.Winner, gens[winner], winner)
 		}
 		if winner != 4 {
 			later++

@@ -81,6 +81,10 @@ noise: {handling: false}
 			t.Errorf("the config line does not say %q:\n%s", want, out)
 		}
 		race := regexp.MustCompile(`(?m)^gen 6/6 .*final race on (\d+) games: start \d+(?: \(out after \d+ games\))?, gen 2 \d+(?: \(out after \d+ games\))?, gen 4 \d+(?: \(out after \d+ games\))?, gen 6 \d+(?: \(out after \d+ games\))?; (the start|gen \d) wins;  (the start|generation \d's mean) validated`).FindStringSubmatch(errs + out)
+		// The line names the winner the validation measured.
+		if race != nil && (race[2] == "the start") != (race[3] == "the start") {
+			t.Errorf("the race's winner %q, the validated %q", race[2], race[3])
+		}
 		if race == nil {
 			t.Fatalf("no progress line tells the final race of the start and generations 2, 4 and 6:\n%s%s", out, errs)
 		}
@@ -106,6 +110,34 @@ noise: {handling: false}
 		if got := strconv.Itoa(wf.Provenance.Generation); got != won {
 			t.Errorf("weights.yaml is generation %s's, want the winner, %s", got, won)
 		}
+	}
+}
+
+// TestTuneRaceNamesItsWinner: where the latest mean and the average of the
+// last means race (both end at the last generation), the progress line
+// names the entrant that won, the one the validation then measured.
+func TestTuneRaceNamesItsWinner(t *testing.T) {
+	seen := map[string]bool{}
+	for seed := 1; seed <= 8 && !(seen["gen 10"] && len(seen) >= 2); seed++ {
+		cfg := strings.Replace(smallConfig, "generations: 3", "generations: 10", 1)
+		cfg = strings.Replace(cfg, "seed: 3", "seed: "+strconv.Itoa(seed), 1)
+		cfg = strings.Replace(cfg, "validation: {games: 4}", "validation: {games: 4, select: 32}", 1)
+		code, out, errs := runCLI(t, "tune", "--config", writeConfig(t, cfg), "--out", filepath.Join(t.TempDir(), "run"))
+		if code != 0 {
+			t.Fatalf("exit %d\n%s", code, errs)
+		}
+		m := regexp.MustCompile(`final race on \d+ games: .*; (the start|gen 10|the average) wins;  (the start|generation 10's mean|the average of the means of generations 9-10) validated`).FindStringSubmatch(errs + out)
+		if m == nil {
+			t.Fatalf("seed %d: no line of the final race of the start, the last mean and the average:\n%s%s", seed, out, errs)
+		}
+		want := map[string]string{"the start": "the start", "gen 10": "generation 10's mean", "the average": "the average of the means of generations 9-10"}[m[1]]
+		if m[2] != want {
+			t.Errorf("seed %d: %q wins, %q validated", seed, m[1], m[2])
+		}
+		seen[m[1]] = true
+	}
+	if !seen["gen 10"] || len(seen) < 2 {
+		t.Errorf("winners seen %v: the seeds no longer show the last mean winning, and another", seen)
 	}
 }
 

@@ -210,11 +210,13 @@ func describeRace(r *tuner.RecordRace) string {
 		parts = append(parts, part)
 	}
 	won := fmt.Sprintf("gen %d", r.Recommends)
-	switch last := r.Entrants[len(r.Entrants)-1]; {
-	case r.Entrants[0].Start && r.Entrants[0].Generation == r.Recommends:
-		won = "the start"
-	case last.Average > 0 && last.Generation == r.Recommends:
-		won = "the average"
+	if r.Winner >= 0 && r.Winner < len(r.Entrants) {
+		switch e := r.Entrants[r.Winner]; {
+		case e.Start:
+			won = "the start"
+		case e.Average > 0:
+			won = "the average"
+		}
 	}
 	return fmt.Sprintf("final race on %d games: %s; %s wins", r.Games, strings.Join(parts, ", "), won)
 }
