@@ -32,13 +32,29 @@ const (
 
 // A series is one named set of points of a chart.
 type series struct {
-	Name  string
-	Kind  kind
-	X, Y  []float64
-	Err   []float64 // half-widths of error bars, for points
-	Color int       // index into the palette
-	Faint bool      // drawn thin and dashed: context rather than the message
+	Name string
+	Kind kind
+	X, Y []float64
+	Err  []float64 // half-widths of error bars, for points
+	// XErr are half-widths of horizontal bars, for points: the
+	// generations an average spans; zeros draw none.
+	XErr  []float64
+	Shape shape
+	Color int  // index into the palette
+	Faint bool // drawn thin and dashed: context rather than the message
+	// Band draws a line wide and translucent, under the lines it may
+	// run along (the recommended figure along the start's line).
+	Band bool
 }
+
+// A shape is the glyph of a points series.
+type shape int
+
+const (
+	disc  shape = iota // filled: a measured point
+	ring               // open: a point that lost, or a race's entrant
+	cross              // an entrant stopped early
+)
 
 // charts returns the charts of the run, in page order. A run with no
 // completed generation has none.
@@ -109,8 +125,10 @@ func (r *Run) stageMarks() []series {
 // is false for a run without noise handling.
 func (r *Run) noiseChart() (chart, bool) {
 	var xs, per, played []float64
+	fixed := true
 	for _, g := range r.History {
 		if g.Noise != nil {
+			fixed = fixed && g.Noise.Fixed
 			xs = append(xs, float64(g.Generation))
 			per = append(per, float64(g.Noise.Games))
 			played = append(played, float64(g.Noise.Played)/float64(max(g.Lambda, 1)))
@@ -131,6 +149,12 @@ func (r *Run) noiseChart() (chart, bool) {
 		},
 		Caption: "Noise handling sets the games per candidate from how much the ranking moves when candidates are played again on fresh seeds: it grows while ranks are noise and shrinks while they are clear. Games played per candidate are below it when racing stopped beaten candidates early, above it by the re-evaluations.",
 	}
+	if fixed {
+		// Racing without noise handling: the games are fitness.games, or
+		// the stage's; only racing's stops change what is played.
+		c.Title = "Games per candidate (racing)"
+		c.Caption = "Every candidate that plays to the end plays the generation's games (fitness.games, or its stage's); games played per candidate are below it when racing stopped beaten candidates early."
+	}
 	c.Series = append(c.Series, r.stageMarks()...)
 	return c, true
 }
@@ -146,47 +170,62 @@ func (r *Run) fitnessChart() chart {
 	n := len(r.History)
 	gen := make([]float64, n)
 	best, med, mean := make([]float64, n), make([]float64, n), make([]float64, n)
-	var vx, vy, ve []float64
 	for i, g := range r.History {
 		gen[i] = float64(g.Generation)
 		best[i], med[i], mean[i] = g.Best, g.Median, g.Mean
-		if v := g.Validation; v != nil {
-			vx = append(vx, gen[i])
-			if m == "mean_score" {
-				vy, ve = append(vy, v.Mean), append(ve, v.CI95)
-			} else {
-				vy = append(vy, v.Fitness)
-			}
-		}
 	}
 	c.Series = []series{
 		{Name: "best candidate", Kind: line, X: gen, Y: best, Color: 7, Faint: true},
 		{Name: "median candidate", Kind: line, X: gen, Y: med, Color: 0},
 		{Name: "mean of candidates", Kind: line, X: gen, Y: mean, Color: 2},
 	}
-	vname := "validated mean ± 95% CI"
-	if m != "mean_score" {
-		vname = "validated mean (" + m + ")"
-	}
-	if vx != nil {
-		c.Series = append(c.Series, series{Name: vname, Kind: points, X: vx, Y: vy, Err: ve, Color: 3})
-	}
+	c.Series = append(c.Series, r.storySeries()...)
 	if s := r.State.Start; s != nil {
-		y := s.Fitness
-		if m == "mean_score" {
-			y = s.Mean
-		}
+		y, _ := r.figure(s.Fitness, s.Mean, s.CI95)
 		c.Series = append(c.Series, series{Name: "start weights, validated", Kind: reference, X: []float64{0}, Y: []float64{y}, Color: 1})
 	}
 	c.Series = append(c.Series, r.restartMarks()...)
 	c.Series = append(c.Series, r.stageMarks()...)
-	c.Caption = fmt.Sprintf("Each candidate plays the generation's %d common games; best, median and mean are over the generation's candidates. "+
-		"The points with error bars are the distribution mean (the recommended weights) measured on %d held-out validation games: trust these, not the best candidate, which is the luckiest.",
-		r.Config.Fitness.Games, r.Config.Validation.Games)
-	if m != "mean_score" {
-		c.Caption += " Validation keeps a confidence interval for the mean score only, so with this metric the points have no error bars."
-	}
+	c.Caption = r.fitnessCaption()
 	return c
+}
+
+// fitnessCaption says how to read the fitness chart, for the kind of
+// history it draws.
+func (r *Run) fitnessCaption() string {
+	ds := r.decisions()
+	s := "Each candidate plays the generation's common games; best, median and mean are over the generation's candidates: the best is the luckiest, trust the validated points instead. "
+	switch {
+	case legacy(ds):
+		s += fmt.Sprintf("The points with error bars are the distribution mean measured on %d held-out validation games every %d generations", r.Config.Validation.Games, r.Config.Validation.Every)
+		if anyRace(ds) {
+			s += ", filled where the mean then won its race against the one recommended before, open where it lost; dashed vertical lines mark fallbacks, where the search went back to the recommended mean"
+		}
+		s += ". "
+		if countFinal(ds) > 0 {
+			s += "The rows with entrants (rings, crosses) are final races, run since the run was continued by an evotune that has them. "
+		}
+	case r.Config.Validation.Select == 0:
+		s += fmt.Sprintf("At the end of each stage the average of its last means is measured on %d held-out validation games, without a race: the point with error bars (spanning the generations it averages). ", r.Config.Validation.Games)
+	default:
+		finalists := ""
+		if r.Config.Validation.Finalists > 0 {
+			finalists = "finalists, "
+		}
+		s += fmt.Sprintf("At the end of each stage its start, %slatest mean and the average of its last means race on games of their own: rings are each entrant's fitness on the race's games (an average spans the generations it averages), crosses the entrants stopped early as clearly behind the leader. The winner alone is then measured on %d held-out validation games: the point with error bars. ", finalists, r.Config.Validation.Games)
+	}
+	until := "a stage's end chooses another point"
+	if legacy(ds) {
+		until = "a validation chooses another point"
+	}
+	s += "The grey band is the validated figure of what the run recommends at each generation, what evotune export writes: the start's until " + until + ". The table under the chart tells each decision."
+	if st := r.State.Start; st != nil && len(r.History) > 0 && !r.startHolds(r.History[0].Stage) {
+		s += fmt.Sprintf(" The validation search changed with the stages: the start was measured again with stage %d's, and the dashed line is that figure; the run directory does not keep the start's earlier figure, so the band begins at the first race. Figures of different validation searches do not compare.", st.Stage+1)
+	}
+	if r.Metric.String() != "mean_score" {
+		s += " Validation keeps a confidence interval for the mean score only, so with this metric the points have no error bars."
+	}
+	return s
 }
 
 func (r *Run) sigmaChart() chart {
@@ -214,8 +253,12 @@ func (r *Run) sigmaChart() chart {
 	}
 	c.Series = append(c.Series, r.restartMarks()...)
 	c.Series = append(c.Series, r.stageMarks()...)
+	c.Series = append(c.Series, r.fallbackMarks()...)
 	c.Caption = "σ is the search distribution's step size in normalised coordinates (each weight divided by the magnitude of its start value): 0.1 means candidates differ from the mean by about 10% of each weight. " +
 		"It should shrink slowly as the run converges. The axis ratio (absent from histories that do not record it) is the ratio of the longest to the shortest axis of the search distribution: a large one means some weight combinations matter far more than others."
+	if len(c.Series) > 0 && c.Series[len(c.Series)-1].Name == "fallback" {
+		c.Caption += " A fallback (an evotune before the final race) moved the mean back to the recommended one and halved σ."
+	}
 	return c
 }
 
@@ -290,11 +333,16 @@ func (r *Run) gamesChart() chart {
 		xs[i], ys[i] = float64(g.Generation), float64(g.Games-prev)
 		prev = g.Games
 	}
-	c.Series = []series{{Name: "games (tuning + validation)", Kind: line, X: xs, Y: ys, Color: 0}}
-	c.Caption = fmt.Sprintf("Tuning plays λ candidates × %d games each generation; generations that validate add %d games (the first also holds the start weights' validation).",
-		r.Config.Fitness.Games, r.Config.Validation.Games)
+	c.Series = []series{{Name: "games (tuning, races, validation)", Kind: line, X: xs, Y: ys, Color: 0}}
+	per := fmt.Sprintf("%d games", r.Config.Fitness.Games)
 	if r.Config.Noise.Handling || len(r.Config.Stages) > 0 {
-		c.Caption = fmt.Sprintf("Tuning plays λ candidates × the games per candidate (set by noise handling or by the stage) each generation; generations that validate add %d games (the first also holds the start weights' validation).", r.Config.Validation.Games)
+		per = "the games per candidate (set by noise handling or by the stage)"
+	}
+	c.Caption = "Tuning plays λ candidates × " + per + " each generation, fewer where racing stopped candidates early, more where noise handling played some again; "
+	if legacy(r.decisions()) {
+		c.Caption += fmt.Sprintf("generations that validate add %d games and their race's (the first also holds the start weights' validation).", r.Config.Validation.Games)
+	} else {
+		c.Caption += fmt.Sprintf("a generation that ends a stage adds its final race's games and the winner's validation, %d games (none where the start won: it has its figure); the first also holds the start weights' validation.", r.Config.Validation.Games)
 	}
 	return c
 }

@@ -21,6 +21,21 @@
 // is skipped silently; a damaged line elsewhere is skipped with a notice
 // naming its line.
 //
+// The fitness chart tells the recommendation's story (story.go): which
+// point the run recommended at each generation (the validated figure of
+// the start, then of each final race's winner, as a step), each final
+// race's entrants on the race's games (those stopped early apart) and
+// its winner's validation, and, under the chart, a table of every race,
+// entrant by entrant. It is read from history.jsonl alone, so the
+// histories of an older evotune, which validated every few generations
+// and raced each validated mean against the one recommended before, tell
+// theirs too: won and lost races, fallbacks, the recommendation after
+// each. Some of the story is inferred where the history does not say it:
+// a race that ended before validation.select games ended because one
+// entrant was left, and the others were stopped. The Run table splits the
+// games between candidates, races and validations and says what a
+// candidate played under noise handling and racing.
+//
 // A run of an external player (tuner.PlayerConfig) is shown by what it
 // tuned: the player's id, version and command stand where a feature set's
 // run shows its search, its parameters by name where the weights go, and

@@ -134,10 +134,14 @@ func legendWidth(l *plot.Legend) vg.Length {
 
 // add draws one series on p and enters it in the legend.
 func add(p *plot.Plot, legend *plot.Legend, s series, xlo, xhi, ylo, yhi float64) error {
-	col := colorOf(s.Color)
+	col := palette[s.Color%len(palette)]
 	style := func(l *plotter.Line) {
 		l.LineStyle.Color = col
 		l.LineStyle.Width = vg.Points(1.5)
+		if s.Band {
+			l.LineStyle.Color = color.NRGBA{col.R, col.G, col.B, 0x50}
+			l.LineStyle.Width = vg.Points(5)
+		}
 		if s.Faint {
 			l.LineStyle.Width = vg.Points(1)
 			l.LineStyle.Dashes = []vg.Length{vg.Points(3), vg.Points(2)}
@@ -170,11 +174,17 @@ func add(p *plot.Plot, legend *plot.Legend, s series, xlo, xhi, ylo, yhi float64
 			return err
 		}
 		sc.GlyphStyle.Color = col
-		sc.GlyphStyle.Shape = draw.CircleGlyph{}
+		sc.GlyphStyle.Shape = glyph(s.Shape)
 		sc.GlyphStyle.Radius = vg.Points(3)
+		if s.Shape != disc {
+			sc.GlyphStyle.Radius = vg.Points(3.5)
+		}
 		if len(s.X) > 50 {
 			// Hundreds of validations: smaller marks keep the trend readable.
 			sc.GlyphStyle.Radius = vg.Points(1.5)
+		}
+		if err := addSpans(p, s, col); err != nil {
+			return err
 		}
 		if s.Err != nil {
 			eb, err := plotter.NewYErrorBars(errXYs{xys(s.X, s.Y), plotter.YErrors(pairs(s.Err))})
@@ -216,6 +226,78 @@ func add(p *plot.Plot, legend *plot.Legend, s series, xlo, xhi, ylo, yhi float64
 		}
 	}
 	return nil
+}
+
+// glyph returns the marker of a shape.
+func glyph(sh shape) draw.GlyphDrawer {
+	switch sh {
+	case ring:
+		return ringGlyph{}
+	case cross:
+		return crossGlyph{}
+	}
+	return draw.CircleGlyph{}
+}
+
+// glyphLine is the stroke of the open glyphs: gonum's own 0.5 points
+// vanish at the size a browser shows a chart.
+const glyphLine = 1.3
+
+// ringGlyph is draw.RingGlyph with a stroke that shows.
+type ringGlyph struct{}
+
+func (ringGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(glyphLine)})
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X + sty.Radius, Y: pt.Y})
+	p.Arc(pt, sty.Radius, 0, 2*math.Pi)
+	p.Close()
+	c.Stroke(p)
+}
+
+// crossGlyph is draw.CrossGlyph with a stroke that shows.
+type crossGlyph struct{}
+
+func (crossGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(glyphLine)})
+	r := sty.Radius * 0.7071
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X - r, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y + r})
+	c.Stroke(p)
+	p = p[:0]
+	p.Move(vg.Point{X: pt.X - r, Y: pt.Y + r})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y - r})
+	c.Stroke(p)
+}
+
+// addSpans draws the horizontal bars of a points series' XErr, for the
+// points that have one (an average spans the generations it averages).
+func addSpans(p *plot.Plot, s series, col color.Color) error {
+	var pts plotter.XYs
+	var half []float64
+	for i, e := range s.XErr {
+		if e > 0 {
+			pts, half = append(pts, plotter.XY{X: s.X[i], Y: s.Y[i]}), append(half, e)
+		}
+	}
+	if pts == nil {
+		return nil
+	}
+	eb, err := plotter.NewXErrorBars(errXXYs{pts, plotter.XErrors(pairs(half))})
+	if err != nil {
+		return err
+	}
+	eb.LineStyle.Color = col
+	eb.LineStyle.Width = vg.Points(1.2)
+	eb.CapWidth = vg.Points(4)
+	p.Add(eb)
+	return nil
+}
+
+type errXXYs struct {
+	plotter.XYs
+	plotter.XErrors
 }
 
 func xys(x, y []float64) plotter.XYs {
@@ -288,6 +370,9 @@ func (generationTicks) Ticks(lo, hi float64) []plot.Tick {
 	}
 	var out []plot.Tick
 	for g := math.Ceil(lo/step) * step; g <= hi; g += step {
+		if g == 0 {
+			g = 0 // not -0, the ceiling of -0.5, labelled "-0"
+		}
 		out = append(out, plot.Tick{Value: g, Label: strconv.FormatFloat(g, 'f', 0, 64)})
 	}
 	return out

@@ -67,6 +67,8 @@ type Generation struct {
 	Stage int `json:"stage"`
 	// Noise is the generation's noise handling, nil without it.
 	Noise *tuner.RecordNoise `json:"noise"`
+	// Finalist marks a mean kept to race at its stage's end.
+	Finalist bool `json:"finalist"`
 	// Extra holds the numeric fields this build does not know, by name
 	// (a nested object's numbers as "object.field").
 	Extra map[string]float64 `json:"-"`
@@ -78,7 +80,7 @@ var known = map[string]bool{
 	"generation": true, "evaluations": true, "games": true, "lambda": true,
 	"best": true, "median": true, "mean": true, "sigma": true, "restarts": true,
 	"weights": true, "validation": true, "stop": true, "elapsed_s": true, "cpu_s": true, "axis_ratio": true,
-	"stage": true, "stage_end": true, "noise": true,
+	"stage": true, "stage_end": true, "noise": true, "finalist": true,
 }
 
 // Load reads the run in dir: its newest good checkpoint and its history. It

@@ -79,6 +79,7 @@ type drawnChart struct {
 	ID, Title, Caption string
 	SVG                template.HTML
 	Side               []weightRow // a table beside the picture
+	Below              *table      // a table under the caption
 }
 
 type comparison struct {
@@ -115,8 +116,8 @@ func (r *Run) page() (*page, error) {
 		{"run directory", r.Dir},
 		{"status", p.Status},
 		{"generations completed", generations(s.Generation, cfg.Generations)},
-		{"games played", strconv.FormatInt(s.Games, 10)},
 	}
+	p.Facts = append(p.Facts, r.gamesFacts()...)
 	if last != nil {
 		p.Facts = append(p.Facts,
 			[2]string{"wall time", roundSeconds(last.Elapsed)})
@@ -138,8 +139,8 @@ func (r *Run) page() (*page, error) {
 		p.Facts = append(p.Facts[:len(p.Facts)-1], r.playerFacts()...)
 	}
 	p.Facts = append(p.Facts,
-		[2]string{"fitness", fmt.Sprintf("%s over %d common games per candidate; validation every %d generations on %d held-out games",
-			r.Metric, cfg.Fitness.Games, cfg.Validation.Every, cfg.Validation.Games)},
+		[2]string{"fitness", fmt.Sprintf("%s over the generation's common games, the same seeds for every candidate", r.Metric)},
+		[2]string{"recommendation", r.recommendationFact()},
 		[2]string{"checkpoint read", r.Checkpoint})
 
 	p.Comparison = r.comparison()
@@ -150,8 +151,11 @@ func (r *Run) page() (*page, error) {
 			return nil, err
 		}
 		dc := drawnChart{ID: c.ID, Title: c.Title, Caption: c.Caption, SVG: template.HTML(svg)}
-		if c.ID == "weights" {
+		switch c.ID {
+		case "weights":
 			dc.Side = r.weightRows()
+		case "fitness":
+			dc.Below = r.storyTable()
 		}
 		p.Charts = append(p.Charts, dc)
 	}
@@ -165,6 +169,30 @@ func (r *Run) page() (*page, error) {
 	}
 	p.Config = string(yml)
 	return p, nil
+}
+
+// recommendationFact says in one line how the run chooses what it
+// recommends.
+func (r *Run) recommendationFact() string {
+	v := r.Config.Validation
+	if legacy(r.decisions()) {
+		s := fmt.Sprintf("validation every %d generations on %d held-out games (an evotune before the final race)", v.Every, v.Games)
+		if v.Recommend != "" {
+			s += "; recommend: " + v.Recommend
+		}
+		if v.Fallback > 0 {
+			s += fmt.Sprintf("; fallback at %v", v.Fallback)
+		}
+		return s
+	}
+	if v.Select == 0 {
+		return fmt.Sprintf("the average of each stage's last means (up to %d), validated on %d held-out games at the stage's end", v.Average, v.Games)
+	}
+	s := "a final race at each stage's end: its start"
+	if v.Finalists > 0 {
+		s += fmt.Sprintf(", latest %d finalists (every %d generations)", v.Finalists, v.Every)
+	}
+	return s + fmt.Sprintf(", latest mean and average of its last means (up to %d), up to %d games each; the winner validated on %d held-out games", v.Average, v.Select, v.Games)
 }
 
 // Status says in one line whether the run finished and why. Whether an
@@ -201,11 +229,11 @@ func (r *Run) comparison() *comparison {
 			"evotune play --params-file FILE --json measures them for an exported params file."
 	}
 	if s.Validated == nil {
-		c.End = validationRow{Label: "tuned (distribution mean)", Generation: "not validated yet"}
+		c.End = validationRow{Label: "tuned", Generation: "not validated yet"}
 		return c
 	}
 	end := s.Recommended()
-	c.End = validationRow{Label: "tuned (distribution mean)"}.fill(end)
+	c.End = validationRow{Label: "tuned: " + r.recommendedName(end)}.fill(end)
 	if p := pairedText(r.Config.Seed, s.Start, end); p != "" {
 		c.Reach = p
 	} else if end.Generation == 0 && end.Race != nil {
@@ -263,18 +291,8 @@ func (r *Run) recommended() (recommended, []float64) {
 	var rec recommended
 	var weights []float64
 	switch v, start := r.State.Validated, r.State.Start; {
-	case v != nil && v.Race != nil && v.Generation == 0 && v.Average == 0:
-		rec.What = fmt.Sprintf("The starting weights: they won the final race against what the run recommended, on games of their own, and were validated on %d held-out games no race played: what evotune export writes.", v.Games)
-		weights = v.Weights
-	case v != nil && v.Average > 0:
-		rec.What = fmt.Sprintf("The average of the distribution means of generations %d to %d, %s, validated on %d held-out games%s: what evotune export writes.",
-			v.Generation-v.Average+1, v.Generation, map[bool]string{true: "the winner of the final race against the stage's start on games of their own", false: "recommended without a race"}[v.Race != nil], v.Games, map[bool]string{true: " no race played", false: ""}[v.Race != nil])
-		weights = v.Weights
-	case v != nil && v.Race != nil:
-		rec.What = fmt.Sprintf("The distribution mean of generation %d, the winner of the final race against the stage's start on games of their own, validated on %d held-out games no race played: what evotune export writes.", v.Generation, v.Games)
-		weights = v.Weights
 	case v != nil:
-		rec.What = fmt.Sprintf("The distribution mean of generation %d, validated on %d held-out games: what evotune export writes.", v.Generation, v.Games)
+		rec.What = r.recommendedText(v)
 		weights = v.Weights
 	case start != nil:
 		rec.What = "No generation has been validated yet: these are the starting weights."

@@ -71,6 +71,13 @@ type synth struct {
 	constant bool  // every value the same in every generation
 	extra    bool  // write fields this build does not know
 	ladder   bool  // stages of 4 generations, with noise handling
+	// races are, for an older evotune's validations under recommend:
+	// race, each validation's outcome in turn: "won", "lost" or
+	// "fallback" (lost clearly: the search went back to the incumbent).
+	races []string
+	// final makes the last line a final race's, as a run of an older
+	// evotune continued by this one writes it.
+	final bool
 }
 
 // synthRun returns a run with a made-up history written by tuner.Record's
@@ -98,6 +105,9 @@ validation: {games: 100}
 init: {corner: 0}
 `)
 	cfg.Validation.Every = o.every
+	if o.races != nil || o.final {
+		cfg.Validation.Select = 48 // the races below play to their end
+	}
 	names := []string{"monotonicity", "smoothness", "empty", "corner", "merge"}
 	start := make([]float64, len(names))
 	for i, n := range names {
@@ -115,6 +125,7 @@ init: {corner: 0}
 	r.State = tuner.State{Generation: o.gens, Games: 100, Start: val(0, start)}
 	var lines bytes.Buffer
 	restarts := 0
+	incumbent, k := r.State.Start, 0 // the recommended validation; the next race
 	for g := 1; g <= o.gens; g++ {
 		f := float64(g)
 		if o.constant {
@@ -130,10 +141,42 @@ init: {corner: 0}
 		rec := tuner.Record{Generation: g, Evaluations: 8 * g, Games: int64(100 + 200*g), Lambda: 8,
 			Best: 30000 + 50*f, Median: 29000 + 50*f, Mean: 28500 + 50*f, Sigma: 0.3 / math.Sqrt(f), Restarts: restarts,
 			Weights: tuner.WeightMap{Names: names, Values: w}, Elapsed: 2 * float64(g)}
-		if g%o.every == 0 || g == o.gens {
+		switch {
+		case o.final && g == o.gens:
+			// The race's figures: the start behind, stopped early; the
+			// latest mean ahead of the recommended one.
+			v := val(g, w)
+			rec.Validation = &tuner.RecordValidation{Generation: g, Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games,
+				Race: &tuner.RecordRace{Games: 48, Recommends: g, Entrants: []tuner.RaceEntrant{
+					{Generation: 0, Start: true, Games: 12, Fitness: 25000},
+					{Generation: incumbent.Generation, Games: 48, Fitness: 30500},
+					{Generation: g, Games: 48, Fitness: 31000},
+				}}}
+			r.State.Validated = v
+		case g%o.every == 0 || g == o.gens:
 			v := val(g, w)
 			rec.Validation = &tuner.RecordValidation{Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games}
 			r.State.Validated = v
+			if k < len(o.races) {
+				out := o.races[k]
+				k++
+				race := &tuner.RecordRace{Games: 48, Incumbent: incumbent.Generation, Against: 30000, Fitness: 31000, Recommends: g}
+				if out != "won" {
+					race.Fitness, race.Recommends = 29000, incumbent.Generation
+				}
+				if out == "fallback" {
+					race.Fallback, rec.Validation.Fallback = true, incumbent.Generation
+				}
+				rec.Validation.Race = race
+				if out == "won" {
+					incumbent = v
+				} else {
+					// What an older evotune recommended: the incumbent,
+					// which the checkpoint's state holds as validated.
+					rec.Validation.Recommended = incumbent.Generation
+					r.State.Validated = incumbent
+				}
+			}
 		}
 		if o.ladder {
 			rec.Stage = 1 + (g-1)/4
@@ -204,12 +247,18 @@ func TestChartSeries(t *testing.T) {
 			if tc.o.axis {
 				axis = n - 1
 			}
+			// The recommended figure: the start's, then a step at each
+			// validation that changes it, held to the last generation.
+			band := 1 + 2*vals
+			if tc.o.constant {
+				band = 2
+			}
 			want := map[string]map[string]int{
 				"fitness": {"best candidate": n, "median candidate": n, "mean of candidates": n,
-					"validated mean ± 95% CI": vals, "start weights, validated": 1},
+					"validated mean ± 95% CI": vals, "recommended, validated": band, "start weights, validated": 1},
 				"sigma":      {"σ, normalised coordinates": n},
 				"weights":    {"monotonicity": n, "smoothness": n, "empty": n, "corner (start 0: raw change)": n, "merge": n},
-				"games":      {"games (tuning + validation)": n},
+				"games":      {"games (tuning, races, validation)": n},
 				"throughput": {"games/s": n},
 			}
 			if axis > 0 {
@@ -426,6 +475,9 @@ func TestThousandGenerationsSize(t *testing.T) {
 	}
 	if buf.Len() >= 2<<20 {
 		t.Errorf("report of 1,000 generations is %d bytes, want under 2 MB", buf.Len())
+	}
+	if !strings.Contains(buf.String(), "<details><summary>200 rows: the races and validations of the run</summary>") {
+		t.Errorf("the 200 validations' table is not folded")
 	}
 }
 

@@ -25,6 +25,10 @@ figure svg { max-width: 100%; height: auto; display: block; }
 /* The charts name Liberation Sans; any Arial-metric sans-serif fits the layout. */
 figure svg text { font-family: "Liberation Sans", Arial, Helvetica, sans-serif !important; }
 figcaption { color: #555; font-size: 0.9em; max-width: 60em; }
+.below { font-size: 0.9em; }
+.below p { max-width: 60em; }
+tr.first td { border-top: 2px solid #999; }
+summary { cursor: pointer; margin: 0.4em 0; }
 .side { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
 .side > div:first-child { flex: 0 1 680px; min-width: 0; }
 td code { white-space: pre; }
@@ -60,7 +64,15 @@ nav a { margin-right: 0.8em; }
 {{range .Side}}<tr><th>{{.Name}}</th><td class="n">{{.Start}}</td><td class="n">{{.Latest}}</td><td class="n">{{.Change}}</td></tr>
 {{end}}</table></div>{{else}}{{.SVG}}{{end}}
 <figcaption>{{.Caption}}</figcaption>
-</figure>
+{{with .Below}}<div class="below">{{if .Intro}}<p>{{.Intro}}</p>
+{{end}}{{if .Rows}}{{if .Fold}}<details><summary>{{.Summary}}</summary>
+{{end}}<table>
+<tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
+{{$num := .Num}}{{range .Rows}}<tr{{if .First}} class="first"{{end}}>{{range $i, $c := .Cells}}<td{{if index $num $i}} class="n"{{end}}>{{$c}}</td>{{end}}</tr>
+{{end}}</table>{{if .Fold}}</details>{{end}}
+{{end}}{{if .After}}<p>{{.After}}</p>
+{{end}}</div>
+{{end}}</figure>
 {{end}}{{else}}<h2>Charts</h2>
 <p>No generation has completed yet: the charts appear after the first one.</p>
 {{end}}

@@ -1,0 +1,771 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/evotune/evotune/tuner"
+)
+
+// The recommendation's story: which point the run recommended at each
+// moment, and why. It is read from the history's validations alone, so a
+// report tells it for runs of this evotune and of older ones alike.
+//
+// Since the final race, a run validates its start once and, at the end of
+// each stage and of the run, the winner of the stage's final race: its
+// start, its finalists, its latest mean and the average of its last means
+// race on games of their own, an entrant shown worse than the leader
+// stopping early, and the winner alone is measured on the validation
+// games. Until a stage's race the run recommends the stage's start (the
+// start weights, or the previous stage's winner).
+//
+// An older evotune validated the mean every validation.every generations
+// and then, under recommend: race, raced it against the mean recommended
+// before (the incumbent) on games of their own; a fallback moved the
+// search back to an incumbent that won clearly. Its lines carry no
+// of_generation; what they recommended is their race's recommends, else
+// their recommended field, else their own generation (recommended: 0, the
+// start, was omitted, so a line without a race says nothing more).
+
+// A decision is one history line with a validation: what was measured and
+// what the run recommended after it.
+type decision struct {
+	// Generation is the line's: when the decision was made.
+	Generation int
+	// Stage is the line's stage, from 1 (0 without stages).
+	Stage int
+	V     *tuner.RecordValidation
+	// Final says the line is a final race's (or, under select: 0, the
+	// average's without one); false for an older evotune's validation.
+	Final bool
+	// Of is the generation whose mean was validated: for an average, the
+	// last it averages; for a stage's start that won, the generation the
+	// stage started from.
+	Of int
+	// Recommends is the generation recommended after the line.
+	Recommends int
+	// Winner is the index of the final race's winner in its entrants, -1
+	// without a race.
+	Winner int
+	// Fallback says an older evotune's race sent the search back to the
+	// incumbent (Recommends).
+	Fallback bool
+	// Y is the recommended point's validated figure after the line (see
+	// figure); HaveY is false where the history does not hold it.
+	Y     float64
+	HaveY bool
+}
+
+// Won says an older evotune's validated mean was recommended after its
+// validation: it won its race, or took over without one.
+func (d *decision) Won() bool { return d.Recommends == d.Generation }
+
+// final says a history validation is a final race's: it names the
+// generation it measured, or has the race's entrants (a stage-1 start that
+// won measured generation 0, which is omitted).
+func final(v *tuner.RecordValidation) bool {
+	return v.Generation > 0 || v.Race != nil && len(v.Race.Entrants) > 0
+}
+
+// winner returns the index of the final race's winner among its
+// entrants, -1 without a race. The start is told by its flag (no other
+// entrant has its generation); the average and the latest mean share a
+// generation, told apart by the validation's average.
+func winner(v *tuner.RecordValidation) int {
+	if v.Race == nil {
+		return -1
+	}
+	es := v.Race.Entrants
+	for i, e := range es {
+		if e.Start && e.Generation == v.Race.Recommends {
+			return i
+		}
+	}
+	for i, e := range es {
+		if !e.Start && e.Generation == v.Race.Recommends && (e.Average > 0) == (v.Average > 0) {
+			return i
+		}
+	}
+	return -1
+}
+
+// endedEarly says a final race ended before its last block: when one
+// entrant was left. The record does not say so; it shows as fewer games
+// than validation.select, as a run plays them (only a tuner told to
+// finish within a budget of games, which writes no run directory, plays
+// fewer).
+func (r *Run) endedEarly(race *tuner.RecordRace) bool {
+	return race.Games < r.Config.Validation.Select
+}
+
+// stopped says the i-th entrant of decision d's final race was stopped
+// as worse than the leader: it played fewer games than the race, or, in a
+// race that ended early because it alone was left beside the winner (or
+// they all were stopped at the same look), as many.
+func (r *Run) stopped(d decision, i int) bool {
+	race := d.V.Race
+	e := race.Entrants[i]
+	return i != d.Winner && (e.Games < race.Games || r.endedEarly(race))
+}
+
+// figure returns the figure a validation is drawn at: the mean score with
+// its interval for mean_score, the metric's value without one otherwise.
+func (r *Run) figure(fitness, mean, ci float64) (y, err float64) {
+	if r.Metric.String() == "mean_score" {
+		return mean, ci
+	}
+	return fitness, 0
+}
+
+// decisions returns the history's validations in order, each with what
+// the run recommended after it.
+func (r *Run) decisions() []decision {
+	known := map[int]float64{} // an older evotune's validated figures, by generation
+	var ds []decision
+	for i := range r.History {
+		g := &r.History[i]
+		v := g.Validation
+		if v == nil {
+			continue
+		}
+		d := decision{Generation: g.Generation, Stage: g.Stage, V: v, Winner: -1}
+		y, _ := r.figure(v.Fitness, v.Mean, v.CI95)
+		if final(v) {
+			d.Final, d.Of, d.Recommends = true, v.Generation, v.Generation
+			d.Winner = winner(v)
+			if v.Race != nil {
+				d.Recommends = v.Race.Recommends
+			}
+			// The line's figure is the winner's, whatever it is.
+			d.Y, d.HaveY = y, true
+			ds = append(ds, d)
+			continue
+		}
+		d.Of, d.Recommends = g.Generation, g.Generation
+		known[g.Generation] = y
+		switch {
+		case v.Race != nil:
+			d.Recommends, d.Fallback = v.Race.Recommends, v.Race.Fallback
+		case v.Recommended > 0:
+			d.Recommends = v.Recommended
+		}
+		if v.Fallback > 0 {
+			d.Fallback = true
+		}
+		if f, ok := known[d.Recommends]; ok {
+			d.Y, d.HaveY = f, true
+		} else if st := r.State.Start; d.Recommends == 0 && r.startHolds(d.Stage) {
+			d.Y, _ = r.figure(st.Fitness, st.Mean, st.CI95)
+			d.HaveY = true
+		}
+		ds = append(ds, d)
+	}
+	return ds
+}
+
+// legacy says the history holds validations of an evotune before the
+// final race.
+func legacy(ds []decision) bool {
+	for _, d := range ds {
+		if !d.Final {
+			return true
+		}
+	}
+	return false
+}
+
+// storySeries returns the fitness chart's series of the recommendation's
+// story: the validated points, the final races' entrants, the recommended
+// point's validated figure at each generation, and the fallbacks.
+func (r *Run) storySeries() []series {
+	ds := r.decisions()
+	m := r.Metric.String()
+	withErr := m == "mean_score"
+	var out []series
+
+	// An older evotune's validations: won or lost their race, or plain
+	// where it had no races.
+	raced := false
+	for _, d := range ds {
+		if !d.Final && d.V.Race != nil {
+			raced = true
+		}
+	}
+	plain := series{Name: "validated mean ± 95% CI", Kind: points, Color: 3}
+	won := series{Name: "validated, won its race", Kind: points, Color: 3}
+	lost := series{Name: "validated, lost its race", Kind: points, Color: 3, Shape: ring}
+	// The final races': the winners validated, and every entrant on the
+	// race's games.
+	winners := series{Name: "race winner, validated", Kind: points, Color: 3}
+	entrants := series{Name: "race entrant", Kind: points, Color: 4, Shape: ring}
+	stopped := series{Name: "race entrant, stopped", Kind: points, Color: 4, Shape: cross}
+	if !anyRace(ds) {
+		winners.Name = "average of last means, validated"
+	}
+	if !withErr {
+		plain.Name = "validated mean (" + m + ")"
+	} else {
+		won.Name += " ± 95% CI"
+		winners.Name += " ± 95% CI"
+	}
+	for _, d := range ds {
+		y, e := r.figure(d.V.Fitness, d.V.Mean, d.V.CI95)
+		if !d.Final {
+			s := &plain
+			if raced {
+				s = &won
+				if !d.Won() {
+					s = &lost
+				}
+			}
+			s.add(float64(d.Generation), y, 0, e, withErr)
+			continue
+		}
+		x, xe := float64(d.Of), 0.0
+		if d.V.Average > 1 {
+			x, xe = float64(d.Of)-float64(d.V.Average-1)/2, float64(d.V.Average-1)/2
+		}
+		if d.Winner >= 0 && d.V.Race.Entrants[d.Winner].Start {
+			// The start that won keeps its own figure: drawn where the
+			// start races.
+			x, xe = float64(d.V.Race.Entrants[d.Winner].Generation), 0
+		}
+		winners.add(x, y, xe, e, withErr)
+		if d.V.Race == nil {
+			continue
+		}
+		for i, en := range d.V.Race.Entrants {
+			x, xe := float64(en.Generation), 0.0
+			if en.Average > 1 {
+				x, xe = float64(en.Generation)-float64(en.Average-1)/2, float64(en.Average-1)/2
+			}
+			s := &entrants
+			if r.stopped(d, i) {
+				s = &stopped
+			}
+			s.add(x, en.Fitness, xe, 0, false)
+		}
+	}
+	for _, s := range []series{plain, won, lost, winners, entrants, stopped} {
+		if len(s.X) > 0 {
+			out = append(out, s)
+		}
+	}
+	if rec := r.recommendedLine(ds); len(rec.X) > 0 {
+		out = append(out, rec)
+	}
+	out = append(out, r.fallbackMarks()...)
+	return out
+}
+
+// fallbackMarks returns the vertical lines at an older evotune's
+// fallbacks, or nil.
+func (r *Run) fallbackMarks() []series {
+	var xs []float64
+	for _, d := range r.decisions() {
+		if !d.Final && d.Fallback {
+			xs = append(xs, float64(d.Generation))
+		}
+	}
+	if xs == nil {
+		return nil
+	}
+	return []series{{Name: "fallback", Kind: markers, X: xs, Color: 3, Faint: true}}
+}
+
+// add appends a point, with its horizontal half-width xe (the span of an
+// average) and, when withErr, its interval e.
+func (s *series) add(x, y, xe, e float64, withErr bool) {
+	s.X, s.Y = append(s.X, x), append(s.Y, y)
+	s.XErr = append(s.XErr, xe)
+	if withErr {
+		s.Err = append(s.Err, e)
+	}
+}
+
+// recommendedLine is the validated figure of the recommended point at
+// each generation, a step at each decision that changed it: the start's
+// before the first, and a gap where the history does not hold the figure
+// (an older line recommending a generation whose validation was skipped
+// as damaged).
+func (r *Run) recommendedLine(ds []decision) series {
+	s := series{Name: "recommended, validated", Kind: line, Color: 8, Band: true}
+	if len(r.History) == 0 {
+		return s
+	}
+	y, have := 0.0, false
+	if st := r.State.Start; st != nil && r.startHolds(r.History[0].Stage) {
+		y, _ = r.figure(st.Fitness, st.Mean, st.CI95)
+		s.X, s.Y, have = []float64{float64(r.History[0].Generation - 1)}, []float64{y}, true
+	}
+	for _, d := range ds {
+		if !d.HaveY {
+			continue
+		}
+		x := float64(d.Generation)
+		switch {
+		case !have:
+			s.X, s.Y = append(s.X, x), append(s.Y, d.Y)
+		case d.Y != y:
+			s.X, s.Y = append(s.X, x, x), append(s.Y, y, d.Y)
+		}
+		y, have = d.Y, true
+	}
+	if last := float64(r.History[len(r.History)-1].Generation); have && last > s.X[len(s.X)-1] {
+		s.X, s.Y = append(s.X, last), append(s.Y, y)
+	}
+	return s
+}
+
+// startHolds says the start's validation the state holds is a figure of
+// stage's (from 1; 0 without stages): measured with its validation
+// search. A stage whose validation search is new measures the start again
+// and the state keeps the latest, so an earlier stage's start figure is
+// not in the run directory.
+func (r *Run) startHolds(stage int) bool {
+	st := r.State.Start
+	stages := r.Config.StageList()
+	k := max(stage-1, 0)
+	if st == nil || k >= len(stages) || st.Stage >= len(stages) {
+		return false
+	}
+	return r.Config.StageValidationSearch(k) == r.Config.StageValidationSearch(st.Stage)
+}
+
+// A table is a table of the page shown under a chart.
+type table struct {
+	// Intro is the paragraph before it.
+	Intro string
+	Head  []string
+	// Num marks the columns of figures, right-aligned.
+	Num  []bool
+	Rows []row
+	// Fold puts a long table in a <details> element, closed, with
+	// Summary as its line.
+	Fold    bool
+	Summary string
+	// After is the paragraph after it.
+	After string
+}
+
+// A row is a table's row; First marks the first of a group (a race's
+// entrants), drawn with a rule above it.
+type row struct {
+	Cells []string
+	First bool
+}
+
+// foldRows is the length from which a table is folded.
+const foldRows = 24
+
+// storyTable returns the table of the run's races and validations, under
+// the fitness chart: one row per entrant of each final race, one per
+// validation of an older evotune. Nil when the history has no validation
+// and no stage is under way.
+func (r *Run) storyTable() *table {
+	ds := r.decisions()
+	t := &table{}
+	var rows []row
+	if legacy(ds) {
+		t.Head = []string{"generation", "validated " + r.Metric.String(), "race games", "recommended before", "its fitness in the race", "this mean's fitness in the race", "outcome", "recommended after"}
+		t.Num = []bool{true, true, true, true, true, true, false, true}
+	} else {
+		t.Head = []string{"race", "entrant", "games played", "fitness on the race's games", "outcome"}
+		t.Num = []bool{false, false, true, true, false}
+	}
+	for _, d := range ds {
+		switch {
+		case d.Final && legacy(ds):
+			rows = append(rows, row{Cells: r.finalRowLegacy(d)})
+		case d.Final:
+			rows = append(rows, r.raceRows(d)...)
+		default:
+			rows = append(rows, row{Cells: r.validationRow(d)})
+		}
+	}
+	t.Rows = rows
+	t.Intro = r.storyIntro(ds)
+	t.After = r.storyNext(ds)
+	if len(rows) == 0 {
+		t.Head = nil
+	}
+	if len(rows) > foldRows {
+		t.Fold, t.Summary = true, fmt.Sprintf("%d rows: the races and validations of the run", len(rows))
+	}
+	if t.Intro == "" && len(rows) == 0 && t.After == "" {
+		return nil
+	}
+	return t
+}
+
+// storyIntro says in a sentence how the run chose what it recommends.
+func (r *Run) storyIntro(ds []decision) string {
+	v := r.Config.Validation
+	if legacy(ds) {
+		s := fmt.Sprintf("This run was made by an evotune before the final race: it validated the distribution mean every %d generations on %d held-out games", v.Every, v.Games)
+		switch {
+		case v.Recommend == "race" || v.Fallback > 0 || anyRace(ds):
+			s += ", then raced it against the mean recommended before on games of their own (up to " + strconv.Itoa(v.Select) + " each): the better of the two was recommended, the new one on a tie"
+			if anyFallback(ds) {
+				s += "; a race the recommended mean won clearly sent the search back to it (a fallback)"
+			}
+		case v.Recommend == "best":
+			s += ", and recommended the best validated mean"
+		default:
+			s += ", and recommended the latest"
+		}
+		s += ". Each row is one validation."
+		if finals := countFinal(ds); finals > 0 {
+			s += " The run was continued by an evotune with the final race: its rows with entrants are final races."
+		}
+		return s
+	}
+	if v.Select == 0 {
+		return fmt.Sprintf("At the end of each stage the run recommends the average of its last means (up to %d) without a race, validated on %d held-out games.", v.Average, v.Games)
+	}
+	s := "At the end of each stage its start"
+	if v.Finalists > 0 {
+		s += fmt.Sprintf(", its latest %d finalists (the means of every %d generations)", v.Finalists, v.Every)
+	}
+	s += fmt.Sprintf(", its latest mean and the average of its last means (up to %d) race on up to %d games each, the same seeds for all, seeds no tuning or validation game plays. From the race's second block on, an entrant that the leader beats (one-sided paired t test at 1%%) stops. The best that played to the end wins and is validated on %d held-out games, which choose nothing; until then the run recommends the stage's start.", v.Average, v.Select, v.Games)
+	return s
+}
+
+func anyFallback(ds []decision) bool {
+	for _, d := range ds {
+		if d.Fallback {
+			return true
+		}
+	}
+	return false
+}
+
+func anyRace(ds []decision) bool {
+	for _, d := range ds {
+		if d.V.Race != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func countFinal(ds []decision) int {
+	n := 0
+	for _, d := range ds {
+		if d.Final {
+			n++
+		}
+	}
+	return n
+}
+
+// storyNext says what races at the end of a stage under way: its
+// finalists so far. Empty for a finished run or one whose current stage
+// has just concluded.
+func (r *Run) storyNext(ds []decision) string {
+	if r.State.Finished != "" || len(r.History) == 0 || r.Config.Validation.Select == 0 {
+		return ""
+	}
+	last := r.History[len(r.History)-1]
+	if last.Validation != nil {
+		return ""
+	}
+	var fs []string
+	for i := len(r.History) - 1; i >= 0 && r.History[i].Stage == last.Stage && r.History[i].Validation == nil; i-- {
+		if r.History[i].Finalist && r.History[i].Generation < last.Generation {
+			fs = append([]string{strconv.Itoa(r.History[i].Generation)}, fs...)
+		}
+	}
+	s := "The current stage has not ended: it recommends its start until its final race"
+	if k := r.Config.Validation.Finalists; len(fs) > 0 && k > 0 {
+		if len(fs) > k {
+			fs = fs[len(fs)-k:]
+		}
+		s += ", where, were the stage to end now, the finalists of generations " + strings.Join(fs, ", ") + " would race too"
+	}
+	return s + "."
+}
+
+// entrantName names a final race's entrant.
+func (r *Run) entrantName(e tuner.RaceEntrant, stage int) string {
+	switch {
+	case e.Start && e.Generation == 0:
+		return "start " + r.vectorWord() + "s"
+	case e.Start:
+		return fmt.Sprintf("the stage's start (the winner of stage %d, generation %d)", stage-1, e.Generation)
+	case e.Average > 1:
+		return fmt.Sprintf("average of the means of generations %d–%d", e.Generation-e.Average+1, e.Generation)
+	}
+	return fmt.Sprintf("mean of generation %d", e.Generation)
+}
+
+// raceRows returns one row per entrant of a final race (one row for the
+// average recommended without a race).
+func (r *Run) raceRows(d decision) []row {
+	v := d.V
+	validated := fmt.Sprintf("validated: %s on %d held-out games", r.validatedText(v.Fitness, v.Mean, v.CI95), v.Games)
+	where := fmt.Sprintf("after generation %d", d.Generation)
+	if d.Stage > 0 {
+		where = fmt.Sprintf("end of stage %d, %s", d.Stage, where)
+	}
+	if v.Race == nil {
+		name := fmt.Sprintf("mean of generation %d", v.Generation)
+		if v.Average > 1 {
+			name = fmt.Sprintf("average of the means of generations %d–%d", v.Generation-v.Average+1, v.Generation)
+		}
+		return []row{{Cells: []string{where + ", no race", name, "—", "—", "recommended; " + validated}, First: true}}
+	}
+	race := fmt.Sprintf("%s, %d games", where, v.Race.Games)
+	if r.endedEarly(v.Race) {
+		race = fmt.Sprintf("%s, %d of up to %d games (it ended when one entrant was left)", where, v.Race.Games, r.Config.Validation.Select)
+	}
+	var rows []row
+	for i, e := range v.Race.Entrants {
+		name := r.entrantName(e, d.Stage)
+		var out string
+		switch {
+		case i == d.Winner:
+			out = "won, recommended; " + validated
+			if e.Start {
+				out = "won, recommended: the start keeps its own validated figure"
+			}
+		case r.stopped(d, i):
+			out = fmt.Sprintf("stopped after %d games: the leader was better (one-sided paired t test at 1%%)", e.Games)
+		default:
+			out = "played to the end, lost"
+		}
+		cells := []string{"", name, strconv.Itoa(e.Games), num(e.Fitness), out}
+		if i == 0 {
+			cells[0] = race
+		}
+		rows = append(rows, row{Cells: cells, First: i == 0})
+	}
+	return rows
+}
+
+// finalRowLegacy is a final race's row in the table of an older
+// evotune's validations: a run begun by it and continued by this one.
+func (r *Run) finalRowLegacy(d decision) []string {
+	v := d.V
+	out := "final race: "
+	if v.Race == nil {
+		out += "none; the average recommended"
+	} else {
+		var es []string
+		for i, e := range v.Race.Entrants {
+			t := fmt.Sprintf("%s %s (%d games)", r.entrantName(e, d.Stage), num(e.Fitness), e.Games)
+			if i == d.Winner {
+				t += " won"
+			}
+			es = append(es, t)
+		}
+		out += strings.Join(es, ", ")
+	}
+	games := "—"
+	if v.Race != nil {
+		games = strconv.Itoa(v.Race.Games)
+	}
+	after := genName(d.Recommends)
+	if v.Average > 1 {
+		after = fmt.Sprintf("average of generations %d–%d", v.Generation-v.Average+1, v.Generation)
+	}
+	return []string{strconv.Itoa(d.Generation), r.validatedText(v.Fitness, v.Mean, v.CI95), games, "—", "—", "—", out, after}
+}
+
+// validationRow is the row of an older evotune's validation.
+func (r *Run) validationRow(d decision) []string {
+	v := d.V
+	row := []string{strconv.Itoa(d.Generation), r.validatedText(v.Fitness, v.Mean, v.CI95), "—", "—", "—", "—", "", genName(d.Recommends)}
+	switch rc := v.Race; {
+	case rc != nil:
+		row[2], row[3], row[4], row[5] = strconv.Itoa(rc.Games), genName(rc.Incumbent), num(rc.Against), num(rc.Fitness)
+		if d.Won() {
+			row[6] = "won"
+		} else {
+			row[6] = "lost"
+		}
+		if s := r.Config.Validation.Select; s > 0 && rc.Games < s {
+			row[6] += fmt.Sprintf(" (the race ended early, after %d of %d games: one led clearly)", rc.Games, s)
+		}
+		if d.Fallback {
+			row[6] += fmt.Sprintf("; fallback: the search went back to %s", genName(d.Recommends))
+		}
+	case d.Won():
+		row[6] = "recommended (no race)"
+	default:
+		row[6] = "not recommended"
+		if d.Fallback {
+			row[6] += fmt.Sprintf("; fallback: the search went back to %s", genName(v.Fallback))
+		}
+	}
+	return row
+}
+
+// validatedText writes a validated figure: the mean score with its
+// interval, or the metric's value.
+func (r *Run) validatedText(fitness, mean, ci float64) string {
+	if r.Metric.String() == "mean_score" {
+		return num(mean) + " ± " + num(ci)
+	}
+	return num(fitness)
+}
+
+// genName names a recommended generation: 0 is the start.
+func genName(g int) string {
+	if g == 0 {
+		return "start"
+	}
+	return "generation " + strconv.Itoa(g)
+}
+
+// gamesFacts returns the Run table's rows on games: how the run's games
+// split between candidates, races and validations, and the games each
+// candidate played. Under noise handling and racing candidates play
+// different numbers: those that play to the end the generation's games,
+// those racing stops fewer, those replayed to measure the noise twice as
+// many.
+func (r *Run) gamesFacts() [][2]string {
+	h := r.History
+	total := r.State.Games
+	if n := len(h); n > 0 {
+		total = h[n-1].Games
+	}
+	facts := [][2]string{{"games played", strconv.FormatInt(total, 10)}}
+	if len(h) == 0 {
+		return facts
+	}
+	var tuning, candidates, dropped, droppedGames, reeval, reevalGames, races int64
+	lo, hi := math.MaxInt, 0
+	complete := h[0].Generation == 1
+	stages := r.Config.StageList()
+	noise, fixed := false, true
+	for i, g := range h {
+		if i > 0 && g.Generation != h[i-1].Generation+1 {
+			complete = false
+		}
+		candidates += int64(g.Lambda)
+		if n := g.Noise; n != nil {
+			noise = true
+			fixed = fixed && n.Fixed
+			tuning += int64(n.Played)
+			reeval += int64(n.Reevaluated)
+			reevalGames += int64(n.Reevaluated * n.Games)
+			dropped += int64(n.Dropped)
+			if n.Dropped > 0 {
+				droppedGames += int64(n.Played - n.Reevaluated*n.Games - (g.Lambda-n.Dropped)*n.Games)
+			}
+			lo, hi = min(lo, n.Games), max(hi, n.Games)
+		} else {
+			k := max(g.Stage-1, 0)
+			if k >= len(stages) {
+				complete = false
+				continue
+			}
+			n := stages[k].Games
+			tuning += int64(g.Lambda * n)
+			lo, hi = min(lo, n), max(hi, n)
+		}
+		if v := g.Validation; v != nil && v.Race != nil {
+			if len(v.Race.Entrants) > 0 {
+				for _, e := range v.Race.Entrants {
+					races += int64(e.Games)
+				}
+			} else {
+				races += 2 * int64(v.Race.Games) // an older race: two points
+			}
+		}
+	}
+	if val := total - tuning - races; complete && val >= 0 {
+		// What is neither the candidates' nor the races' validated: the
+		// start (again in a stage with a new validation search) and each
+		// winner that is not a start already measured.
+		facts[0][1] = fmt.Sprintf("%d: %d by candidates, %d in races, %d validating", total, tuning, races, val)
+		if races == 0 {
+			facts[0][1] = fmt.Sprintf("%d: %d by candidates, %d validating", total, tuning, val)
+		}
+	}
+	per := strconv.Itoa(lo)
+	if hi > lo {
+		per = fmt.Sprintf("%d to %d", lo, hi)
+	}
+	switch {
+	case noise && !fixed:
+		per += " a generation, set by noise handling: what each candidate that played to the end played"
+	case hi > lo:
+		per += " by stage"
+	default:
+		per += " each"
+	}
+	if dropped > 0 {
+		per += fmt.Sprintf("; racing stopped %d of %d candidates early, after %.1f games on average (μ others had beaten them on the games they had played)",
+			dropped, candidates, float64(droppedGames)/float64(dropped))
+	}
+	if reeval > 0 {
+		per += fmt.Sprintf("; %d candidates played again on fresh seeds (%d games) to measure the noise", reeval, reevalGames)
+	}
+	facts = append(facts, [2]string{"games per candidate", per})
+	return facts
+}
+
+// lastFinal returns the decision that chose the validated weights v, when
+// it is a final race's (the history's last decision, naming v's
+// generation); nil for an older evotune's recommendation or a history
+// that does not hold it.
+func (r *Run) lastFinal(v *tuner.Validation) *decision {
+	ds := r.decisions()
+	if len(ds) == 0 {
+		return nil
+	}
+	d := ds[len(ds)-1]
+	if !d.Final || d.Recommends != v.Generation || d.V.Average != v.Average {
+		return nil
+	}
+	return &d
+}
+
+// recommendedName names the recommended point v: the mean of a
+// generation, an average of means, or a start that won its race.
+func (r *Run) recommendedName(v *tuner.Validation) string {
+	if d := r.lastFinal(v); d != nil && d.Winner >= 0 {
+		e := d.V.Race.Entrants[d.Winner]
+		if e.Start {
+			return r.entrantName(e, d.Stage) + ", winner of the final race"
+		}
+	}
+	switch {
+	case v.Average > 1:
+		return fmt.Sprintf("average of the means of generations %d–%d", v.Generation-v.Average+1, v.Generation)
+	case v.Generation == 0:
+		return "start " + r.vectorWord() + "s"
+	}
+	return fmt.Sprintf("mean of generation %d", v.Generation)
+}
+
+// recommendedText says what the recommended weights v are and how the run
+// chose them.
+func (r *Run) recommendedText(v *tuner.Validation) string {
+	d := r.lastFinal(v)
+	if d == nil {
+		if v.Race != nil && len(v.Race.Entrants) == 0 || legacy(r.decisions()) {
+			return fmt.Sprintf("The distribution mean of generation %d, validated on %d held-out games, recommended by the rules of an evotune before the final race (the table under the fitness chart tells each validation): what evotune export writes.", v.Generation, v.Games)
+		}
+		return fmt.Sprintf("The distribution mean of generation %d, validated on %d held-out games: what evotune export writes.", v.Generation, v.Games)
+	}
+	what := fmt.Sprintf("The distribution mean of generation %d", v.Generation)
+	if v.Average > 1 {
+		what = fmt.Sprintf("The average of the distribution means of generations %d to %d", v.Generation-v.Average+1, v.Generation)
+	}
+	if d.V.Race == nil {
+		return fmt.Sprintf("%s, recommended without a race, validated on %d held-out games: what evotune export writes.", what, v.Games)
+	}
+	race := fmt.Sprintf("the final race after generation %d (%d entrants on up to %d games of their own; the table under the fitness chart tells it)", d.Generation, len(d.V.Race.Entrants), d.V.Race.Games)
+	if d.Winner >= 0 && d.V.Race.Entrants[d.Winner].Start {
+		if v.Generation == 0 {
+			return fmt.Sprintf("The starting weights: they won %s and keep their own validation on %d held-out games: what evotune export writes.", race, v.Games)
+		}
+		return fmt.Sprintf("The stage's start, the winner of stage %d (generation %d): it won %s and keeps its validation on %d held-out games: what evotune export writes.", d.Stage-1, v.Generation, race, v.Games)
+	}
+	return fmt.Sprintf("%s, the winner of %s, validated on %d held-out games no race played: what evotune export writes.", what, race, v.Games)
+}
