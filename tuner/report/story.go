@@ -70,14 +70,19 @@ func final(v *tuner.RecordValidation) bool {
 }
 
 // winner returns the index of the final race's winner among its
-// entrants, -1 without a race. The start is told by its flag (no other
-// entrant has its generation); the average and the latest mean share a
-// generation, told apart by the validation's average.
+// entrants, -1 without a race: the record's winner, which is omitted where
+// it is 0 (the start, the first entrant) and in the records of the builds
+// before it. Then the start is told by its flag (no other entrant has its
+// generation); the average and the latest mean, which share a
+// generation, by the validation's average.
 func winner(v *tuner.RecordValidation) int {
 	if v.Race == nil {
 		return -1
 	}
 	es := v.Race.Entrants
+	if w := v.Race.Winner; w > 0 && w < len(es) {
+		return w
+	}
 	for i, e := range es {
 		if e.Start && e.Generation == v.Race.Recommends {
 			return i

@@ -94,8 +94,12 @@ func TestStoryFinalRaces(t *testing.T) {
 			t.Fatalf("generation %d: race %+v: want one played to its 32 games", g.Generation, race)
 		}
 		w := winner(v)
-		if w < 0 {
-			t.Fatalf("generation %d: no entrant of %+v is the winner", g.Generation, race.Entrants)
+		if w != race.Winner {
+			t.Fatalf("generation %d: winner %d, the record's %d", g.Generation, w, race.Winner)
+		}
+		race.Winner = 0 // as a record of the builds before the field: told from the entrants
+		if inferred := winner(v); inferred != w {
+			t.Errorf("generation %d: winner told from the entrants %d, the record's %d", g.Generation, inferred, w)
 		}
 		x := float64(v.Generation)
 		if v.Average > 1 {
@@ -358,6 +362,12 @@ func TestStoryAverageWon(t *testing.T) {
 			Race: &tuner.RecordRace{Games: 32, Recommends: 10, Entrants: es}}
 		if w := winner(r.History[9].Validation); w != tc.want {
 			t.Errorf("average %d: winner %d, want %d", tc.average, w, tc.want)
+		}
+		// A record that names its winner is taken at its word.
+		named := *r.History[9].Validation.Race
+		named.Winner = 3 - tc.want
+		if w := winner(&tuner.RecordValidation{Average: tc.average, Race: &named}); w != 3-tc.want {
+			t.Errorf("average %d: a race naming entrant %d its winner: winner %d", tc.average, 3-tc.want, w)
 		}
 		c := findChart(r.charts(), "fitness")
 		s := seriesNamed(c, "race winner, validated ± 95% CI")
