@@ -23,7 +23,11 @@
 //   - Nneonneo reproduces the search of nneonneo/2048-ai node for node and
 //     in its float32 arithmetic (heuristic only, its depth cap and adaptive
 //     limit, probability cutoff and per-root-move table), so that weights
-//     tuned with it mean the same thing in that program.
+//     tuned with it mean the same thing in that program. Most of its nodes
+//     are the leaves under a move layer, so a move layer whose spawn layers
+//     are all leaves is valued in one function (maxLeaves), and with an
+//     evaluator that is a LineTable32 (the nneonneo set's) the leaves are
+//     summed from its float32 line table there, with no call per leaf.
 //   - SearchConfig is the one description of a player's search (an
 //     Algorithm, a depth within MinDepth to MaxDepth, a beam width, whether
 //     move scores count, the loss value, the cutoff, the table, adaptive

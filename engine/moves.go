@@ -117,6 +117,19 @@ func moveCols(b, t Board, table *[1 << 16]uint64) (Board, int) {
 	return Board(nb), 4 * (int(rowScore[c0]) + int(rowScore[c1]) + int(rowScore[c2]) + int(rowScore[c3]))
 }
 
+// slideRows and slideCols are moveRows and moveCols without the score, for
+// the searches that add none (Nneonneo).
+func slideRows(b Board, table *[1 << 16]uint16) Board {
+	x := uint64(b)
+	return Board(uint64(table[uint16(x)]) | uint64(table[uint16(x>>16)])<<16 |
+		uint64(table[uint16(x>>32)])<<32 | uint64(table[uint16(x>>48)])<<48)
+}
+
+func slideCols(b, t Board, table *[1 << 16]uint64) Board {
+	y := uint64(t)
+	return b ^ Board(table[uint16(y)]^table[uint16(y>>16)]<<4^table[uint16(y>>32)]<<8^table[uint16(y>>48)]<<12)
+}
+
 // Move slides the board in direction d. It returns the new board, the move's
 // score (the sum of the values of the tiles created by merges) and whether
 // the move is legal, that is, changes the board. The spawn that follows a

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/bits"
 )
 
 // NneonneoCutoff is the probability cutoff of nneonneo/2048-ai
@@ -70,6 +71,7 @@ func (o NneonneoOptions) Validate() error {
 // for concurrent use; give each goroutine its own.
 type Nneonneo struct {
 	eval   Evaluator
+	lines  *[1 << 16]float32 // eval's table if it is a LineTable32, read at the leaves
 	opts   NneonneoOptions
 	cutoff float32
 	limit  int // moves below the root move at which spawn layers are leaves
@@ -94,14 +96,20 @@ func NewNneonneo(e Evaluator, opts NneonneoOptions) (*Nneonneo, error) {
 	if cutoff == 0 {
 		cutoff = NneonneoCutoff
 	}
-	s := &Nneonneo{eval: e, opts: opts, cutoff: float32(cutoff)}
+	s := &Nneonneo{opts: opts, cutoff: float32(cutoff)}
+	s.SetEvaluator(e)
 	s.table.init(10)
 	return s, nil
 }
 
 // SetEvaluator switches evaluators. Nothing else changes: the table holds
 // nothing from one root move to the next.
-func (s *Nneonneo) SetEvaluator(e Evaluator) { s.eval = e }
+func (s *Nneonneo) SetEvaluator(e Evaluator) {
+	s.eval, s.lines = e, nil
+	if l, ok := e.(LineTable32); ok {
+		s.lines = l.LineTable32()
+	}
+}
 
 // depthLimit returns the moves below the root move that a search from b
 // makes: min(Cap, max(3, distinct(b)-2)), without the minimum when Cap is 0.
@@ -176,6 +184,8 @@ func (s *Nneonneo) root(b Board, d Dir) (float32, bool) {
 // chance is the program's score_tilechoose_node.
 func (s *Nneonneo) chance(b Board, prob float32) float32 {
 	s.nodes++
+	// max and chance test for leaves before they call here, so only a
+	// root move could meet one.
 	if prob < s.cutoff || s.depth >= s.limit {
 		return float32(s.eval.Evaluate(b))
 	}
@@ -187,17 +197,34 @@ func (s *Nneonneo) chance(b Board, prob float32) float32 {
 		}
 	}
 	// A chance node follows a legal move, which always leaves an empty cell.
-	n := float32(b.CountEmpty())
+	empty := b.emptyCells()
+	n := float32(bits.OnesCount64(empty))
 	prob /= n
 	p2, p4 := float32(prob*0.9), float32(prob*0.1)
+	// max's test for leaves below it, made once for all the spawns: most
+	// move layers of a deep search have only leaves below them.
+	deep := s.depth+1 >= s.limit
+	leaves2, leaves4 := deep || p2 < s.cutoff, deep || p4 < s.cutoff
 	sum := float32(0)
-	for shift := 0; shift < 64; shift += 4 {
-		if b>>shift&0xf == 0 {
-			// The conversions round each product as the program does and
-			// keep the compiler from fusing it with the addition.
-			sum += float32(s.max(b|1<<shift, p2) * 0.9)
-			sum += float32(s.max(b|2<<shift, p4) * 0.1)
+	// The empty cells in increasing order, as the program visits them: the
+	// float32 sum depends on the order.
+	for ; empty != 0; empty &= empty - 1 {
+		shift := bits.TrailingZeros64(empty)
+		var v2, v4 float32
+		if leaves2 {
+			v2 = s.maxLeaves(b | 1<<shift)
+		} else {
+			v2 = s.max(b|1<<shift, p2)
 		}
+		if leaves4 {
+			v4 = s.maxLeaves(b | 2<<shift)
+		} else {
+			v4 = s.max(b|2<<shift, p4)
+		}
+		// The conversions round each product as the program does and
+		// keep the compiler from fusing it with the addition.
+		sum += float32(v2 * 0.9)
+		sum += float32(v4 * 0.1)
 	}
 	sum /= n
 	if cache {
@@ -208,19 +235,93 @@ func (s *Nneonneo) chance(b Board, prob float32) float32 {
 
 // max is the program's score_move_node.
 func (s *Nneonneo) max(b Board, prob float32) float32 {
+	depth := s.depth + 1
+	if prob < s.cutoff || depth >= s.limit {
+		// Every spawn layer below is a leaf: chance's first test, made
+		// once here for all of them.
+		return s.maxLeaves(b)
+	}
 	s.nodes++
 	s.moves++
-	s.depth++
+	s.depth = depth
 	best := float32(0)
 	t := b.Transpose()
-	for _, dir := range Dirs {
-		if nb, _, ok := moveWith(b, t, dir); ok {
-			if v := s.chance(nb, prob); best < v { // std::max(best, v)
-				best = v
+	// The moves in the program's order.
+	if nb := slideCols(b, t, &colUp); nb != b {
+		best = nnMax(best, s.chance(nb, prob))
+	}
+	if nb := slideCols(b, t, &colDown); nb != b {
+		best = nnMax(best, s.chance(nb, prob))
+	}
+	if nb := slideRows(b, &rowLeft); nb != b {
+		best = nnMax(best, s.chance(nb, prob))
+	}
+	if nb := slideRows(b, &rowRight); nb != b {
+		best = nnMax(best, s.chance(nb, prob))
+	}
+	s.depth = depth - 1
+	return best
+}
+
+// maxLeaves is max when every spawn layer below it is a leaf: the best
+// heuristic of the boards its moves make, at least 0. Most of a deep
+// search's nodes are these leaves, so with a LineTable32 the table is read
+// here rather than through Evaluate.
+func (s *Nneonneo) maxLeaves(b Board) float32 {
+	s.moves++
+	t := b.Transpose()
+	best := float32(0)
+	n := uint64(1) // this node and its leaves
+	if l := s.lines; l != nil {
+		// The vertical moves as horizontal ones of the transpose, which
+		// gives their boards' columns without transposing them. All four
+		// moves first, so that their look-ups overlap.
+		up, down := slideRows(t, &rowLeft), slideRows(t, &rowRight)
+		left, right := slideRows(b, &rowLeft), slideRows(b, &rowRight)
+		if up != t {
+			n++
+			best = nnMax(best, lineSum(l, up.Transpose(), up))
+		}
+		if down != t {
+			n++
+			best = nnMax(best, lineSum(l, down.Transpose(), down))
+		}
+		if left != b {
+			n++
+			best = nnMax(best, lineSum(l, left, left.Transpose()))
+		}
+		if right != b {
+			n++
+			best = nnMax(best, lineSum(l, right, right.Transpose()))
+		}
+	} else {
+		up, down := slideCols(b, t, &colUp), slideCols(b, t, &colDown)
+		left, right := slideRows(b, &rowLeft), slideRows(b, &rowRight)
+		for _, nb := range [4]Board{up, down, left, right} {
+			if nb != b {
+				n++
+				best = nnMax(best, float32(s.eval.Evaluate(nb)))
 			}
 		}
 	}
-	s.depth--
+	s.nodes += n
+	return best
+}
+
+// lineSum is a LineTable32's value of the board b whose transpose is t:
+// its rows, then its columns, each sum in float32 from left to right.
+func lineSum(l *[1 << 16]float32, b, t Board) float32 {
+	x, y := uint64(b), uint64(t)
+	return (l[uint16(x)] + l[uint16(x>>16)] + l[uint16(x>>32)] + l[uint16(x>>48)]) +
+		(l[uint16(y)] + l[uint16(y>>16)] + l[uint16(y>>32)] + l[uint16(y>>48)])
+}
+
+// nnMax is the program's std::max(best, v) for floats: best unless best < v
+// (so best when v is NaN), which Go's max is not.
+func nnMax(best, v float32) float32 {
+	if best < v {
+		return v
+	}
 	return best
 }
 

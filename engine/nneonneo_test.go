@@ -20,6 +20,7 @@ type refNN struct {
 	table  map[engine.Board]refNNEntry
 	moves  uint64 // move layers
 	hits   uint64
+	nodes  uint64 // calls of chance and max, and the root
 }
 
 type refNNEntry struct {
@@ -28,6 +29,7 @@ type refNNEntry struct {
 }
 
 func (r *refNN) chance(b engine.Board, prob float32) float32 {
+	r.nodes++
 	if prob < r.cutoff || r.depth >= r.limit {
 		return float32(r.e.Evaluate(b))
 	}
@@ -60,6 +62,7 @@ func (r *refNN) chance(b engine.Board, prob float32) float32 {
 }
 
 func (r *refNN) max(b engine.Board, prob float32) float32 {
+	r.nodes++
 	r.moves++
 	r.depth++
 	best := float32(0)
@@ -84,7 +87,7 @@ func (r *refNN) search(b engine.Board, capMoves int) [4]float32 {
 	if capMoves > 0 {
 		r.limit = min(r.limit, capMoves)
 	}
-	r.moves, r.hits = 0, 0
+	r.moves, r.hits, r.nodes = 0, 0, 1
 	var out [4]float32
 	for i, d := range engine.Dirs {
 		nb, _, ok := b.Move(d)
@@ -112,7 +115,24 @@ func TestNneonneoMatchesTwin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evaluators := []engine.Evaluator{classic, standard, shifted{classic, 1e4}}
+	// The nneonneo set's evaluators are LineTable32s, whose table the
+	// search reads itself at its leaves; the twin calls Evaluate. The second
+	// has other constants (lower powers, a negative offset) so that
+	// values of both signs meet the move layers' floor at 0.
+	nnSet, err := eval.Set("nneonneo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nnOther, err := nnSet.CompileParams([]float64{-3000, 270, 400, 41.5, 20.9}, []float64{2.7, 2.37})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evaluators := []engine.Evaluator{classic, standard, shifted{classic, 1e4}, nnSet.Default(), nnOther}
+	for _, e := range evaluators[3:] {
+		if l, ok := e.(engine.LineTable32); !ok || l.LineTable32() == nil {
+			t.Fatalf("%T: not a LineTable32 with a table", e)
+		}
+	}
 	for _, tc := range []struct {
 		capMoves           int
 		cutoff             float64
@@ -151,8 +171,9 @@ func TestNneonneoMatchesTwin(t *testing.T) {
 						t.Fatalf("cap %d cutoff %v evaluator %d: %s: values %v, twin %v", tc.capMoves, tc.cutoff, ei, b, got, want)
 					}
 				}
-				if s.Evaluated() != 4*ref.moves || res.TTHits != ref.hits {
-					t.Fatalf("cap %d evaluator %d: %s: %d moves evaluated and %d hits, twin %d and %d", tc.capMoves, ei, b, s.Evaluated(), res.TTHits, 4*ref.moves, ref.hits)
+				if s.Evaluated() != 4*ref.moves || res.TTHits != ref.hits || res.Nodes != ref.nodes {
+					t.Fatalf("cap %d evaluator %d: %s: %d moves evaluated, %d hits and %d nodes, twin %d, %d and %d",
+						tc.capMoves, ei, b, s.Evaluated(), res.TTHits, res.Nodes, 4*ref.moves, ref.hits, ref.nodes)
 				}
 				if res.HasMove {
 					if d := s.Move(b); d != res.Best {

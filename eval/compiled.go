@@ -41,7 +41,17 @@ type compiled struct {
 	table32 *[1 << 16]float32
 }
 
-var _ engine.Evaluator = (*compiled)(nil)
+var _ engine.LineTable32 = (*compiled)(nil)
+
+// LineTable32 returns the float32 line table of kindLines32, whose
+// Evaluate is the form engine.LineTable32 describes, and nil for the other
+// kinds.
+func (c *compiled) LineTable32() *[1 << 16]float32 {
+	if c.kind != kindLines32 {
+		return nil
+	}
+	return c.table32
+}
 
 // Evaluate returns Σ w[i]·feature[i](b).
 func (c *compiled) Evaluate(b engine.Board) float64 {

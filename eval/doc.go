@@ -26,7 +26,9 @@
 //   - nneonneo: the heuristic of nneonneo/2048-ai, with its two exponents as
 //     shape parameters (nneonneo.go); it compiles into a float32 line table
 //     built operation for operation as that program builds its own, so its
-//     values equal the program's bit for bit.
+//     values equal the program's bit for bit. The compiled evaluator is an
+//     engine.LineTable32, so the compatible search reads that table at its
+//     leaves itself.
 //
 // A set may declare shape parameters (FeatureSet.Params), numbers that
 // change the features themselves; a candidate is then a weight vector and a

@@ -1,0 +1,79 @@
+package engine_test
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
+)
+
+// nnPositionsFile holds positions from the games of nneonneo/2048-ai
+// itself at cap 3 (every 10th move of three games), the boards the
+// compatible search is compared with that program on.
+const nnPositionsFile = "testdata/nneonneo_positions.txt"
+
+func loadNNPositions(tb testing.TB) []engine.Board {
+	f, err := os.Open(nnPositionsFile)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var out []engine.Board
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		if strings.HasPrefix(sc.Text(), "#") {
+			continue
+		}
+		fields := strings.Fields(sc.Text())
+		if len(fields) != 3 {
+			tb.Fatalf("%s:%d: want board seed moves", nnPositionsFile, line)
+		}
+		b, err := engine.ParseBoard(fields[0])
+		if err != nil {
+			tb.Fatalf("%s:%d: %v", nnPositionsFile, line, err)
+		}
+		out = append(out, b)
+	}
+	if err := sc.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// BenchmarkNneonneoPositions searches the program's own positions with its
+// heuristic, as the program does in play; one op is a pass over them all.
+//
+//	go test ./engine -run '^$' -bench NneonneoPositions -count 6
+func BenchmarkNneonneoPositions(b *testing.B) {
+	boards := loadNNPositions(b)
+	set, err := eval.Set("nneonneo")
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := set.Default()
+	for _, capMoves := range []int{1, 2, 3} {
+		b.Run("cap="+string(rune('0'+capMoves)), func(b *testing.B) {
+			s, _ := engine.NewNneonneo(e, engine.NneonneoOptions{Cap: capMoves})
+			for _, x := range boards {
+				s.Move(x)
+			}
+			b.ReportAllocs()
+			var nodes uint64
+			moves := 0
+			cpu0 := cpuTime(b)
+			for b.Loop() {
+				for _, x := range boards {
+					s.Move(x)
+					n, _ := s.Nodes()
+					nodes += n
+				}
+				moves += len(boards)
+			}
+			b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(moves), "cpu-ns/move")
+			b.ReportMetric(float64(nodes)/float64(moves), "nodes/move")
+		})
+	}
+}
