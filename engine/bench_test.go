@@ -203,3 +203,50 @@ func BenchmarkTableDeep(b *testing.B) {
 		}
 	}
 }
+
+// cornerPlayer plays the first legal move of down, left, right, up: a
+// cheap player that makes long games with full boards near their end.
+type cornerPlayer struct{}
+
+func (cornerPlayer) Move(b engine.Board) engine.Dir {
+	for _, d := range []engine.Dir{engine.Down, engine.Left, engine.Right, engine.Up} {
+		if _, _, ok := b.Move(d); ok {
+			return d
+		}
+	}
+	panic("no legal move")
+}
+
+// BenchmarkGameSteps replays recorded games through Game, as a player pool
+// does for a player in another process: per move, the move, the spawn and
+// the test for the game's end; one op is one pass over 64 games.
+func BenchmarkGameSteps(b *testing.B) {
+	games := make([][]engine.Dir, 64)
+	for i := range games {
+		g := engine.NewGame(engine.GameSeed(7, uint64(i)))
+		for !g.Over(0) {
+			d := cornerPlayer{}.Move(g.Board())
+			games[i] = append(games[i], d)
+			if err := g.Play(d); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportAllocs()
+	moves := 0
+	for b.Loop() {
+		for i, dirs := range games {
+			g := engine.NewGame(engine.GameSeed(7, uint64(i)))
+			for _, d := range dirs {
+				if g.Over(0) {
+					b.Fatal("game over early")
+				}
+				if err := g.Play(d); err != nil {
+					b.Fatal(err)
+				}
+			}
+			moves += len(dirs)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(moves), "ns/move")
+}

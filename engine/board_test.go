@@ -144,6 +144,9 @@ func TestMoveRules(t *testing.T) {
 			}
 		})
 	}
+	if Board(0).CanMove() {
+		t.Error("CanMove() on the empty board = true")
+	}
 	if mustParse(t, "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2").CanMove() {
 		t.Error("CanMove() on a full board with no equal neighbours = true")
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -24,25 +25,20 @@ const fourThreshold = 429496730
 // low 32 bits of u are below 429496730 (probability 0.1), else a 2. A full
 // board is returned unchanged.
 func (b Board) Spawn(u uint64) Board {
-	e := uint64(b.CountEmpty())
+	empty := b.emptyCells() // bit 4i set iff cell i is empty
+	e := uint64(bits.OnesCount64(empty))
 	if e == 0 {
 		return b
 	}
-	k := int((u >> 32) * e >> 32)
 	rank := Board(1)
 	if uint32(u) < fourThreshold {
 		rank = 2
 	}
-	for shift := 0; shift < 64; shift += 4 {
-		if b>>shift&0xf != 0 {
-			continue
-		}
-		if k == 0 {
-			return b | rank<<shift
-		}
-		k--
+	// Drop the k lowest empty cells; the lowest left is the k-th.
+	for k := (u >> 32) * e >> 32; k > 0; k-- {
+		empty &= empty - 1
 	}
-	panic("engine: Spawn: empty cell count and cells disagree")
+	return b | rank<<bits.TrailingZeros64(empty)
 }
 
 // NewGameRand returns the PCG stream of the game with the given seed:

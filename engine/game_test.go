@@ -94,6 +94,40 @@ func TestSpawnStatistics(t *testing.T) {
 	}
 }
 
+// TestSpawnTwin checks Spawn against rules version 1 as its comment states
+// them, cell by cell, on random boards (empty and full ones among them) and
+// draws.
+func TestSpawnTwin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	boards := append(refboard.Mixed[Board](2, 20_000), 0, 0xfffffffffffffff0, 0x0fffffffffffffff)
+	for _, b := range boards {
+		for range 8 {
+			u := rng.Uint64()
+			if got, want := b.Spawn(u), spawnTwin(b, u); got != want {
+				t.Fatalf("%v.Spawn(%#x) = %v, want %v", b.Hex(), u, got.Hex(), want.Hex())
+			}
+		}
+	}
+}
+
+func spawnTwin(b Board, u uint64) Board {
+	var cells []int
+	for i := range 16 {
+		if b.Cell(i/4, i%4) == 0 {
+			cells = append(cells, i)
+		}
+	}
+	if len(cells) == 0 {
+		return b
+	}
+	c := cells[(u>>32)*uint64(len(cells))>>32]
+	rank := 1
+	if uint32(u) < 429496730 {
+		rank = 2
+	}
+	return b.SetCell(c/4, c%4, rank)
+}
+
 func TestNewGameBoard(t *testing.T) {
 	for seed := range uint64(1000) {
 		b := NewGameBoard(NewGameRand(seed))

@@ -175,6 +175,13 @@ func moveWith(b, t Board, d Dir) (Board, int, bool) {
 
 // CanMove reports whether any move is legal, that is, whether the game goes on.
 func (b Board) CanMove() bool {
+	// A board with a tile and an empty cell can move: a row holding both
+	// slides one way or the other, and if every row is full or empty, a
+	// column crosses a full row and an empty one. Only full boards, rare in
+	// a game, need the tables.
+	if b != 0 && b.emptyCells() != 0 {
+		return true
+	}
 	return rowsCanMove(b) || rowsCanMove(b.Transpose())
 }
 
