@@ -127,8 +127,10 @@ type RaceEntrant struct {
 	// averaged (ending at Generation); 0 (omitted) for one mean.
 	Average int `json:"average,omitempty"`
 	// Games is the games it played: the race's, or fewer where it was
-	// shown worse than the leader and stopped.
+	// shown worse than the leader and stopped; Stopped says it was (also
+	// at the race's last look, where it played as many as the winner).
 	Games   int     `json:"games"`
+	Stopped bool    `json:"stopped,omitempty"`
 	Fitness float64 `json:"fitness"` // its fitness on the games it played
 }
 

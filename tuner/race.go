@@ -238,7 +238,8 @@ func (t *Tuner) race(ctx context.Context, done int) (entrant, *RecordRace, error
 	rec := &RecordRace{Games: end, Recommends: es[w].Generation, Winner: w}
 	for i, e := range es {
 		rec.Entrants = append(rec.Entrants, RaceEntrant{
-			Generation: e.Generation, Start: e.start, Average: e.average, Games: played[i], Fitness: t.fitness(rs[i][:played[i]]),
+			Generation: e.Generation, Start: e.start, Average: e.average, Games: played[i], Stopped: !alive[i],
+			Fitness: t.fitness(rs[i][:played[i]]),
 		})
 	}
 	return es[w], rec, nil

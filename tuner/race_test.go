@@ -204,7 +204,11 @@ func TestRace(t *testing.T) {
 			t.Fatal(err)
 		}
 		played, winner, fit := slowRace(tu.Metric(), full, len(seeds))
+		end := played[winner]
 		for i, e := range r.Entrants {
+			if e.Stopped != (i != winner && (played[i] < end || played[i] == end && end < len(seeds))) {
+				t.Errorf("seed %d: entrant %d stopped %v, played %d of the race's %d (%d seeds)", tc.seed, i, e.Stopped, played[i], end, len(seeds))
+			}
 			if e.Games != played[i] || e.Fitness != fit[i] {
 				t.Errorf("seed %d: entrant %d (generation %d): %d games, fitness %v; the slow twin %d games, %v", tc.seed, i, e.Generation, e.Games, e.Fitness, played[i], fit[i])
 			}

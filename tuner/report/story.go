@@ -106,12 +106,16 @@ func (r *Run) endedEarly(race *tuner.RecordRace) bool {
 }
 
 // stopped says the i-th entrant of decision d's final race was stopped
-// as worse than the leader: it played fewer games than the race, or, in a
+// as worse than the leader: as its record says, or, in records from
+// before it said so, where it played fewer games than the race, or, in a
 // race that ended early because it alone was left beside the winner (or
 // they all were stopped at the same look), as many.
 func (r *Run) stopped(d decision, i int) bool {
 	race := d.V.Race
 	e := race.Entrants[i]
+	if e.Stopped {
+		return true
+	}
 	return i != d.Winner && (e.Games < race.Games || r.endedEarly(race))
 }
 
