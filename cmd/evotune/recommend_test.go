@@ -80,7 +80,7 @@ noise: {handling: false}
 		if want := "recommending the winner of a race on up to 24 games each of the average of its last means (up to 5, a fifth of its generations at most), its last mean and its start, with its last 2 means every 2 generations"; !strings.Contains(out, want) {
 			t.Errorf("the config line does not say %q:\n%s", want, out)
 		}
-		race := regexp.MustCompile(`(?m)^gen 6/6 .*final race on (\d+) games: start \d+(?: \(out after \d+ games\))?, gen 2 \d+(?: \(out after \d+ games\))?, gen 4 \d+(?: \(out after \d+ games\))?, gen 6 \d+(?: \(out after \d+ games\))?; (the start|gen \d) wins;  (the start|generation \d's mean) validated`).FindStringSubmatch(errs + out)
+		race := regexp.MustCompile(`(?m)^gen 6/6 .*final race on (\d+) games: start \d+(?: \(out after \d+ games\))?, gen 2 \d+(?: \(out after \d+ games\))?, gen 4 \d+(?: \(out after \d+ games\))?, gen 6 \d+(?: \(out after \d+ games\))?; (the start|gen \d) wins; (the start|generation \d's mean) validated`).FindStringSubmatch(errs + out)
 		// The line names the winner the validation measured.
 		if race != nil && (race[2] == "the start") != (race[3] == "the start") {
 			t.Errorf("the race's winner %q, the validated %q", race[2], race[3])
@@ -126,7 +126,7 @@ func TestTuneRaceNamesItsWinner(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d\n%s", code, errs)
 		}
-		m := regexp.MustCompile(`final race on \d+ games: .*; (the start|gen 10|the average) wins;  (the start|generation 10's mean|the average of the means of generations 9-10) validated`).FindStringSubmatch(errs + out)
+		m := regexp.MustCompile(`final race on \d+ games: .*; (the start|gen 10|the average) wins; (the start|generation 10's mean|the average of the means of generations 9-10) validated`).FindStringSubmatch(errs + out)
 		if m == nil {
 			t.Fatalf("seed %d: no line of the final race of the start, the last mean and the average:\n%s%s", seed, out, errs)
 		}

@@ -120,7 +120,7 @@ func (p *tuneProgress) generation(rec tuner.Record) {
 				what = "the start"
 			}
 		}
-		line += fmt.Sprintf("  %s validated %s (mean score %.0f ± %.0f)  report updated", what, fmtFitness(v.Fitness), v.Mean, v.CI95)
+		line += fmt.Sprintf(" %s validated %s (mean score %.0f ± %.0f)  report updated", what, fmtFitness(v.Fitness), v.Mean, v.CI95)
 	}
 	fmt.Fprintln(p.w, line)
 	if next != "" {
