@@ -59,7 +59,7 @@ func causeFix(err error, opts Options, board engine.Board) string {
 	case ruleParamCount:
 		return fmt.Sprintf("declare at most %d parameters", MaxParams)
 	case ruleOneMovePerBoard:
-		return "answer a move request of k boards with one best line of exactly k moves, in the order of the boards: read every board of the line (a tuning run sends up to 64, this check 16 and 7)"
+		return fmt.Sprintf("answer a move request of k boards with one best line of exactly k moves, in the order of the boards: read every board of the line (a tuning run sends up to %d, this check 16 and 7)", DefaultBatch)
 	case ruleMoveWords:
 		return "write each move as up, down, left or right, one space apart, nothing after the last"
 	}

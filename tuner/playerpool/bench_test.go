@@ -86,8 +86,8 @@ func BenchmarkBatch(b *testing.B) {
 // the player's process on another core. cpu-ms/move is this process's CPU
 // plus the player's (Linux: read from /proc, so that its start-up is left
 // out; elsewhere only this process's, and the metric says so);
-// evotune-cpu-ms/move is this process's alone; k = 8, 32 and 64 boards a
-// request.
+// evotune-cpu-ms/move is this process's alone; k = 8, 32, 64 and 128
+// boards a request.
 //
 //	go test ./tuner/playerpool -run '^$' -bench CPU -benchtime 3s
 func BenchmarkCPU(b *testing.B) {
@@ -97,7 +97,7 @@ func BenchmarkCPU(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, k := range []int{8, 32, 64} {
+		for _, k := range []int{8, 32, 64, 128} {
 			b.Run(fmt.Sprintf("plies=%d/protocol/k=%d", depth, k), func(b *testing.B) {
 				p := New(1, Options{Batch: k, LogDir: b.TempDir()})
 				defer p.Close()
@@ -112,7 +112,7 @@ func BenchmarkCPU(b *testing.B) {
 
 // BenchmarkCandidates is BenchmarkCPU for a tuning run's batch: 16
 // candidates of 8 games each (a standard run's generation), and for
-// comparison one candidate of 64 games, one slot, k = 64, the player
+// comparison one candidate of 64 games, one slot, DefaultBatch, the player
 // speaking version 1 (a request holds one candidate's games, 8 at most)
 // or version 2 (the games of several candidates), at 1 ply;
 // boards/request is what the requests held.
@@ -140,13 +140,13 @@ func BenchmarkCandidates(b *testing.B) {
 	}
 }
 
-// benchCPU plays one batch of 64 games cut at benchMoves per operation,
+// benchCPU plays one batch of 128 games cut at benchMoves per operation,
 // after one that starts the player, and reports CPU per move: this
 // process's, and with child's (the player's CPU so far, if it can be read)
 // evotune's and the player's together.
 func benchCPU(b *testing.B, pool tuner.Pool, players tuner.Players, v []float64, child func() (time.Duration, bool)) {
-	// 64 games, so that k up to 64 fills its requests.
-	benchCPUOf(b, pool, players, [][]float64{v}, 64, child)
+	// 128 games, so that k up to 128 fills its requests.
+	benchCPUOf(b, pool, players, [][]float64{v}, 128, child)
 }
 
 // benchCPUOf is benchCPU for the games of several vectors.

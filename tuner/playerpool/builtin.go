@@ -36,8 +36,8 @@ type SearchPlayer struct {
 }
 
 // DefaultSets is how many parameter sets a SearchPlayer holds: a slot of
-// DefaultBatch boards mixes the games of a few candidates (of 8 games
-// each, of 9 at most), and a set costs only its compiled evaluator.
+// DefaultBatch boards mixes the games of a few candidates (16 of 8 games
+// each fill it), and a set costs only its compiled evaluator.
 const DefaultSets = 16
 
 var _ SetsPlayer = (*SearchPlayer)(nil)

@@ -13,18 +13,21 @@ import (
 )
 
 // DefaultBatch is the games a slot plays at once unless Options.Batch says
-// otherwise: 64. A request's round trip costs both processes a few system
-// calls and a wakeup each, about 15 µs of CPU on a virtual machine,
-// whatever it carries, so CPU per move falls as k grows: BenchmarkCPU (the
-// built-in player at 1 ply, 64 games of 300 moves, one slot; evotune's CPU
-// and the player's) gives 0.81, 0.37 and 0.30 µs a move for k = 8, 32 and
-// 64, against 0.12 µs for the same games in process. A candidate's games are
-// shared by fewer slots as k grows, but near the end of a batch a slot
-// holds only its share of the games not yet ended (share), and a tuning
-// run's candidates rarely have more than 64 games each. A
-// request's limit grows with its boards by the player's own pace, not by
-// the per-board limit (see Process.Moves).
-const DefaultBatch = 64
+// otherwise: 128. A request's round trip costs both processes a few
+// system calls and a wakeup each, about 15 µs of CPU on a virtual machine
+// and more when its cores are idle, whatever it carries, so CPU per move
+// falls as k grows: BenchmarkCPU (the built-in player at 1 ply, 128 games
+// of 300 moves, one slot; evotune's CPU and the player's) gives 1.09,
+// 0.40, 0.27 and 0.20 µs a move for k = 8, 32, 64 and 128, against 0.08 µs
+// for the same games in process, and nneonneo/2048-ai's adapter at cap 1,
+// 600 games, plays 4-7% more moves per CPU second of both processes at
+// 128 than at 64. A request of 128 boards is 2,436 bytes (2,820 with set
+// numbers), within the 4 KiB line buffer a player written in C is likely
+// to have. A candidate's games are shared by fewer slots as k grows, but
+// near the end of a batch a slot holds only its share of the games not
+// yet ended (share). A request's limit grows with its boards by the
+// player's own pace, not by the per-board limit (see Process.Moves).
+const DefaultBatch = 128
 
 // MaxFailures is how many times one game may fail (its player crashed, hung
 // or broke the protocol while the game was in flight) before the batch
