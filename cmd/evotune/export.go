@@ -17,7 +17,7 @@ import (
 var exportCommand = &command{
 	name:     "export",
 	synopsis: "DIR|CHECKPOINT|PARAMS [-o FILE] [--format yaml|cpp|set]",
-	summary:  "write the recommended weights of a run (its latest validated mean, or with validation.recommend: best its best) as a weights file, or as 2048.cpp constants, at any time; a run of a player: its params file, or its set line",
+	summary:  "write the recommended weights of a run (the winner of its final race, validated; while it goes on, the average of its last means, not yet validated) as a weights file, or as 2048.cpp constants, at any time; a run of a player: its params file, or its set line",
 	setup:    setupExport,
 }
 

@@ -47,7 +47,7 @@ func TestTuneStages(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"\nstage 1 ended (generations: 2 done)\nstage 2/2 \"deeper\": expectimax, 2 plies, 6 × 4 games, sigma 0.2, from the validated mean of stage 1 (",
+		"\nstage 1 ended (generations: 2 done)\nstage 2/2 \"deeper\": expectimax, 2 plies, 6 × 4 games, sigma 0.2, from the winner of stage 1's final race (",
 	} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errs)

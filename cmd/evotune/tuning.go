@@ -249,10 +249,10 @@ func describeStage(t *tuner.Tuner) string {
 	i, st := t.Stage()
 	from := "from the starting weights"
 	if i > 0 {
-		from = fmt.Sprintf("from the validated mean of stage %d", i)
-		// Its figure, unless a validation in this stage (a resumed run)
-		// has replaced it.
-		if v := t.Recommended(); v != nil && v.Generation > 0 && v.Stage == i-1 {
+		from = fmt.Sprintf("from the winner of stage %d's final race", i)
+		// Its figure, unless a race in this stage (a resumed run) has
+		// replaced it.
+		if v := t.Recommended(); v != nil && v.Stage == i-1 {
 			from += fmt.Sprintf(" (%s)", fmtFitness(v.Fitness))
 		}
 	}
