@@ -20,7 +20,7 @@ var docTables = regexp.MustCompile(`(?s)<!-- tables: ([^>]*?) -->\n(.*?)<!-- end
 // testdata/results: the pages hold generated figures, never typed ones.
 // go test ./tuner/tunebench -run DocTables -update writes them.
 func TestDocTables(t *testing.T) {
-	pages := []string{"../../docs/tunebench.md", "../../docs/tunebench-tried.md"}
+	pages := []string{"../../docs/tunebench.md", "../../docs/tunebench-tried.md", "../../docs/tunebench-tried-race.md"}
 	blocks := 0
 	for _, page := range pages {
 		data, err := os.ReadFile(page)
