@@ -18,21 +18,40 @@ import (
 // wall time, no CPU, as a deep search would on a core of its own.
 const scalingPerBoard = 10 * time.Millisecond
 
-// scalingConfig is the run the scaling benchmark tunes: 32 candidates x 8
-// games of at most 50 moves, 4 generations, validation at the defaults
-// (100 games at the start and at the end).
-func scalingConfig(b *testing.B, cmd []string, d *tuner.PlayerDeclaration) *tuner.Config {
+// A scalingShape is a run the scaling benchmark tunes: 32 candidates x 8
+// games of at most 50 moves a generation, and what the shape adds to that
+// (its generations and validation).
+type scalingShape struct {
+	name string // the sub-benchmark's name for it
+	yaml string // config keys beside the common ones
+}
+
+var (
+	// shapeRun is a whole run at the defaults: 4 generations, validation
+	// of 100 games at the start and at the end, the first beside
+	// generation 1.
+	shapeRun = scalingShape{"run", "generations: 4"}
+	// shape32x8 is the run of generations alone: 6 generations, validated
+	// on 2 games at the start and the end only, so that its figure
+	// (gen-games/s, of-4-slots) is what a generation of 32 x 8 games costs
+	// from one generation's end to the next's, the coordinator's work
+	// between them included.
+	shape32x8 = scalingShape{"32x8", "generations: 6\nvalidation: {every: 6, games: 2}"}
+)
+
+// scalingConfig is the run of shape the scaling benchmark tunes.
+func scalingConfig(b *testing.B, shape scalingShape, cmd []string, d *tuner.PlayerDeclaration) *tuner.Config {
 	b.Helper()
 	cfg, err := tuner.ParseConfig([]byte(fmt.Sprintf(`
 name: scaling
 seed: 11
-generations: 4
+%s
 optimizer: {population: 32}
 fitness: {games: 8, max_moves: 50}
 noise: {handling: false, racing: false}
 player:
   command: [%s, %s, %s, %s, %s]
-`, strconv.Quote(cmd[0]), strconv.Quote(cmd[1]), strconv.Quote(cmd[2]), strconv.Quote(cmd[3]), strconv.Quote(cmd[4]))), "scaling.yaml")
+`, shape.yaml, strconv.Quote(cmd[0]), strconv.Quote(cmd[1]), strconv.Quote(cmd[2]), strconv.Quote(cmd[3]), strconv.Quote(cmd[4]))), "scaling.yaml")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -48,7 +67,8 @@ player:
 // games, its wall time and how much of it the workers' slots spent
 // playing (any batch's games: a validation shares the slots with the next
 // generation's, marked ahead); and the time when no batch was in play and
-// every slot waited for the coordinator. It is shared, as its pool is.
+// every slot waited for the coordinator; and when each generation's batch
+// (one of more than one candidate) ended. It is shared, as its pool is.
 type batchTimer struct {
 	p       *Pool
 	workers []*Worker
@@ -58,6 +78,8 @@ type batchTimer struct {
 	between time.Duration
 	last    time.Time
 	playing int
+	ends    []time.Time // of the generations' batches, in order
+	games   []int       // of the generations' batches, in order
 }
 
 func (bt *batchTimer) Shared() bool { return bt.p.Shared() }
@@ -90,6 +112,9 @@ func (bt *batchTimer) Play(ctx context.Context, b *tuner.Batch, results [][]engi
 	if b.Jobs != nil {
 		games = len(b.Jobs)
 	}
+	if len(b.Vectors) > 1 {
+		bt.ends, bt.games = append(bt.ends, time.Now()), append(bt.games, games)
+	}
 	what := ""
 	if b.Ahead {
 		what = ", ahead"
@@ -99,33 +124,67 @@ func (bt *batchTimer) Play(ctx context.Context, b *tuner.Batch, results [][]engi
 	return err
 }
 
-// BenchmarkScaling tunes scalingConfig's run through an embedded server
-// on loopback and in-process workers of 2 slots each, whose player (the
-// test binary, one process per slot) sleeps scalingPerBoard a board: the
-// games cost wall time and little CPU, so a 2-core machine measures how
-// the pool scales to 4, 16 and 64 slots, with its jobs cut as they are
-// (guided: shrinking towards a batch's end) and as they were (fixed: 4
-// games each). games/s is the run's games over its
-// wall time; linear is games/s per slot over what a slot can play, one
-// game of 50 moves per 50 x scalingPerBoard; idle is the fraction of slot
-// time not spent playing; boards/request is what the workers' players
-// were asked per move request (the sleep is per board, so it changes no
-// game's cost). Every slot count writes the same files. Run it
-// once per count: go test ./tuner/natspool -run XXX -bench Scaling
-// -benchtime 1x -v (the log shows each batch's time and idle slots).
+// generations returns the games of the generations after the first over
+// the time from the first's end to the last's: what a generation costs
+// in a run's steady state, the coordinator's work between two included.
+func (bt *batchTimer) generations() (gamesPerSecond float64, ok bool) {
+	if len(bt.ends) < 2 {
+		return 0, false
+	}
+	games := 0
+	for _, g := range bt.games[1:] {
+		games += g
+	}
+	return float64(games) / bt.ends[len(bt.ends)-1].Sub(bt.ends[0]).Seconds(), true
+}
+
+// BenchmarkScaling tunes a run of each scalingShape through an embedded
+// server on loopback and in-process workers of 2 slots each, whose player
+// (the test binary, one process per slot) sleeps scalingPerBoard a board:
+// the games cost wall time and little CPU, so a 2-core machine measures
+// how the pool scales to 4, 16 and 64 slots. The whole run (shapeRun) is
+// played with its jobs cut as they are (jobs=guided: shrinking towards a
+// batch's end) and as they were (jobs=fixed: 4 games each); the run of
+// generations alone (shape=32x8) as they are.
+//
+// games/s is the run's games over its wall time; linear is games/s per
+// slot over what a slot can play, one game of 50 moves per 50 x
+// scalingPerBoard; idle is the fraction of slot time not spent playing;
+// boards/request is what the workers' players were asked per move request
+// (the sleep is per board, so it changes no game's cost). shape=32x8 adds
+// gen-games/s, the generations' games after the first over the time from
+// the first's end to the last's, and of-4-slots, gen-games/s over N/4
+// times the 4-slot figure of the same invocation (so 4 slots must run
+// first, as they do unless the pattern leaves them out). Every slot count
+// of a shape writes the same files. Run it once per count: go test
+// ./tuner/natspool -run XXX -bench 'Scaling/shape=32x8' -benchtime 1x -v
+// (the log shows each batch's time and idle slots).
 func BenchmarkScaling(b *testing.B) {
 	cmd := sleepCommand("standard", 1, scalingPerBoard, "")
 	fam, err := playerpool.Probe(context.Background(), cmd, "", playerpool.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	var want string
-	for _, c := range []struct {
-		jobs  string
+	want := map[string]string{}     // by shape: the first count's history and checkpoint
+	genRate := map[string]float64{} // by shape: gen-games/s at 4 slots
+	type scalingCase struct {
+		name  string
+		shape scalingShape
+		fixed bool
 		slots int
-	}{{"guided", 4}, {"guided", 16}, {"guided", 64}, {"fixed", 4}, {"fixed", 16}, {"fixed", 64}} {
+	}
+	var cases []scalingCase
+	for _, jobs := range []string{"guided", "fixed"} {
+		for _, slots := range []int{4, 16, 64} {
+			cases = append(cases, scalingCase{fmt.Sprintf("jobs=%s/slots=%d", jobs, slots), shapeRun, jobs == "fixed", slots})
+		}
+	}
+	for _, slots := range []int{4, 16, 64} {
+		cases = append(cases, scalingCase{fmt.Sprintf("shape=%s/slots=%d", shape32x8.name, slots), shape32x8, false, slots})
+	}
+	for _, c := range cases {
 		slots := c.slots
-		b.Run(fmt.Sprintf("jobs=%s/slots=%d", c.jobs, slots), func(b *testing.B) {
+		b.Run(c.name, func(b *testing.B) {
 			s := startServer(b, Credentials{})
 			// The workers' players count their requests; the
 			// coordinator's (for the run's checks) does not.
@@ -143,7 +202,7 @@ func BenchmarkScaling(b *testing.B) {
 				workers = append(workers, w)
 			}
 			p := newPool(b, connect(b, s, "c"), Options{Run: "scaling"})
-			p.fixedJobs = c.jobs == "fixed"
+			p.fixedJobs = c.fixed
 			// Every slot starts its player before the run, as the slots
 			// of workers serving one run after another have: on many
 			// machines the players start at once, where on this one they
@@ -160,7 +219,7 @@ func BenchmarkScaling(b *testing.B) {
 			// a batch begins.
 			waitSlots(b, p, slots)
 			for b.Loop() {
-				cfg := scalingConfig(b, cmd, fam.Declaration())
+				cfg := scalingConfig(b, c.shape, cmd, fam.Declaration())
 				bt := &batchTimer{p: p, workers: workers, slots: slots}
 				warmed := bt.busy()
 				requests, boards := readCounts(b, counts)
@@ -187,10 +246,23 @@ func BenchmarkScaling(b *testing.B) {
 				b.ReportMetric(bt.between.Seconds(), "s-between")
 				r2, b2 := readCounts(b, counts)
 				b.ReportMetric(float64(b2-boards)/float64(r2-requests), "boards/request")
+				if c.shape == shape32x8 {
+					rate, ok := bt.generations()
+					if !ok {
+						b.Fatalf("the run played %d generations' batches, want 2 or more", len(bt.ends))
+					}
+					b.ReportMetric(rate, "gen-games/s")
+					if slots == 4 {
+						genRate[c.shape.name] = rate
+					}
+					if r4 := genRate[c.shape.name]; r4 > 0 {
+						b.ReportMetric(rate/(float64(slots)/4*r4), "of-4-slots")
+					}
+				}
 				_, history, checkpoint := finished(b, dir)
-				if want == "" {
-					want = history + checkpoint
-				} else if history+checkpoint != want {
+				if w := want[c.shape.name]; w == "" {
+					want[c.shape.name] = history + checkpoint
+				} else if history+checkpoint != w {
 					b.Errorf("%d slots: the history or the last checkpoint differs from the first count's:\n%s", slots, history)
 				}
 			}
