@@ -19,24 +19,34 @@ import (
 const scalingPerBoard = 10 * time.Millisecond
 
 // A scalingShape is a run the scaling benchmark tunes: 32 candidates x 8
-// games of at most 50 moves a generation, and what the shape adds to that
-// (its generations and validation).
+// games a generation, and what the shape adds to that.
 type scalingShape struct {
-	name string // the sub-benchmark's name for it
-	yaml string // config keys beside the common ones
+	name   string // the sub-benchmark's name for it
+	yaml   string // config keys beside the common ones
+	player string // keys of the player section beside its command
 }
 
 var (
-	// shapeRun is a whole run at the defaults: 4 generations, validation
-	// of 100 games at the start and at the end, the first beside
-	// generation 1.
-	shapeRun = scalingShape{"run", "generations: 4"}
-	// shape32x8 is the run of generations alone: 6 generations, validated
-	// on 2 games at the start and the end only, so that its figure
-	// (gen-games/s, of-4-slots) is what a generation of 32 x 8 games costs
-	// from one generation's end to the next's, the coordinator's work
-	// between them included.
-	shape32x8 = scalingShape{"32x8", "generations: 6\nvalidation: {every: 6, games: 2}"}
+	// shapeRun is a whole run at the defaults: 4 generations of games of
+	// at most 50 moves, validation of 100 games at the start and at the
+	// end, the first beside generation 1.
+	shapeRun = scalingShape{name: "run", yaml: "generations: 4\nfitness: {games: 8, max_moves: 50}"}
+	// shape32x8 is the run of generations alone: 6 generations of games
+	// of at most 50 moves (all but a few reach the limit, so games cost
+	// the same), validated on 2 games at the start and the end only, so
+	// that its figure (gen-games/s, of-4-slots) is what a generation of
+	// 32 x 8 games costs from one generation's end to the next's, the
+	// coordinator's work between them included.
+	shape32x8 = scalingShape{name: "32x8", yaml: "generations: 6\nvalidation: {every: 6, games: 2}\nfitness: {games: 8, max_moves: 50}"}
+	// shape32x8Varied is shape32x8 with games as long as they last, as a
+	// real player's are: the candidates lie in a box of weak weights
+	// (empty cells count against a board), whose games end after 20 to
+	// 300 moves, about 90 on average, shorter or longer by candidate and
+	// by game; 4 generations.
+	shape32x8Varied = scalingShape{name: "varied", yaml: "generations: 4\nvalidation: {every: 4, games: 2}\nfitness: {games: 8, max_moves: 300}",
+		player: `  init: {monotonicity: 0, smoothness: 0, empty: -270, corner: 0, merge: 0}
+  bounds: {monotonicity: [-20, 20], smoothness: [-20, 20], empty: [-400, -150], corner: [-50, 50], merge: [-50, 50]}
+`}
 )
 
 // scalingConfig is the run of shape the scaling benchmark tunes.
@@ -47,11 +57,10 @@ name: scaling
 seed: 11
 %s
 optimizer: {population: 32}
-fitness: {games: 8, max_moves: 50}
 noise: {handling: false, racing: false}
 player:
   command: [%s, %s, %s, %s, %s]
-`, shape.yaml, strconv.Quote(cmd[0]), strconv.Quote(cmd[1]), strconv.Quote(cmd[2]), strconv.Quote(cmd[3]), strconv.Quote(cmd[4]))), "scaling.yaml")
+%s`, shape.yaml, strconv.Quote(cmd[0]), strconv.Quote(cmd[1]), strconv.Quote(cmd[2]), strconv.Quote(cmd[3]), strconv.Quote(cmd[4]), shape.player)), "scaling.yaml")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -144,14 +153,17 @@ func (bt *batchTimer) generations() (gamesPerSecond float64, ok bool) {
 // the games cost wall time and little CPU, so a 2-core machine measures
 // how the pool scales to 4, 16 and 64 slots. The whole run (shapeRun) is
 // played with its jobs cut as they are (jobs=guided: shrinking towards a
-// batch's end) and as they were (jobs=fixed: 4 games each); the run of
-// generations alone (shape=32x8) as they are.
+// batch's end) and as they were (jobs=fixed: 4 games each); the runs of
+// generations alone, of games of one length (shape=32x8) and of varied
+// lengths (shape=varied), as they are.
 //
 // games/s is the run's games over its wall time; linear is games/s per
 // slot over what a slot can play, one game of 50 moves per 50 x
-// scalingPerBoard; idle is the fraction of slot time not spent playing;
-// boards/request is what the workers' players were asked per move request
-// (the sleep is per board, so it changes no game's cost). shape=32x8 adds
+// scalingPerBoard (for shape=varied, whose games are longer, a figure to
+// compare between slot counts only); idle is the fraction of slot time
+// not spent playing; boards/request is what the workers' players were
+// asked per move request (the sleep is per board, so it changes no game's
+// cost). The shapes of generations alone add
 // gen-games/s, the generations' games after the first over the time from
 // the first's end to the last's, and of-4-slots, gen-games/s over N/4
 // times the 4-slot figure of the same invocation (so 4 slots must run
@@ -179,8 +191,10 @@ func BenchmarkScaling(b *testing.B) {
 			cases = append(cases, scalingCase{fmt.Sprintf("jobs=%s/slots=%d", jobs, slots), shapeRun, jobs == "fixed", slots})
 		}
 	}
-	for _, slots := range []int{4, 16, 64} {
-		cases = append(cases, scalingCase{fmt.Sprintf("shape=%s/slots=%d", shape32x8.name, slots), shape32x8, false, slots})
+	for _, shape := range []scalingShape{shape32x8, shape32x8Varied} {
+		for _, slots := range []int{4, 16, 64} {
+			cases = append(cases, scalingCase{fmt.Sprintf("shape=%s/slots=%d", shape.name, slots), shape, false, slots})
+		}
 	}
 	for _, c := range cases {
 		slots := c.slots
@@ -191,10 +205,11 @@ func BenchmarkScaling(b *testing.B) {
 			counts := b.TempDir()
 			wcmd := sleepCommand("standard", 1, scalingPerBoard, counts)
 			var workers []*Worker
+			logs := b.TempDir()
 			for i := range slots / 2 {
 				name := fmt.Sprintf("w%d", i)
 				w, err := NewWorker(connect(b, s, name), WorkerOptions{Name: name, Slots: 2, Logf: b.Logf, Player: wcmd,
-					PlayerOptions: playerpool.Options{LogDir: filepath.Join(b.TempDir(), name)}})
+					PlayerOptions: playerpool.Options{LogDir: filepath.Join(logs, name)}})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -206,13 +221,19 @@ func BenchmarkScaling(b *testing.B) {
 			// Every slot starts its player before the run, as the slots
 			// of workers serving one run after another have: on many
 			// machines the players start at once, where on this one they
-			// would take turns on its cores.
-			warm := &tuner.Batch{Players: fam, Seeds: []uint64{1}, MaxMoves: 1}
+			// would take turns on its cores. So the fleet first waits
+			// for a job, then plays a game of 5 moves per slot, which is
+			// long enough for every slot to take one.
+			waitSlots(b, p, slots)
+			warm := &tuner.Batch{Players: fam, Seeds: []uint64{1}, MaxMoves: 5}
 			for range slots {
 				warm.Vectors = append(warm.Vectors, fam.Defaults())
 			}
 			if err := p.Play(context.Background(), warm, newResults(warm), nil); err != nil {
 				b.Fatal(err)
+			}
+			if started, _ := filepath.Glob(filepath.Join(logs, "*", "slot-*.log")); len(started) != slots {
+				b.Fatalf("%d of %d slots started their player before the run", len(started), slots)
 			}
 			// And waits for a job again, as a fleet between two runs
 			// does: the pool counts the slots waiting, or playing, when
@@ -246,7 +267,7 @@ func BenchmarkScaling(b *testing.B) {
 				b.ReportMetric(bt.between.Seconds(), "s-between")
 				r2, b2 := readCounts(b, counts)
 				b.ReportMetric(float64(b2-boards)/float64(r2-requests), "boards/request")
-				if c.shape == shape32x8 {
+				if c.shape != shapeRun {
 					rate, ok := bt.generations()
 					if !ok {
 						b.Fatalf("the run played %d generations' batches, want 2 or more", len(bt.ends))
