@@ -33,17 +33,18 @@ var (
 	shapeRun = scalingShape{name: "run", yaml: "generations: 4\nfitness: {games: 8, max_moves: 50}"}
 	// shape32x8 is the run of generations alone: 6 generations of games
 	// of at most 50 moves (all but a few reach the limit, so games cost
-	// the same), validated on 2 games at the start and the end only, so
-	// that its figure (gen-games/s, of-4-slots) is what a generation of
-	// 32 x 8 games costs from one generation's end to the next's, the
-	// coordinator's work between them included.
-	shape32x8 = scalingShape{name: "32x8", yaml: "generations: 6\nvalidation: {every: 6, games: 2}\nfitness: {games: 8, max_moves: 50}"}
+	// the same), validated on 2 games at the start and the end, with no
+	// race for the recommendation, so that its figure (gen-games/s,
+	// of-4-slots) is what a generation of 32 x 8 games costs from one
+	// generation's end to the next's, the coordinator's work between them
+	// included.
+	shape32x8 = scalingShape{name: "32x8", yaml: "generations: 6\nvalidation: {games: 2, select: 0}\nfitness: {games: 8, max_moves: 50}"}
 	// shape32x8Varied is shape32x8 with games as long as they last, as a
 	// real player's are: the candidates lie in a box of weak weights
 	// (empty cells count against a board), whose games end after 20 to
 	// 300 moves, about 90 on average, shorter or longer by candidate and
 	// by game; 4 generations.
-	shape32x8Varied = scalingShape{name: "varied", yaml: "generations: 4\nvalidation: {every: 4, games: 2}\nfitness: {games: 8, max_moves: 300}",
+	shape32x8Varied = scalingShape{name: "varied", yaml: "generations: 4\nvalidation: {games: 2, select: 0}\nfitness: {games: 8, max_moves: 300}",
 		player: `  init: {monotonicity: 0, smoothness: 0, empty: -270, corner: 0, merge: 0}
   bounds: {monotonicity: [-20, 20], smoothness: [-20, 20], empty: [-400, -150], corner: [-50, 50], merge: [-50, 50]}
 `}
@@ -87,8 +88,9 @@ type batchTimer struct {
 	between time.Duration
 	last    time.Time
 	playing int
-	ends    []time.Time // of the generations' batches, in order
-	games   []int       // of the generations' batches, in order
+	ends    []time.Time     // of the generations' batches, in order
+	games   []int           // of the generations' batches, in order
+	played  []time.Duration // the slots' playing time (busy) at each of ends
 }
 
 func (bt *batchTimer) Shared() bool { return bt.p.Shared() }
@@ -122,7 +124,7 @@ func (bt *batchTimer) Play(ctx context.Context, b *tuner.Batch, results [][]engi
 		games = len(b.Jobs)
 	}
 	if len(b.Vectors) > 1 {
-		bt.ends, bt.games = append(bt.ends, time.Now()), append(bt.games, games)
+		bt.ends, bt.games, bt.played = append(bt.ends, time.Now()), append(bt.games, games), append(bt.played, bt.busy())
 	}
 	what := ""
 	if b.Ahead {
@@ -135,16 +137,20 @@ func (bt *batchTimer) Play(ctx context.Context, b *tuner.Batch, results [][]engi
 
 // generations returns the games of the generations after the first over
 // the time from the first's end to the last's: what a generation costs
-// in a run's steady state, the coordinator's work between two included.
-func (bt *batchTimer) generations() (gamesPerSecond float64, ok bool) {
+// in a run's steady state, the coordinator's work between two included;
+// and the share of the slots' time over the same span not spent playing.
+func (bt *batchTimer) generations() (gamesPerSecond, idle float64, ok bool) {
 	if len(bt.ends) < 2 {
-		return 0, false
+		return 0, 0, false
 	}
 	games := 0
 	for _, g := range bt.games[1:] {
 		games += g
 	}
-	return float64(games) / bt.ends[len(bt.ends)-1].Sub(bt.ends[0]).Seconds(), true
+	last := len(bt.ends) - 1
+	span := bt.ends[last].Sub(bt.ends[0]).Seconds()
+	played := (bt.played[last] - bt.played[0]).Seconds()
+	return float64(games) / span, 1 - played/(span*float64(bt.slots)), true
 }
 
 // BenchmarkScaling tunes a run of each scalingShape through an embedded
@@ -165,9 +171,13 @@ func (bt *batchTimer) generations() (gamesPerSecond float64, ok bool) {
 // asked per move request (the sleep is per board, so it changes no game's
 // cost). The shapes of generations alone add
 // gen-games/s, the generations' games after the first over the time from
-// the first's end to the last's, and of-4-slots, gen-games/s over N/4
-// times the 4-slot figure of the same invocation (so 4 slots must run
-// first, as they do unless the pattern leaves them out). Every slot count
+// the first's end to the last's, gen-idle, the share of the slots' time
+// over the same span not spent playing, and of-4-slots, gen-games/s over
+// N/4 times the 4-slot figure of the same invocation (so 4 slots must run
+// first, as they do unless the pattern leaves them out). of-4-slots counts
+// as lost what the slots' players lose to each other on a machine of few
+// cores (each slot's game takes longer with more of them); 1 - gen-idle
+// at N slots over the same at 4 does not: it is what the pool loses. Every slot count
 // of a shape writes the same files. Run it once per count: go test
 // ./tuner/natspool -run XXX -bench 'Scaling/shape=32x8' -benchtime 1x -v
 // (the log shows each batch's time and idle slots).
@@ -268,11 +278,12 @@ func BenchmarkScaling(b *testing.B) {
 				r2, b2 := readCounts(b, counts)
 				b.ReportMetric(float64(b2-boards)/float64(r2-requests), "boards/request")
 				if c.shape != shapeRun {
-					rate, ok := bt.generations()
+					rate, idle, ok := bt.generations()
 					if !ok {
 						b.Fatalf("the run played %d generations' batches, want 2 or more", len(bt.ends))
 					}
 					b.ReportMetric(rate, "gen-games/s")
+					b.ReportMetric(idle, "gen-idle")
 					if slots == 4 {
 						genRate[c.shape.name] = rate
 					}
