@@ -103,6 +103,15 @@ func (bt *batchTimer) busy() time.Duration {
 	return d
 }
 
+// joined returns the jobs the workers' slots have joined to others.
+func (bt *batchTimer) joined() int64 {
+	var n int64
+	for _, w := range bt.workers {
+		n += w.joined.Load()
+	}
+	return n
+}
+
 func (bt *batchTimer) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Result, done tuner.GameDone) error {
 	bt.mu.Lock()
 	start, busy := time.Now(), bt.busy()
@@ -169,7 +178,7 @@ func (bt *batchTimer) generations() (gamesPerSecond, idle float64, ok bool) {
 // compare between slot counts only); idle is the fraction of slot time
 // not spent playing; boards/request is what the workers' players were
 // asked per move request (the sleep is per board, so it changes no game's
-// cost). The shapes of generations alone add
+// cost), joined the jobs they played joined to another (see Worker). The shapes of generations alone add
 // gen-games/s, the generations' games after the first over the time from
 // the first's end to the last's, gen-idle, the share of the slots' time
 // over the same span not spent playing, and of-4-slots, gen-games/s over
@@ -252,7 +261,7 @@ func BenchmarkScaling(b *testing.B) {
 			for b.Loop() {
 				cfg := scalingConfig(b, c.shape, cmd, fam.Declaration())
 				bt := &batchTimer{p: p, workers: workers, slots: slots}
-				warmed := bt.busy()
+				warmed, joined := bt.busy(), bt.joined()
 				requests, boards := readCounts(b, counts)
 				counted := &countingPool{p: bt}
 				dir := filepath.Join(b.TempDir(), "run")
@@ -277,6 +286,7 @@ func BenchmarkScaling(b *testing.B) {
 				b.ReportMetric(bt.between.Seconds(), "s-between")
 				r2, b2 := readCounts(b, counts)
 				b.ReportMetric(float64(b2-boards)/float64(r2-requests), "boards/request")
+				b.ReportMetric(float64(bt.joined()-joined), "joined")
 				if c.shape != shapeRun {
 					rate, idle, ok := bt.generations()
 					if !ok {
