@@ -7,7 +7,9 @@
 // the batch's end, no job holding more than its share of the games left
 // among the slots the server says wait for jobs, so that every slot plays
 // until the batch is nearly done and a batch smaller than the fleet still
-// reaches every slot), carrying everything a worker needs to
+// reaches every slot; by factoring, half that share, when the last
+// batch's games differed in length, so that a job of long games does not
+// end a batch late: see cutFor), carrying everything a worker needs to
 // replay those games exactly (feature set and its version, weights, the
 // full search description, or an external player's declaration, the
 // rules version, seeds, max moves, run, batch, generation and candidate). Jobs go to a work-queue stream
@@ -97,10 +99,12 @@
 // otherwise: a feature set's job encodes as before, and a worker that
 // does not know the field refuses the job as one with a field it does not
 // know). A slot then takes the next waiting job, without waiting, only
-// while at least as many jobs wait as the fleet has slots (one is left for
-// every other slot), the boards fit the player's batch
+// while at least as many jobs wait as the batch was cut for slots (one is
+// left for every other slot), the boards fit the player's batch
 // (playerpool.Options.Batch), and the slot holds no more than its guided
-// share of the batch's games not yet begun, its own included: for a
+// share of the batch's games not yet begun among the slots the batch was
+// cut for (twice the fleet's when it was cut by factoring), its own
+// included: for a
 // player whose cost is per board, a joined group ends when its jobs
 // played one after another would; for one whose cost is per request, it
 // ends sooner. A player of one parameter set joins only the jobs of its

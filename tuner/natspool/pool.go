@@ -87,6 +87,7 @@ type Pool struct {
 	playing int             // batches in Play
 	foreOut int             // jobs of batches not Ahead published and not yet complete
 	changed chan struct{}   // closed, and replaced, when foreOut falls
+	uneven  bool            // the last batch measured had games of uneven lengths (see cutFor)
 }
 
 var _ tuner.SharedPool = (*Pool)(nil)
@@ -239,7 +240,7 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 		n = 4
 	}
 	slots, estimated := p.slots(ctx), time.Now()
-	st := newBatchState(b, results, done, n, slots)
+	st := newBatchState(b, results, done, n, p.cutFor(slots))
 	if st.pending == 0 {
 		return ctx.Err()
 	}
@@ -405,5 +406,6 @@ func (p *Pool) Play(ctx context.Context, b *tuner.Batch, results [][]engine.Resu
 			}
 		}
 	}
+	p.measured(st)
 	return nil
 }
