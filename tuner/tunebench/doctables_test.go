@@ -2,6 +2,7 @@ package tunebench
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -67,4 +68,51 @@ func TestDocTables(t *testing.T) {
 	if blocks == 0 {
 		t.Fatal("no generated tables found in docs/tunebench*.md")
 	}
+}
+
+// TestResultsSummaries checks that every committed result's stored summary
+// (reached, medians, worst figures) is what its runs give: a file made by
+// joining the outputs of two processes must carry the figures of all its
+// runs, not those of one half, since a reader of the JSON sees them before
+// tunebench table computes them again.
+func TestResultsSummaries(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "results", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no committed results (%v)", err)
+	}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stored struct {
+			Problems []Result `json:"problems"`
+		}
+		if err := json.Unmarshal(raw, &stored); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		rs, err := ReadResults(raw)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if len(stored.Problems) != len(rs) {
+			continue // an output of the version that named one problem at the top
+		}
+		for i, r := range rs {
+			s := stored.Problems[i]
+			if s.Reached != r.Reached || s.MedianFinal != r.MedianFinal || s.WorstFinal != r.WorstFinal ||
+				s.WorstDrop != r.WorstDrop || !samePtr(s.MedianCPU, r.MedianCPU) || !samePtr(s.MedianGames, r.MedianGames) {
+				t.Errorf("%s: %s, %s: stored summary (reached %d, median x%.3f, worst x%.3f, drop %.3f) is not its %d runs' (reached %d, median x%.3f, worst x%.3f, drop %.3f)",
+					f, r.Problem, r.Name(), s.Reached, s.MedianFinal, s.WorstFinal, s.WorstDrop, len(r.Runs), r.Reached, r.MedianFinal, r.WorstFinal, r.WorstDrop)
+			}
+		}
+	}
+}
+
+// samePtr reports whether two optional figures are both absent or equal.
+func samePtr(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
 }
