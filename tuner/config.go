@@ -204,8 +204,9 @@ func (s StageConfig) MarshalYAML() (any, error) {
 
 // MarshalYAML writes validation.search in full (writtenSearch), so that an
 // explicit adaptive: false under a top-level adaptive: true reads back, and
-// leaves every out where no finalist is kept, where it would change
-// nothing and a config that gave it would be refused.
+// leaves every out where no finalist is kept or they are kept at doubling
+// generations, where it would change nothing and a config that gave it
+// would be refused.
 func (v ValidationConfig) MarshalYAML() (any, error) {
 	type validation struct {
 		Every     int            `yaml:"every,omitempty"`
@@ -214,9 +215,10 @@ func (v ValidationConfig) MarshalYAML() (any, error) {
 		Average   int            `yaml:"average"`
 		Select    int            `yaml:"select"`
 		Finalists int            `yaml:"finalists,omitempty"`
+		Spacing   string         `yaml:"spacing,omitempty"`
 	}
-	w := validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search), Average: v.Average, Select: v.Select, Finalists: v.Finalists}
-	if v.Finalists == 0 {
+	w := validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search), Average: v.Average, Select: v.Select, Finalists: v.Finalists, Spacing: v.Spacing}
+	if v.Finalists == 0 || v.Spacing == SpacingDoubling {
 		w.Every = 0
 	}
 	return w, nil
@@ -295,7 +297,8 @@ type FitnessConfig struct {
 // No game is spent on a mean while a stage searches.
 type ValidationConfig struct {
 	// Every is the generations between two finalists (see Finalists), at
-	// least 1; absent: 5. Only with finalists.
+	// least 1; absent: 5. Only with finalists, and not with spacing:
+	// doubling.
 	Every int `yaml:"every"`
 	// Games is the number of validation games of the start and of the
 	// winner, at least 2; absent: 100.
@@ -325,6 +328,13 @@ type ValidationConfig struct {
 	// of them, a guard against a search that drifted somewhere worse
 	// after passing them. 0 to 16; absent: 0.
 	Finalists int `yaml:"finalists,omitempty"`
+	// Spacing is where the finalists are kept: "even" (absent), every
+	// Every generations of the stage; or "doubling", at the stage's
+	// generations 1, 2, 4, 8, 16 and on, so that the latest Finalists of
+	// them span the whole stage (at generation 100 of a stage, 4 finalists
+	// are its means at 64, 32, 16 and 8) however long a budget makes it.
+	// Only with finalists.
+	Spacing string `yaml:"spacing,omitempty"`
 
 	// Recommend, Patience and Fallback are the keys of the recommendation
 	// rules of an older evotune (recommend: last, best or race; patience;

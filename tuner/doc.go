@@ -19,7 +19,9 @@
 //     the optimizer asks for, their common seeds from the run's counter,
 //     seeds.go, and the blocks they play in) is made before its first game
 //     from the state alone; evaluate plays it, tells the fitness back, and
-//     the mean is kept as a finalist every validation.every generations.
+//     the mean is kept as a finalist every validation.every generations
+//     (or at the stage's generations 1, 2, 4, 8, ... under spacing:
+//     doubling).
 //     Its state between generations (State) is all a checkpoint needs; it
 //     holds no file and no clock.
 //   - Noise handling (noise.go, generation.go; noise.handling, on by

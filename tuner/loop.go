@@ -154,10 +154,19 @@ func (t *Tuner) concludedAt(g int) bool {
 }
 
 // finalistAt reports whether the mean after done completed generations is
-// one of its stage's finalists: every validation.every generations of the
-// stage, under validation.finalists.
+// one of its stage's finalists, under validation.finalists: every
+// validation.every generations of the stage, or at its generations 1, 2,
+// 4, 8 and on under spacing: doubling.
 func (t *Tuner) finalistAt(done int) bool {
-	return t.cfg.Validation.Finalists > 0 && (done-t.state.StageGeneration)%t.cfg.Validation.Every == 0
+	v := t.cfg.Validation
+	if v.Finalists == 0 {
+		return false
+	}
+	k := done - t.state.StageGeneration
+	if v.Spacing == SpacingDoubling {
+		return k > 0 && k&(k-1) == 0
+	}
+	return k%v.Every == 0
 }
 
 // Evaluations returns the candidate evaluations so far, over all stages.

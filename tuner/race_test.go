@@ -696,6 +696,47 @@ func TestRaceStages(t *testing.T) {
 	}
 }
 
+// TestRaceDoubling: under spacing: doubling the finalists are the means at
+// a stage's generations 1, 2, 4, 8 and on, counted from the stage's start,
+// and the race takes the latest validation.finalists of them before its
+// end: in one stage of 10 generations 2, 4 and 8; in a ladder of 3 and 6
+// generations, 1 and 2, then the second stage's 2nd and 4th (5 and 7).
+func TestRaceDoubling(t *testing.T) {
+	cfg := raceConfig(t, 3, 16)
+	cfg.Validation.Spacing = SpacingDoubling
+	recs := stepAll(t, mustNew(t, cfg))
+	for _, rec := range recs {
+		if want := rec.Generation&(rec.Generation-1) == 0; rec.Finalist != want {
+			t.Errorf("generation %d: finalist %v, want %v", rec.Generation, rec.Finalist, want)
+		}
+	}
+	r := recs[len(recs)-1].Validation.Race
+	var gens []int
+	for _, e := range r.Entrants {
+		gens = append(gens, e.Generation)
+	}
+	if want := []int{0, 2, 4, 8, 10, 10}; !slices.Equal(gens, want) {
+		t.Errorf("entrants at %v, want %v: the start, the finalists 2, 4 and 8, the latest mean and the average", gens, want)
+	}
+
+	yml := strings.Replace(ladderYAML, "validation: {games: 4}", "validation: {spacing: doubling, games: 4, finalists: 2, select: 8, average: 2}", 1)
+	tu := mustNew(t, parseResolved(t, yml))
+	var races [][]int
+	for _, rec := range stepAll(t, tu) {
+		if rec.Validation == nil {
+			continue
+		}
+		var gens []int
+		for _, e := range rec.Validation.Race.Entrants {
+			gens = append(gens, e.Generation)
+		}
+		races = append(races, gens)
+	}
+	if len(races) != 2 || !slices.Equal(races[0], []int{0, 1, 2, 3}) || !slices.Equal(races[1][1:], []int{5, 7, 9}) {
+		t.Errorf("a ladder of 3 and 6 generations: races of %v, want [0 1 2 3] and [start 5 7 9]", races)
+	}
+}
+
 // TestRaceResume: a run killed anywhere, its final race included, and
 // resumed ends with the uninterrupted run's bytes.
 func TestRaceResume(t *testing.T) {
@@ -812,6 +853,9 @@ func TestRaceConfig(t *testing.T) {
 		{"validation: {select: 1}", "validation.select: 1: want 0 (no race) or 2 to"},
 		{"validation: {select: -4}", "validation.select: -4: want 0 (no race) or 2 to"},
 		{"validation: {every: 3}", "validation.every: 3 without finalists"},
+		{"validation: {finalists: 2, spacing: log}", `validation.spacing: "log": want even (every`},
+		{"validation: {spacing: doubling}", "validation.spacing: doubling without finalists"},
+		{"validation: {finalists: 2, spacing: doubling, every: 4}", "validation.every: 4 with spacing: doubling"},
 		{"noise: {handling: false, games: [4, 16]}", "noise.games: [4 16] with handling: false"},
 		{"noise: {handling: false, reevaluate: 2}", "noise.reevaluate: 2 with handling: false"},
 		{"noise: {handling: false, block: 8}", "noise.block: 8 with handling and racing off"},
@@ -826,6 +870,8 @@ func TestRaceConfig(t *testing.T) {
 		"validation: {select: 0}",
 		"validation: {select: 0, average: 1}",
 		"validation: {finalists: 5, every: 3, select: 40, average: 8}",
+		"validation: {finalists: 4, spacing: doubling}",
+		"validation: {finalists: 4, spacing: even, every: 7}",
 		"noise: {handling: false, racing: true, block: 8}",
 		"noise: {handling: false}",
 	} {
@@ -840,7 +886,7 @@ func TestRaceConfig(t *testing.T) {
 			t.Fatalf("%s: resolved: %v", yml, err)
 		}
 		back.Resolve()
-		if err := back.Validate(); err != nil || back.Validation.Finalists != cfg.Validation.Finalists || back.Validation.Select != cfg.Validation.Select || back.Validation.Average != cfg.Validation.Average || back.Noise.Racing != cfg.Noise.Racing {
+		if err := back.Validate(); err != nil || back.Validation.Finalists != cfg.Validation.Finalists || back.Validation.Select != cfg.Validation.Select || back.Validation.Average != cfg.Validation.Average || back.Validation.Spacing != cfg.Validation.Spacing || back.Validation.Every != cfg.Validation.Every || back.Noise.Racing != cfg.Noise.Racing {
 			t.Errorf("%s: resolved reads back as %+v, %+v (%v); want %+v, %+v", yml, back.Validation, back.Noise, err, cfg.Validation, cfg.Noise)
 		}
 	}

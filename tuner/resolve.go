@@ -28,6 +28,10 @@ const (
 	// DefaultAverage is validation.average: the stage's last means whose
 	// average is recommended.
 	DefaultAverage = 5
+	// SpacingEven and SpacingDoubling are the values of
+	// validation.spacing.
+	SpacingEven     = "even"
+	SpacingDoubling = "doubling"
 	// DefaultSelectGames is validation.select: the most games an entrant
 	// of the final race plays (raceBlocks blocks of 12).
 	DefaultSelectGames = 96

@@ -158,6 +158,12 @@ func (c *Config) validateRest() error {
 		return c.errorf("validation.finalists", "%d with select: 0: there is no race for them (give select, or leave finalists out)", v.Finalists)
 	case v.Finalists == 0 && c.written("validation.every"):
 		return c.errorf("validation.every", "%d without finalists: every spaces the earlier means that race (give finalists, or leave every out)", v.Every)
+	case v.Spacing != "" && v.Spacing != SpacingEven && v.Spacing != SpacingDoubling:
+		return c.errorf("validation.spacing", "%q: want %s (every `every` generations) or %s (generations 1, 2, 4, 8, ... of the stage)", v.Spacing, SpacingEven, SpacingDoubling)
+	case v.Spacing != "" && v.Finalists == 0:
+		return c.errorf("validation.spacing", "%s without finalists: spacing places the earlier means that race (give finalists, or leave spacing out)", v.Spacing)
+	case v.Spacing == SpacingDoubling && c.written("validation.every"):
+		return c.errorf("validation.every", "%d with spacing: doubling, which keeps finalists at generations 1, 2, 4, 8, ... (leave every out, or give spacing: even)", v.Every)
 	}
 	if c.Checkpoints.Keep < 1 {
 		return c.errorf("checkpoints.keep", "%d: want at least 1", c.Checkpoints.Keep)
