@@ -48,7 +48,7 @@ func TestConfigPreset(t *testing.T) {
 func TestConfigUnknownPreset(t *testing.T) {
 	for _, arg := range []string{"nosuch", filepath.Join(t.TempDir(), "missing.yaml")} {
 		code, out, errs := runCLI(t, "tune", "--config", arg)
-		want := `flag --config: no file or preset "` + arg + `" (presets: beam, cem, ladder, nneonneo, nneonneo-refine, overnight, quick)`
+		want := `flag --config: no file or preset "` + arg + `" (presets: beam, cem, ladder, nneonneo, nneonneo-deep, nneonneo-refine, overnight, quick)`
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, want) {
 			t.Errorf("--config %s: exit %d, stderr %q; want exit 2 and one line %q", arg, code, errs, want)
 		}
