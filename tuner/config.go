@@ -346,6 +346,38 @@ type ValidationConfig struct {
 	Fallback  float64 `yaml:"fallback,omitempty"`
 }
 
+// keeps reports whether the mean after k generations of a stage is kept as
+// a finalist (where finalists are kept at all): every Every generations,
+// or at 1, 2, 4, 8, ... under spacing: doubling.
+func (v ValidationConfig) keeps(k int) bool {
+	if v.Spacing == SpacingDoubling {
+		return k > 0 && k&(k-1) == 0
+	}
+	return k > 0 && k%v.Every == 0
+}
+
+// FinalistsBefore returns how many finalists race at the end of a stage of
+// g generations: those kept before its last generation, Finalists at most.
+func (v ValidationConfig) FinalistsBefore(g int) int {
+	n := 0
+	for k := 1; k < g && n < v.Finalists; k++ {
+		if v.keeps(k) {
+			n++
+		}
+	}
+	return n
+}
+
+// FinalistSpacing says where the finalists are kept, for a reader: "every
+// 5 generations", or "at generations 1, 2, 4, 8, ..." under spacing:
+// doubling.
+func (v ValidationConfig) FinalistSpacing() string {
+	if v.Spacing == SpacingDoubling {
+		return "at generations 1, 2, 4, 8, ..."
+	}
+	return fmt.Sprintf("every %d generations", v.Every)
+}
+
 // CheckpointConfig configures checkpoints.
 type CheckpointConfig struct {
 	// Keep is the number of newest checkpoints kept, at least 1; absent: 3.

@@ -158,15 +158,7 @@ func (t *Tuner) concludedAt(g int) bool {
 // validation.every generations of the stage, or at its generations 1, 2,
 // 4, 8 and on under spacing: doubling.
 func (t *Tuner) finalistAt(done int) bool {
-	v := t.cfg.Validation
-	if v.Finalists == 0 {
-		return false
-	}
-	k := done - t.state.StageGeneration
-	if v.Spacing == SpacingDoubling {
-		return k > 0 && k&(k-1) == 0
-	}
-	return k%v.Every == 0
+	return t.cfg.Validation.Finalists > 0 && t.cfg.Validation.keeps(done-t.state.StageGeneration)
 }
 
 // Evaluations returns the candidate evaluations so far, over all stages.

@@ -737,6 +737,35 @@ func TestRaceDoubling(t *testing.T) {
 	}
 }
 
+// TestFinalistsBefore: the finalists a stage of g generations races are
+// those its run keeps, counted as the race counts them, under both
+// spacings; the description names the spacing.
+func TestFinalistsBefore(t *testing.T) {
+	for _, spacing := range []string{"", SpacingDoubling} {
+		for _, k := range []int{1, 3, 5} {
+			cfg := raceConfig(t, k, 16)
+			if spacing == SpacingDoubling {
+				// What Resolve leaves there, which doubling ignores.
+				cfg.Validation.Spacing, cfg.Validation.Every = spacing, DefaultValidationEvery
+			}
+			recs := stepAll(t, mustNew(t, cfg))
+			r := recs[len(recs)-1].Validation.Race
+			// The start, the latest mean and the average race besides them.
+			if got, want := cfg.Validation.FinalistsBefore(cfg.Generations), len(r.Entrants)-3; got != want {
+				t.Errorf("spacing %q, %d finalists: FinalistsBefore(%d) = %d, the race had %d", spacing, k, cfg.Generations, got, want)
+			}
+		}
+	}
+	even := ValidationConfig{Finalists: 2, Every: 5}
+	doubling := ValidationConfig{Finalists: 2, Spacing: SpacingDoubling}
+	if got := even.FinalistSpacing(); got != "every 5 generations" {
+		t.Errorf("even: %q", got)
+	}
+	if got := doubling.FinalistSpacing(); got != "at generations 1, 2, 4, 8, ..." {
+		t.Errorf("doubling: %q", got)
+	}
+}
+
 // TestRaceResume: a run killed anywhere, its final race included, and
 // resumed ends with the uninterrupted run's bytes.
 func TestRaceResume(t *testing.T) {

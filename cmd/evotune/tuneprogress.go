@@ -181,9 +181,7 @@ func estimateGames(cfg *tuner.Config, lambda, games int) int {
 	race := 0
 	if v.Select > 0 {
 		entrants := 2
-		if v.Finalists > 0 {
-			entrants += min(v.Finalists, (cfg.Generations-1)/v.Every)
-		}
+		entrants += v.FinalistsBefore(cfg.Generations)
 		race = entrants * v.Select
 	}
 	return cfg.Generations*lambda*games + 2*v.Games + race

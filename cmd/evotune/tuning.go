@@ -214,7 +214,7 @@ func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
 		line += fmt.Sprintf(", recommending the winner of a race on up to %d games each of its last mean and its start", v.Select)
 	}
 	if v.Select > 0 && v.Finalists > 0 {
-		line += fmt.Sprintf(", with its last %d means every %d generations", v.Finalists, v.Every)
+		line += fmt.Sprintf(", with its last %d means %s", v.Finalists, v.FinalistSpacing())
 	}
 	return line
 }

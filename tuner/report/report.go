@@ -190,7 +190,7 @@ func (r *Run) recommendationFact() string {
 	}
 	s := "a final race at each stage's end: its start"
 	if v.Finalists > 0 {
-		s += fmt.Sprintf(", latest %d finalists (every %d generations)", v.Finalists, v.Every)
+		s += fmt.Sprintf(", latest %d finalists (%s)", v.Finalists, v.FinalistSpacing())
 	}
 	return s + fmt.Sprintf(", latest mean and average of its last means (up to %d), up to %d games each; the winner validated on %d held-out games", v.Average, v.Select, v.Games)
 }

@@ -102,7 +102,7 @@ func (r *Run) storyIntro(ds []decision) string {
 	}
 	s := "At the end of each stage its start"
 	if v.Finalists > 0 {
-		s += fmt.Sprintf(", its latest %d finalists (the means of every %d generations)", v.Finalists, v.Every)
+		s += fmt.Sprintf(", its latest %d finalists (the means kept %s)", v.Finalists, v.FinalistSpacing())
 	}
 	s += fmt.Sprintf(", its latest mean and the average of its last means (up to %d) race on up to %d games each, the same seeds for all, seeds no tuning or validation game plays. From the race's second block on, an entrant that the leader beats (one-sided paired t test at 1%%) stops. The best that played to the end wins and is validated on %d held-out games, which choose nothing; until then the run recommends the stage's start.", v.Average, v.Select, v.Games)
 	return s
