@@ -60,6 +60,9 @@ var ErrPlayerRun = errors.New("tuner: a run of an external player")
 // (Recommendation: the average of its last means), not yet validated
 // (Games 0), which a resume that ends the run races and measures.
 func (t *Tuner) Handover() *Validation {
+	if t.selected != nil {
+		return t.selected.winner
+	}
 	v := t.Recommended()
 	if t.state.Finished != "" || t.state.Start == nil || t.state.Generation == t.state.StageGeneration || t.concludedAt(t.state.Generation) {
 		return v
@@ -117,7 +120,7 @@ func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
 // provenance is the provenance of the recommended vector v, whose
 // validations fitness describes.
 func (t *Tuner) provenance(v *Validation, fitness func(*Validation) *eval.Fitness) *eval.Provenance {
-	return &eval.Provenance{
+	p := &eval.Provenance{
 		Run:         t.cfg.Name,
 		Generation:  v.Generation,
 		Optimizer:   t.cfg.Optimizer.Method,
@@ -127,6 +130,10 @@ func (t *Tuner) provenance(v *Validation, fitness func(*Validation) *eval.Fitnes
 		Fitness:     fitness(v),
 		Baseline:    fitness(t.state.Start),
 	}
+	if s := t.selected; s != nil {
+		p.Evaluations, p.Baseline = s.evaluations, fitness(s.start)
+	}
+	return p
 }
 
 // PlayerFile returns the recommended parameters of a run of an external

@@ -83,12 +83,26 @@ type RecordValidation struct {
 	// Race is the final race that chose the measured mean; absent where
 	// none ran (validation.select: 0).
 	Race *RecordRace `json:"race,omitempty"`
+	// Start is the run's starting weights on the same validation games,
+	// with the same search, so that a stage's winner read back from the
+	// history (Tuner.SelectStage) has the figure it gained on; absent in
+	// the lines of an older evotune.
+	Start *RecordFigure `json:"start,omitempty"`
 	// Recommended and Fallback are read from the lines of an older
 	// evotune: the generation recommended after the line's validation
 	// when it was not the line's own (recommend: best, or a fallback),
 	// and the generation a fallback went back to. Never written.
 	Recommended int `json:"recommended,omitempty"`
 	Fallback    int `json:"fallback,omitempty"`
+}
+
+// RecordFigure is a validation's figures without its weights.
+type RecordFigure struct {
+	Fitness float64 `json:"fitness"`
+	Mean    float64 `json:"mean"`
+	CI95    float64 `json:"ci95"`
+	Median  float64 `json:"median"`
+	Games   int     `json:"games"`
 }
 
 // RecordRace is a final race (see race.go), or, in the lines of an older

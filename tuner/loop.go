@@ -122,6 +122,9 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 			return Record{}, err
 		}
 		rec.Validation = &RecordValidation{Generation: v.Generation, Average: v.Average, Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games, Race: v.Race}
+		if s := t.state.Start; s != nil {
+			rec.Validation.Start = &RecordFigure{Fitness: s.Fitness, Mean: s.Mean, CI95: s.CI95, Median: s.Median, Games: s.Games}
+		}
 		t.state.Concluded = done
 	}
 	if rec.StageEnd != "" {

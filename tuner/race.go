@@ -146,6 +146,12 @@ func (t *Tuner) average() []float64 {
 	if len(ms) == 0 {
 		return slices.Clone(t.base)
 	}
+	return averageOf(ms, t.base, t.free)
+}
+
+// averageOf returns the average of the means ms, in their order; the
+// coordinates not in free keep base's value exactly, not through a sum.
+func averageOf(ms []Finalist, base []float64, free []int) []float64 {
 	w := make([]float64, len(ms[0].Weights))
 	for _, m := range ms {
 		for i, x := range m.Weights {
@@ -156,10 +162,9 @@ func (t *Tuner) average() []float64 {
 		w[i] /= float64(len(ms))
 	}
 	for i := range w {
-		if slices.Contains(t.free, i) {
-			continue
+		if !slices.Contains(free, i) {
+			w[i] = base[i]
 		}
-		w[i] = t.base[i] // exactly, not through a sum
 	}
 	return w
 }

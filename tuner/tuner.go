@@ -82,6 +82,9 @@ type Tuner struct {
 	// finishLimit, if not 0, is the most games FinishWithin's race and
 	// validation may play.
 	finishLimit int64
+	// selected, if not nil, is what Handover gives: a stage's winner read
+	// back from the history (SelectStage).
+	selected *selection
 }
 
 // New returns a tuner at the start of the run cfg describes; cfg must be

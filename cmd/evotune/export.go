@@ -16,14 +16,15 @@ import (
 
 var exportCommand = &command{
 	name:     "export",
-	synopsis: "DIR|CHECKPOINT|PARAMS [-o FILE] [--format yaml|cpp|set]",
-	summary:  "write the recommended weights of a run (the winner of its final race, validated; while it goes on, the average of its last means, not yet validated) as a weights file, or as 2048.cpp constants, at any time; a run of a player: its params file, or its set line",
+	synopsis: "DIR|CHECKPOINT|PARAMS [-o FILE] [--format yaml|cpp|set] [--stage NAME]",
+	summary:  "write the recommended weights of a run (the winner of its final race, validated; while it goes on, the average of its last means, not yet validated) as a weights file, or as 2048.cpp constants, at any time; a run of a player: its params file, or its set line; --stage: the winner of one stage of a ladder",
 	setup:    setupExport,
 }
 
 func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io.Writer) error {
 	out := fs.String("o", "", "output file, - for standard output (default: weights.yaml in the run directory; standard output for --format cpp)")
 	format := fs.String("format", "yaml", "yaml: a weights file (a params file for a run of a player); cpp: the constants of 2048.cpp (nneonneo/2048-ai), for a run of the nneonneo feature set; set: the set line of a player's parameters, for a run of a player or a params file")
+	stage := fs.String("stage", "", "a stage of a ladder, by `NAME` or number from 1: write the winner of its final race, validated with its search, read from the run's history, instead of the run's result (default file: weights-NAME.yaml in the run directory)")
 	pf := addPlayerFlags(fs, false)
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err := pf.check(); err != nil {
@@ -55,6 +56,16 @@ func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 		}
 		for _, n := range notices {
 			fmt.Fprintf(stderr, "notice    %s\n", n)
+		}
+		if *stage != "" {
+			if err := selectStage(t, src, st.IsDir(), *stage); err != nil {
+				return err
+			}
+			ckpt = fmt.Sprintf("the final race of stage %s in %s", t.Stages()[t.Handover().Stage].Name, filepath.Join(src, tuner.HistoryFile))
+			if *out == "" && *format == "yaml" {
+				// Beside the run's own result, which it leaves alone.
+				*out = filepath.Join(src, "weights-"+t.Stages()[t.Handover().Stage].Name+".yaml")
+			}
 		}
 		if t.Config().Player != nil {
 			return exportPlayer(ctx, t, src, st.IsDir(), *format, *out, ckpt, stdout, pf.options(""))
@@ -92,6 +103,27 @@ func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 		writtenLine(stdout, t, dst, ckpt, "weights")
 		return nil
 	}
+}
+
+// selectStage makes t's handover the winner of the stage a user named
+// (export --stage), read from the history of the run directory src.
+func selectStage(t *tuner.Tuner, src string, isDir bool, name string) error {
+	if !isDir {
+		return usagef("flag --stage: %s is a file; give the run directory, whose %s has every stage's winner", src, tuner.HistoryFile)
+	}
+	i, err := t.StageIndex(name)
+	if err != nil {
+		return usagef("flag --stage: %v", err)
+	}
+	path := filepath.Join(src, tuner.HistoryFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return badInput(fmt.Errorf("flag --stage: %w", err))
+	}
+	if err := t.SelectStage(data, i); err != nil {
+		return badInput(fmt.Errorf("flag --stage: %s: %w", path, err))
+	}
+	return nil
 }
 
 // defaultDst is where export writes: -o, else the run directory's

@@ -87,3 +87,79 @@ func TestTuneStagesRefusesFlags(t *testing.T) {
 		t.Errorf("--generations on a ladder: exit %d\n%s\n%s", code, out, errs)
 	}
 }
+
+// TestExportStage: export --stage writes a stage's winner beside the run's
+// result, after its checkpoint is gone: the file a run that stopped at the
+// stage's end exports, byte for byte; the last stage's is the run's own
+// result, where the run stopped and again where it went on to its end. A
+// checkpoint file, a stage that does not exist and a run without stages
+// are refused, in one line, with exit 2 (a stage still going on: in
+// TestSelectStageRefuses).
+func TestExportStage(t *testing.T) {
+	config := writeConfig(t, ladderConfig+"checkpoints: {keep: 1}\n")
+	dir := filepath.Join(t.TempDir(), "run")
+	if code, out, errs := runCLI(t, "tune", "--config", config, "--out", dir, "--generations", "3"); code != 0 {
+		t.Fatalf("tune: exit %d\n%s\n%s", code, out, errs)
+	}
+	refused := func(what string, args []string, msg string) {
+		t.Helper()
+		code, _, errs := runCLI(t, args...)
+		if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, msg) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 and one line saying %q", what, code, errs, msg)
+		}
+	}
+	refused("no such stage", []string{"export", dir, "--stage", "3"}, `stage "3": the run ladder has stages shallow, deeper (a name, or a number from 1 to 2)`)
+	ckpts, _ := filepath.Glob(filepath.Join(dir, "checkpoints", "*.ckpt"))
+	if len(ckpts) != 1 || !strings.HasSuffix(ckpts[0], "gen-00000003.ckpt") {
+		t.Fatalf("checkpoints %v: want generation 3's alone, the stage's end pruned", ckpts)
+	}
+	refused("a checkpoint file", []string{"export", ckpts[0], "--stage", "1"}, "is a file; give the run directory")
+	refused("a run without stages", []string{"export", tuneRun(t, smallConfig), "--stage", "1"}, "has no stages")
+
+	// The run stopped in its second stage, which its stop ended.
+	if code, _, errs := runCLI(t, "export", dir, "--stage", "deeper"); code != 0 {
+		t.Fatalf("export --stage deeper: exit %d: %s", code, errs)
+	}
+	sameFile(t, filepath.Join(dir, "weights-deeper.yaml"), filepath.Join(dir, "weights.yaml"))
+	result, _ := os.ReadFile(filepath.Join(dir, "weights.yaml"))
+	code, out, errs := runCLI(t, "export", dir, "--stage", "shallow")
+	if code != 0 || !strings.Contains(out, "wrote "+filepath.Join(dir, "weights-shallow.yaml")+": ") || !strings.Contains(out, "from the final race of stage shallow in") {
+		t.Fatalf("export --stage shallow: exit %d\n%s\n%s", code, out, errs)
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "weights.yaml")); !bytes.Equal(now, result) {
+		t.Errorf("export --stage changed the run's weights.yaml")
+	}
+	// The same ladder stopped where its first stage ends ran that race.
+	short := filepath.Join(t.TempDir(), "short")
+	if code, out, errs := runCLI(t, "tune", "--config", config, "--out", short, "--generations", "2"); code != 0 {
+		t.Fatalf("tune: exit %d\n%s\n%s", code, out, errs)
+	}
+	sameFile(t, filepath.Join(dir, "weights-shallow.yaml"), filepath.Join(short, "weights.yaml"))
+
+	if code, out, errs := runCLI(t, "resume", dir, "--generations", "5"); code != 0 {
+		t.Fatalf("resume: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, errs := runCLI(t, "export", dir, "--stage", "2"); code != 0 {
+		t.Fatalf("export --stage 2: exit %d: %s", code, errs)
+	}
+	sameFile(t, filepath.Join(dir, "weights-deeper.yaml"), filepath.Join(dir, "weights.yaml"))
+	if code, out, errs := runCLI(t, "export", dir, "--stage", "shallow", "-o", "-"); code != 0 || !strings.Contains(out, "stage: {index: 1, of: 2, name: shallow}") {
+		t.Errorf("export --stage shallow -o -: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// sameFile fails the test unless the files a and b hold the same bytes.
+func sameFile(t *testing.T, a, b string) {
+	t.Helper()
+	x, err := os.ReadFile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := os.ReadFile(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(x, y) {
+		t.Errorf("%s differs from %s:\n%s\n---\n%s", a, b, x, y)
+	}
+}
