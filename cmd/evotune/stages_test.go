@@ -143,6 +143,10 @@ func TestExportStage(t *testing.T) {
 		t.Fatalf("export --stage 2: exit %d: %s", code, errs)
 	}
 	sameFile(t, filepath.Join(dir, "weights-deeper.yaml"), filepath.Join(dir, "weights.yaml"))
+	page, _ := os.ReadFile(filepath.Join(dir, "report.html"))
+	if n := strings.Count(string(page), "evotune export "+dir+" --stage "); n != 1 || !strings.Contains(string(page), "--stage shallow") {
+		t.Errorf("the report gives %d export --stage commands, want 1, for the first stage", n)
+	}
 	if code, out, errs := runCLI(t, "export", dir, "--stage", "shallow", "-o", "-"); code != 0 || !strings.Contains(out, "stage: {index: 1, of: 2, name: shallow}") {
 		t.Errorf("export --stage shallow -o -: exit %d\n%s\n%s", code, out, errs)
 	}

@@ -327,7 +327,18 @@ func (r *Run) commands(values []float64) [][2]string {
 		cmds = append(cmds, [2]string{"continue a finished run with a higher limit", fmt.Sprintf("evotune resume %s --generations %d", dir, more)})
 	}
 	cmds = append(cmds,
-		[2]string{"write the recommended " + r.vectorWord() + "s to " + tuner.WeightsFile + " in the run directory (at any time)", "evotune export " + dir},
+		[2]string{"write the recommended " + r.vectorWord() + "s to " + tuner.WeightsFile + " in the run directory (at any time)", "evotune export " + dir})
+	// An ended stage's winner, for an engine that plays with its search.
+	stages := r.Config.StageList()
+	done := 0 // stages whose command is given: a stopped stage that went on has two lines
+	for _, g := range r.History {
+		if g.Validation != nil && g.Stage > done && g.Stage < len(stages) {
+			done = g.Stage
+			st := stages[g.Stage-1]
+			cmds = append(cmds, [2]string{fmt.Sprintf("write stage %s's winner (tuned for %s) to weights-%s.yaml", st.Name, st.Search, st.Name), "evotune export " + dir + " --stage " + st.Name})
+		}
+	}
+	cmds = append(cmds,
 		r.playCmd(values),
 		[2]string{"reproduce the run from scratch (same seed, same results)", "evotune tune --config " + quote(filepath.Join(r.Dir, tuner.ConfigFile)) + " --out " + quote(filepath.Clean(r.Dir)+"-again")},
 		[2]string{"rewrite this report", "evotune report " + dir},
