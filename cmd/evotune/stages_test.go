@@ -41,6 +41,7 @@ func TestTuneStages(t *testing.T) {
 		"\nstages    1 plies × 3 games (2 gen) → 2 plies × 4 games (until the end)\n",
 		"\nstage 1/2 \"shallow\": expectimax, 1 ply, 4 × 3 games, sigma 0.3, from the starting weights\n",
 		"candidates × 4 games (3 in whole blocks of 4; noise handling: 4 to 12",
+		"\nstage     evotune export " + dir + " --stage shallow   (its winner, for expectimax, 1 ply, to weights-shallow.yaml)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
