@@ -203,6 +203,9 @@ func (r *Run) raceRows(d decision) []row {
 		switch {
 		case i == d.Winner:
 			out = "won, recommended; " + validated
+			if st := v.Start; st != nil {
+				out += fmt.Sprintf(" (the run's start on the same games: %s)", r.validatedText(st.Fitness, st.Mean, st.CI95))
+			}
 			if e.Start {
 				out = "won, recommended: the start keeps its own validated figure"
 			}

@@ -224,6 +224,13 @@ func TestStoryRaceEndedEarly(t *testing.T) {
 	if !strings.Contains(rows[0].Cells[0], "24 of up to 96 games (it ended when one entrant was left)") {
 		t.Errorf("race cell %q: want it to say the race ended early", rows[0].Cells[0])
 	}
+	if out := rows[2].Cells[4]; out != "won, recommended; validated: 31000 ± 0 on 100 held-out games" {
+		t.Errorf("the winner's outcome %q", out)
+	}
+	v.Start = &tuner.RecordFigure{Fitness: 25000, Mean: 25000, CI95: 1200, Games: 100}
+	if out := r.raceRows(d)[2].Cells[4]; !strings.HasSuffix(out, " (the run's start on the same games: 25000 ± 1200)") {
+		t.Errorf("the winner's outcome %q: want the start's figure, which the history records", out)
+	}
 	r.Config.Validation.Select = 24 // the race played to its end
 	if r.stopped(d, 1) {
 		t.Errorf("an entrant that played a full race to its end counted as stopped")
