@@ -220,7 +220,13 @@ func (r *Run) fitnessCaption() string {
 	}
 	s += "The grey band is the validated figure of what the run recommends at each generation, what evotune export writes: the start's until " + until + ". The table under the chart tells each decision."
 	if st := r.State.Start; st != nil && len(r.History) > 0 && !r.startHolds(r.History[0].Stage) {
-		s += fmt.Sprintf(" The validation search changed with the stages: the start was measured again with stage %d's, and the dashed line is that figure; the run directory does not keep the start's earlier figure, so the band begins at the first race. Figures of different validation searches do not compare.", st.Stage+1)
+		s += fmt.Sprintf(" The validation search changed with the stages: the start was measured again with stage %d's, and the dashed line is that figure; ", st.Stage+1)
+		if _, ok := r.startFigure(r.History[0].Stage); ok {
+			s += "the band's first step is the start's figure with the first stage's, as the history's first race recorded it."
+		} else {
+			s += "this run's history does not keep the start's earlier figure, so the band begins at the first race."
+		}
+		s += " Figures of different validation searches do not compare."
 	}
 	if r.Metric.String() != "mean_score" {
 		s += " Validation keeps a confidence interval for the mean score only, so with this metric the points have no error bars."

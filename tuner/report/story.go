@@ -162,9 +162,8 @@ func (r *Run) decisions() []decision {
 		}
 		if f, ok := known[d.Recommends]; ok {
 			d.Y, d.HaveY = f, true
-		} else if st := r.State.Start; d.Recommends == 0 && r.startHolds(d.Stage) {
-			d.Y, _ = r.figure(st.Fitness, st.Mean, st.CI95)
-			d.HaveY = true
+		} else if d.Recommends == 0 {
+			d.Y, d.HaveY = r.startFigure(d.Stage)
 		}
 		ds = append(ds, d)
 	}
@@ -301,10 +300,9 @@ func (r *Run) recommendedLine(ds []decision) series {
 	if len(r.History) == 0 {
 		return s
 	}
-	y, have := 0.0, false
-	if st := r.State.Start; st != nil && r.startHolds(r.History[0].Stage) {
-		y, _ = r.figure(st.Fitness, st.Mean, st.CI95)
-		s.X, s.Y, have = []float64{float64(r.History[0].Generation - 1)}, []float64{y}, true
+	y, have := r.startFigure(r.History[0].Stage)
+	if have {
+		s.X, s.Y = []float64{float64(r.History[0].Generation - 1)}, []float64{y}
 	}
 	for _, d := range ds {
 		if !d.HaveY {
@@ -323,6 +321,25 @@ func (r *Run) recommendedLine(ds []decision) series {
 		s.X, s.Y = append(s.X, last), append(s.Y, y)
 	}
 	return s
+}
+
+// startFigure returns the start's validated figure with stage's
+// validation search (stage from 1; 0 without stages): the state's where it
+// holds it (startHolds), else the one the history's first line of the
+// stage with a race recorded (validation.start, written since the state
+// keeps the latest only); false where neither has it.
+func (r *Run) startFigure(stage int) (float64, bool) {
+	if st := r.State.Start; st != nil && r.startHolds(stage) {
+		y, _ := r.figure(st.Fitness, st.Mean, st.CI95)
+		return y, true
+	}
+	for _, g := range r.History {
+		if v := g.Validation; g.Stage == stage && v != nil && v.Start != nil {
+			y, _ := r.figure(v.Start.Fitness, v.Start.Mean, v.Start.CI95)
+			return y, true
+		}
+	}
+	return 0, false
 }
 
 // startHolds says the start's validation the state holds is a figure of

@@ -415,3 +415,40 @@ func TestStoryStageUnderWay(t *testing.T) {
 		t.Errorf("recommended figure at generation 10: %v, want stage 1's winner's (%+v)", got, v)
 	}
 }
+
+// TestStoryStartAcrossSearches: in a ladder whose validation search
+// changes, the state keeps only the start's latest figure; the band begins
+// with the first stage's, as the history's first race recorded it, and
+// where a history does not record it (an older build) the band begins at
+// the first race and the caption says why.
+func TestStoryStartAcrossSearches(t *testing.T) {
+	yml := strings.Replace(raceYAML, "stages: [{generations: 5, games: 4}, {games: 8}]", "stages: [{generations: 5, games: 4}, {games: 8, search: {depth: 2}}]", 1)
+	r, err := Load(realRun(t, yml, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := r.History[4].Validation
+	if first == nil || first.Start == nil || r.State.Start == nil || first.Start.Mean == r.State.Start.Mean {
+		t.Fatalf("stage 1's race %+v, the state's start %+v: want the race to record the start's first-stage figure, unlike the state's", first, r.State.Start)
+	}
+	c := findChart(r.charts(), "fitness")
+	band := seriesNamed(c, "recommended, validated")
+	if band == nil || len(band.X) < 2 || band.X[0] != 0 || band.Y[0] != first.Start.Mean || band.X[1] != 5 {
+		t.Errorf("band %v: want it to begin at generation 0 with the start's first-stage figure %v until the race after generation 5", pointsIn(band), first.Start.Mean)
+	}
+	if caption := r.fitnessCaption(); !strings.Contains(caption, "the band's first step is the start's figure with the first stage's") {
+		t.Errorf("caption %q", caption)
+	}
+	for _, g := range r.History {
+		if g.Validation != nil {
+			g.Validation.Start = nil // as an older build wrote it
+		}
+	}
+	band = seriesNamed(findChart(r.charts(), "fitness"), "recommended, validated")
+	if band == nil || len(band.X) == 0 || band.X[0] != 5 {
+		t.Errorf("band %v of an older history: want it to begin at the first race, after generation 5", pointsIn(band))
+	}
+	if caption := r.fitnessCaption(); !strings.Contains(caption, "does not keep the start's earlier figure, so the band begins at the first race") {
+		t.Errorf("caption of an older history %q", caption)
+	}
+}
