@@ -48,8 +48,6 @@ type stageLine struct {
 	Evaluations int                `json:"evaluations"`
 	Weights     map[string]float64 `json:"weights"`
 	Validation  *RecordValidation  `json:"validation"`
-	StageEnd    string             `json:"stage_end"`
-	Stop        string             `json:"stop"`
 }
 
 // SelectStage makes Handover, and so WeightsFile, PlayerFile and what
@@ -138,7 +136,7 @@ func (t *Tuner) stageWinner(lines []stageLine, j int, from []float64) (v, start 
 		e := r.Entrants[r.Winner]
 		gen, avg, isStart = e.Generation, e.Average, e.Start
 	}
-	free, err := t.freeIn(j)
+	free, err := freeCoordinates(t.cfg, *t.stages[j].Search)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -150,9 +148,11 @@ func (t *Tuner) stageWinner(lines []stageLine, j int, from []float64) (v, start 
 		var ms []Finalist
 		for _, l := range mine {
 			if l.Generation > gen-avg && l.Generation <= gen {
-				if ms, err = t.appendMean(ms, l); err != nil {
+				m, err := t.meanOf(l)
+				if err != nil {
 					return nil, nil, 0, err
 				}
+				ms = append(ms, Finalist{Generation: l.Generation, Weights: m})
 			}
 		}
 		if len(ms) != avg {
@@ -164,11 +164,9 @@ func (t *Tuner) stageWinner(lines []stageLine, j int, from []float64) (v, start 
 		if i < 0 {
 			return nil, nil, 0, fmt.Errorf("%w %s: %s has no line for generation %d, the race's winner", ErrStage, name, HistoryFile, gen)
 		}
-		ms, err := t.appendMean(nil, mine[i])
-		if err != nil {
+		if w, err = t.meanOf(mine[i]); err != nil {
 			return nil, nil, 0, err
 		}
-		w = ms[0].Weights
 	}
 	v = &Validation{Generation: gen, Weights: w, Fitness: rv.Fitness, Mean: rv.Mean, CI95: rv.CI95,
 		Median: rv.Median, Games: rv.Games, Stage: j, Average: avg, Race: rv.Race}
@@ -178,9 +176,9 @@ func (t *Tuner) stageWinner(lines []stageLine, j int, from []float64) (v, start 
 	return v, start, end.Evaluations, nil
 }
 
-// appendMean appends the mean a history line records, in the run's
+// meanOf returns the mean a history line records, in the run's
 // coordinate order.
-func (t *Tuner) appendMean(ms []Finalist, l stageLine) ([]Finalist, error) {
+func (t *Tuner) meanOf(l stageLine) ([]float64, error) {
 	w := make([]float64, len(t.names))
 	for k, n := range t.names {
 		x, ok := l.Weights[n]
@@ -189,20 +187,5 @@ func (t *Tuner) appendMean(ms []Finalist, l stageLine) ([]Finalist, error) {
 		}
 		w[k] = x
 	}
-	return append(ms, Finalist{Generation: l.Generation, Weights: w}), nil
-}
-
-// freeIn returns the coordinates stage j tunes (see enterStage).
-func (t *Tuner) freeIn(j int) ([]int, error) {
-	coords, err := Coordinates(t.cfg, *t.stages[j].Search)
-	if err != nil {
-		return nil, err
-	}
-	var free []int
-	for k, c := range coords {
-		if !c.Held {
-			free = append(free, k)
-		}
-	}
-	return free, nil
+	return w, nil
 }

@@ -40,7 +40,6 @@ stages:
 type stageEnd struct {
 	winner, start Validation
 	evaluations   int
-	free          []int // the coordinates the stage tuned
 }
 
 // runLadder runs the ladder of run seed seed to its end and returns its
@@ -58,7 +57,7 @@ func runLadder(t *testing.T, seed uint64, sigma float64) (*Config, []byte, []sta
 	for tu.Finished() == "" {
 		// The start measured with this stage's validation search: the
 		// step that ends a stage measures it again for the next.
-		start, free := *tu.State().Start, slices.Clone(tu.free)
+		start := *tu.State().Start
 		rec, err := tu.Step(ctx, func() time.Duration { return 0 })
 		if err != nil {
 			t.Fatal(err)
@@ -69,7 +68,7 @@ func runLadder(t *testing.T, seed uint64, sigma float64) (*Config, []byte, []sta
 		}
 		history.Write(append(line, '\n'))
 		if rec.Validation != nil {
-			ends = append(ends, stageEnd{*tu.State().Validated, start, rec.Evaluations, free})
+			ends = append(ends, stageEnd{*tu.State().Validated, start, rec.Evaluations})
 		}
 	}
 	return cfg, history.Bytes(), ends
@@ -102,10 +101,6 @@ func TestSelectStageMatchesRun(t *testing.T) {
 				kinds["finalist"]++
 			}
 			tu := mustNew(t, cfg)
-			// An average keeps the held coordinates exactly: these.
-			if free, err := tu.freeIn(j); err != nil || !slices.Equal(free, end.free) {
-				t.Errorf("seed %d stage %d: freeIn = %v, %v; the stage tuned %v", seed, j+1, free, err, end.free)
-			}
 			if err := tu.SelectStage(history, j); err != nil {
 				t.Fatalf("seed %d stage %d: %v", seed, j+1, err)
 			}
@@ -132,6 +127,7 @@ func TestSelectStageMatchesRun(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("stages won, by kind of entrant: %v", kinds)
 	for _, k := range []string{"start", "average", "latest", "finalist"} {
 		if kinds[k] == 0 {
 			t.Errorf("no stage was won by the %s (wins: %v): the test does not cover it", k, kinds)
@@ -184,5 +180,19 @@ func TestSelectStageRefuses(t *testing.T) {
 	}
 	if _, err := mustNew(t, smallConfig(t)).StageIndex("1"); !errors.Is(err, ErrStage) || !strings.Contains(err.Error(), "has no stages") {
 		t.Errorf("a run without stages: %v", err)
+	}
+}
+
+// TestAverageOfKeepsHeld: an average keeps a held coordinate at its value
+// exactly, where summing it would not (0.1 three times, divided by three,
+// is 0.10000000000000002), and averages the free ones in order.
+func TestAverageOfKeepsHeld(t *testing.T) {
+	ms := []Finalist{{Weights: []float64{0.1, 1}}, {Weights: []float64{0.1, 2}}, {Weights: []float64{0.1, 4}}}
+	base := []float64{0.1, 3}
+	if got := averageOf(ms, base, []int{1}); got[0] != 0.1 || got[1] != 7.0/3 {
+		t.Errorf("averageOf = %v, want [0.1 %v]", got, 7.0/3)
+	}
+	if got := averageOf(ms, base, []int{0, 1}); got[0] == 0.1 {
+		t.Errorf("the sum of three 0.1s divided by three is %v: the case above no longer tells a pinned coordinate from a summed one", got[0])
 	}
 }

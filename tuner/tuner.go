@@ -154,23 +154,33 @@ func (t *Tuner) enterStage(i int, from []float64) error {
 	t.search = *st.Search
 	t.valSearch = t.cfg.StageValidationSearch(i)
 	t.base = slices.Clone(from)
-	// Held coordinates (see Coordinates) stay at their value.
-	coords, err := Coordinates(t.cfg, t.search)
+	free, err := freeCoordinates(t.cfg, t.search)
 	if err != nil {
 		return err
 	}
-	t.free = t.free[:0]
-	for k, c := range coords {
-		if !c.Held {
-			t.free = append(t.free, k)
-		}
-	}
+	t.free = free
 	opt, err := newOptimizer(t.cfg, st, optimizerSeed(t.cfg.Seed, i), t.set, t.names, t.free, t.base, t.init)
 	if err != nil {
 		return err
 	}
 	t.opt = opt
 	return nil
+}
+
+// freeCoordinates returns the coordinates a stage searching with search
+// tunes: all but the held ones (see Coordinates), which stay at their value.
+func freeCoordinates(cfg *Config, search engine.SearchConfig) ([]int, error) {
+	coords, err := Coordinates(cfg, search)
+	if err != nil {
+		return nil, err
+	}
+	var free []int
+	for k, c := range coords {
+		if !c.Held {
+			free = append(free, k)
+		}
+	}
+	return free, nil
 }
 
 // newOptimizer returns an optimizer of stage settings st, with the random

@@ -61,10 +61,11 @@ func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 			if err := selectStage(t, src, st.IsDir(), *stage); err != nil {
 				return err
 			}
-			ckpt = fmt.Sprintf("the final race of stage %s in %s", t.Stages()[t.Handover().Stage].Name, filepath.Join(src, tuner.HistoryFile))
+			name := t.Stages()[t.Handover().Stage].Name
+			ckpt = fmt.Sprintf("the final race of stage %s in %s", name, filepath.Join(src, tuner.HistoryFile))
 			if *out == "" && *format == "yaml" {
 				// Beside the run's own result, which it leaves alone.
-				*out = filepath.Join(src, "weights-"+t.Stages()[t.Handover().Stage].Name+".yaml")
+				*out = filepath.Join(src, "weights-"+name+".yaml")
 			}
 		}
 		if t.Config().Player != nil {

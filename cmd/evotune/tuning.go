@@ -117,23 +117,20 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, p
 		fmt.Fprintf(stdout, "report    %s\n", p.reportPath)
 		fmt.Fprintf(stdout, "next      evotune check %s   (starts the player and checks it makes the pinned moves)\n", path)
 		fmt.Fprintf(stdout, "play      evotune play --params-file %s --games 100   (the player with these values, on fresh games)\n", path)
-		stageLines(stdout, t, r.Dir())
+		printStageExports(stdout, t, r.Dir())
 		return nil
 	}
 	fmt.Fprintf(stdout, "written   %s\n", res.WeightsPath)
 	fmt.Fprintf(stdout, "report    %s\n", p.reportPath)
 	fmt.Fprintf(stdout, "next      evotune play --weights %s --depth %d --games 100\n", res.WeightsPath, t.ValidationSearchConfig().Depth)
-	stageLines(stdout, t, r.Dir())
+	printStageExports(stdout, t, r.Dir())
 	return nil
 }
 
-// stageLines tells, for a ladder, how to export each earlier stage's
-// winner: the weights for an engine that searches as that stage did.
-func stageLines(stdout io.Writer, t *tuner.Tuner, dir string) {
-	if len(t.Config().Stages) == 0 {
-		return
-	}
-	// The stages before the one the run ended in; that one's is the run's.
+// printStageExports tells, for a ladder, how to export the winner of
+// each stage before the one the run ended in (that one's is the run's):
+// the weights for an engine that searches as that stage did.
+func printStageExports(stdout io.Writer, t *tuner.Tuner, dir string) {
 	for _, st := range t.Stages()[:t.State().Stage] {
 		fmt.Fprintf(stdout, "stage     evotune export %s --stage %s   (its winner, for %s, to weights-%s.yaml)\n", dir, st.Name, st.Search, st.Name)
 	}

@@ -201,13 +201,12 @@ func (r *Run) raceRows(d decision) []row {
 		name := r.entrantName(e, d.Stage)
 		var out string
 		switch {
+		case i == d.Winner && e.Start:
+			out = "won, recommended: the start keeps its own validated figure"
 		case i == d.Winner:
 			out = "won, recommended; " + validated
 			if st := v.Start; st != nil {
 				out += fmt.Sprintf(" (the run's start on the same games: %s)", r.validatedText(st.Fitness, st.Mean, st.CI95))
-			}
-			if e.Start {
-				out = "won, recommended: the start keeps its own validated figure"
 			}
 		case r.stopped(d, i):
 			out = fmt.Sprintf("stopped after %d games: the leader was better (one-sided paired t test at 1%%)", e.Games)
