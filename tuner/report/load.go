@@ -31,6 +31,11 @@ type Run struct {
 	// State is the newest good checkpoint's state: the start and latest
 	// validations and why the run finished.
 	State tuner.State
+	// Handover is what evotune export writes now (tuner.Handover): the
+	// recommended weights, or in a stage under way the average of its last
+	// means, not yet validated (Games 0). Nil where the report is made up
+	// without a tuner.
+	Handover *tuner.Validation
 	// Checkpoint is the file State comes from.
 	Checkpoint string
 	// History holds the complete lines of history.jsonl, in order.
@@ -111,6 +116,7 @@ func Load(dir string) (*Run, error) {
 		Features:   t.Names(),
 		Metric:     t.Metric(),
 		State:      t.State(),
+		Handover:   t.Handover(),
 		Checkpoint: ckpt,
 		Notices:    notices,
 	}

@@ -133,7 +133,7 @@ func (r *Run) page() (*page, error) {
 	}
 	p.Facts = append(p.Facts,
 		[2]string{"optimizer", fmt.Sprintf("%s, σ₀ %s, restarts %s", cfg.Optimizer.Method, num(cfg.Sigma), cfg.Optimizer.Restarts)},
-		[2]string{"search", cfg.Search.String()})
+		[2]string{"search", r.searchFact()})
 	if r.player() != nil {
 		// The player searches as it does: the config's search is not its.
 		p.Facts = append(p.Facts[:len(p.Facts)-1], r.playerFacts()...)
@@ -195,6 +195,28 @@ func (r *Run) recommendationFact() string {
 	return s + fmt.Sprintf(", latest mean and average of its last means (up to %d), up to %d games each; the winner validated on %d held-out games", v.Average, v.Select, v.Games)
 }
 
+// searchFact names the search the candidates play with: in a ladder, each
+// stage's, the current one marked; and the validation's where the config
+// fixes it.
+func (r *Run) searchFact() string {
+	cfg := r.Config
+	s := cfg.Search.String()
+	if len(cfg.Stages) > 0 {
+		parts := make([]string, len(cfg.Stages))
+		for i, st := range cfg.Stages {
+			parts[i] = fmt.Sprintf("stage %d: %s", i+1, st.Search)
+			if i == r.State.Stage && r.State.Finished == "" && len(cfg.Stages) > 1 {
+				parts[i] += " (now)"
+			}
+		}
+		s = strings.Join(parts, "; ")
+	}
+	if v := cfg.Validation.Search; v != nil {
+		s += "; validation: " + v.String()
+	}
+	return s
+}
+
 // Status says in one line whether the run finished and why. Whether an
 // unfinished run is still going on cannot be told without taking its lock,
 // which a report must not do.
@@ -213,47 +235,6 @@ func generations(done, limit int) string {
 		return fmt.Sprintf("%d of %d", done, limit)
 	}
 	return fmt.Sprintf("%d (no generation limit)", done)
-}
-
-func (r *Run) comparison() *comparison {
-	s := r.State
-	if s.Start == nil {
-		return nil
-	}
-	c := &comparison{Metric: r.Metric.String()}
-	c.Start = validationRow{Label: "start weights"}.fill(s.Start)
-	c.Reach = "Reach rates are not shown: checkpoints keep each validation's mean, CI and median only. " +
-		"evotune play --weights FILE --json measures them for an exported weights file."
-	if r.player() != nil {
-		c.Reach = "Reach rates are not shown: checkpoints keep each validation's mean, CI and median only. " +
-			"evotune play --params-file FILE --json measures them for an exported params file."
-	}
-	if s.Validated == nil {
-		c.End = validationRow{Label: "tuned", Generation: "not validated yet"}
-		return c
-	}
-	end := s.Recommended()
-	c.End = validationRow{Label: "tuned: " + r.recommendedName(end)}.fill(end)
-	if p := pairedText(r.Config.Seed, s.Start, end); p != "" {
-		c.Reach = p
-	} else if end.Generation == 0 && end.Race != nil {
-		c.Reach = "The start won the final race: the recommended " + r.vectorWord() + "s are the starting ones, and so are their figures."
-	}
-	d := end.Fitness - s.Start.Fitness
-	c.Diff = signed(d)
-	if s.Start.Fitness != 0 {
-		c.Diff += " (" + strings.Replace(fmt.Sprintf("%+.1f%%", 100*d/math.Abs(s.Start.Fitness)), "-", "−", 1) + ")"
-	}
-	return c
-}
-
-func (v validationRow) fill(x *tuner.Validation) validationRow {
-	v.Generation = strconv.Itoa(x.Generation)
-	v.Fitness = num(x.Fitness)
-	v.Mean = num(x.Mean) + " ± " + num(x.CI95)
-	v.Median = num(x.Median)
-	v.Games = strconv.Itoa(x.Games)
-	return v
 }
 
 // weightRows is the table beside the weights chart: start and latest mean.
@@ -291,6 +272,9 @@ func (r *Run) recommended() (recommended, []float64) {
 	var rec recommended
 	var weights []float64
 	switch v, start := r.State.Validated, r.State.Start; {
+	case r.Handover != nil && r.Handover.Games == 0 && start != nil:
+		rec.What = r.handoverText(r.Handover)
+		weights = r.Handover.Weights
 	case v != nil:
 		rec.What = r.recommendedText(v)
 		weights = v.Weights
@@ -377,25 +361,6 @@ func signed(x float64) string {
 }
 
 var pageTemplate = template.Must(template.New("page").Parse(pageHTML))
-
-// pairedText compares the tuned and starting weights game by game on their
-// common validation seeds (the statistics of evotune compare): the ratio of
-// mean scores with its 95% interval, wins and losses, and each tile's reach
-// rate with its Wilson interval. Empty when a validation did not record its
-// games (checkpoints of an older evotune) or the two are the same weights.
-func pairedText(runSeed uint64, start, tuned *tuner.Validation) string {
-	c, ok := tuner.TunedVsStart(runSeed, start, tuned)
-	if !ok {
-		return ""
-	}
-	t := fmt.Sprintf("Paired over the %d validation games: tuned/start mean score %.3f, 95%% CI [%.3f, %.3f]; the tuned weights scored more on %d seeds, less on %d, the same on %d.",
-		c.Games, c.Ratio, c.RatioCI95.Lo, c.RatioCI95.Hi, c.Wins, c.Losses, c.Ties)
-	for _, tr := range c.Reach {
-		t += fmt.Sprintf(" Reach %d: start %.0f%% [%.0f%%, %.0f%%], tuned %.0f%% [%.0f%%, %.0f%%].", tr.Tile,
-			100*tr.B.Value(), 100*tr.B.CI95.Lo, 100*tr.B.CI95.Hi, 100*tr.A.Value(), 100*tr.A.CI95.Lo, 100*tr.A.CI95.Hi)
-	}
-	return t
-}
 
 // cpuFact writes a run's CPU time with the cores it kept busy on average:
 // the evotune processes' CPU, which is what a result costs on a shared

@@ -391,6 +391,25 @@ func (r *Run) recommendedName(v *tuner.Validation) string {
 	return fmt.Sprintf("mean of generation %d", v.Generation)
 }
 
+// handoverText says what an export writes in a stage under way, h: weights
+// not yet validated, which the stage's final race tests when a resume ends
+// the stage.
+func (r *Run) handoverText(h *tuner.Validation) string {
+	what := fmt.Sprintf("The distribution mean of generation %d", h.Generation)
+	if h.Average > 1 {
+		what = fmt.Sprintf("The average of the distribution means of generations %d to %d", h.Generation-h.Average+1, h.Generation)
+	}
+	where := "the run"
+	if stages := r.Config.StageList(); len(stages) > 1 && h.Stage < len(stages) {
+		where = fmt.Sprintf("stage %d (%s)", h.Stage+1, stages[h.Stage].Name)
+	}
+	t := fmt.Sprintf("%s, not yet validated: what evotune export writes now, while %s goes on. When it ends (evotune resume continues it), its final race picks the winner among its start, its latest mean and the average of its last means, and validates it on held-out games.", what, where)
+	if v := r.State.Validated; v != nil {
+		return t + fmt.Sprintf(" Until then the last validated %ss are the %s, %s ± %s on %d held-out games (the table above).", r.vectorWord(), r.recommendedName(v), num(v.Mean), num(v.CI95), v.Games)
+	}
+	return t + " Until then the start's figure (the table above) is the only one measured."
+}
+
 // recommendedText says what the recommended weights v are and how the run
 // chose them.
 func (r *Run) recommendedText(v *tuner.Validation) string {

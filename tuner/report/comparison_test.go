@@ -1,0 +1,117 @@
+package report
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/evotune/evotune/tuner"
+)
+
+// acrossYAML is raceYAML whose second stage searches (and so validates)
+// deeper: the start is measured again when it begins.
+var acrossYAML = strings.Replace(raceYAML, "stages: [{generations: 5, games: 4}, {games: 8}]", "stages: [{generations: 5, games: 4}, {games: 8, search: {depth: 2}}]", 1)
+
+// TestComparisonAcrossSearches: while a stage with a new validation search
+// goes on, the recommended weights are the previous stage's winner,
+// measured with that stage's search, and the state's start is measured
+// with the new one. The comparison must pair the winner with the start's
+// figure of the winner's stage, from the history, and never game by game
+// with the state's start; without that figure it shows no change.
+func TestComparisonAcrossSearches(t *testing.T) {
+	r, err := Load(realRun(t, acrossYAML, 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.State
+	if s.Validated == nil || s.Validated.Stage != 0 || s.Start == nil || s.Start.Stage != 1 {
+		t.Fatalf("validated %+v, start %+v: want stage 1's winner and the start measured for stage 2", s.Validated, s.Start)
+	}
+	first := r.History[4].Validation
+	if first == nil || first.Start == nil || first.Start.Mean == s.Start.Mean {
+		t.Fatalf("stage 1's race %+v: want the start's stage-1 figure, unlike the state's %v", first, s.Start.Mean)
+	}
+	c := r.comparison()
+	if want := num(first.Start.Mean) + " ± " + num(first.Start.CI95); c.Start.Mean != want {
+		t.Errorf("start row %q, want stage 1's figure %q", c.Start.Mean, want)
+	}
+	if want := change(s.Validated.Fitness, first.Start.Fitness); c.Diff != want {
+		t.Errorf("change %q, want %q", c.Diff, want)
+	}
+	if strings.Contains(c.Reach, "Paired") {
+		t.Errorf("paired figures across two searches: %q", c.Reach)
+	}
+	if want := "with which the start scores " + num(s.Start.Mean) + " ± " + num(s.Start.CI95); !strings.Contains(c.Reach, want) {
+		t.Errorf("text %q: want the current search's start figure (%q)", c.Reach, want)
+	}
+
+	for _, g := range r.History {
+		if g.Validation != nil {
+			g.Validation.Start = nil // as an older build wrote it
+		}
+	}
+	c = r.comparison()
+	if c.Diff != "" || !strings.Contains(c.Reach, "do not compare") || strings.Contains(c.Reach, "Paired") {
+		t.Errorf("older history: change %q, text %q: want no change and no pairing", c.Diff, c.Reach)
+	}
+	if want := num(s.Start.Mean) + " ± " + num(s.Start.CI95); c.Start.Mean != want {
+		t.Errorf("older history: start row %q, want the state's %q", c.Start.Mean, want)
+	}
+}
+
+// TestComparisonOneSearch: where the start and the winner share a search,
+// the figures pair game by game, as before.
+func TestComparisonOneSearch(t *testing.T) {
+	r, err := Load(realRun(t, raceYAML, 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := r.comparison()
+	if !strings.Contains(c.Reach, "Paired over") || c.Diff != change(r.State.Validated.Fitness, r.State.Start.Fitness) {
+		t.Errorf("change %q, text %q: want the paired comparison", c.Diff, c.Reach)
+	}
+}
+
+// TestRecommendedIsHandover: the weights the report calls recommended are
+// what evotune export writes at the same moment: within a stage, the
+// average of its last means, not yet validated; at a stage's end, its
+// validated winner.
+func TestRecommendedIsHandover(t *testing.T) {
+	for _, tc := range []struct {
+		stop    int
+		pending bool
+	}{{8, true}, {5, false}, {15, false}} {
+		dir := realRun(t, acrossYAML, tc.stop)
+		r, err := Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tu, _, _, err := tuner.LoadCheckpoint(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := tu.Handover()
+		rec, w := r.recommended()
+		if !slices.Equal(w, h.Weights) {
+			t.Errorf("after generation %d: recommended %v, export writes %v", tc.stop, w, h.Weights)
+		}
+		if got := strings.Contains(rec.What, "not yet validated"); got != tc.pending || (h.Games == 0) != tc.pending {
+			t.Errorf("after generation %d: handover games %d, text %q: want pending %v", tc.stop, h.Games, rec.What, tc.pending)
+		}
+		if tc.pending && slices.Equal(w, r.State.Validated.Weights) {
+			t.Errorf("after generation %d: the pending weights are the validated ones: the case tests nothing", tc.stop)
+		}
+	}
+}
+
+// TestSearchFact: a ladder's facts name every stage's search and the one
+// under way.
+func TestSearchFact(t *testing.T) {
+	r, err := Load(realRun(t, acrossYAML, 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := r.searchFact(), "stage 1: expectimax, 1 ply; stage 2: expectimax, 2 plies (now)"; got != want {
+		t.Errorf("search %q, want %q", got, want)
+	}
+}
