@@ -176,6 +176,9 @@ func Resume(dir string, o ResumeOverrides, opts Options) (_ *Run, err error) {
 	if err := r.openHistory(historyLines, state.Stage+1); err != nil {
 		return nil, err
 	}
+	if err := r.checkBudget(o, &state); err != nil {
+		return nil, err
+	}
 	if err := r.openStores(); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/evotune/evotune/internal/cputime"
@@ -32,4 +33,28 @@ func (r *Run) startClocks() {
 	r.start = time.Now()
 	c, err := cputime.Process()
 	r.cpuStart, r.cpuOK = c, err == nil
+}
+
+// A SpentError is Resume's refusal of a duration the run has already spent:
+// the budget counts the time of every process that ran the run, so the run
+// would stop at once instead of running that much longer.
+type SpentError struct {
+	Duration, Spent time.Duration
+	// Generation is the completed generations: a limit of as many ends
+	// the run now, unless Finished.
+	Generation int
+	Finished   bool
+}
+
+func (e *SpentError) Error() string {
+	return fmt.Sprintf("tuner: a duration of %v is not more than the %v the run has already spent (the budget counts that time)", e.Duration, e.Spent.Round(time.Second))
+}
+
+// checkBudget refuses a duration override the run, at the checkpoint's
+// state s, has already spent.
+func (r *Run) checkBudget(o ResumeOverrides, s *State) error {
+	if d := o.Duration; d != nil && *d > 0 && *d <= r.elapsed0 {
+		return &SpentError{Duration: *d, Spent: r.elapsed0, Generation: s.Generation, Finished: s.Finished != ""}
+	}
+	return nil
 }

@@ -40,7 +40,7 @@ func addOverrides(fs *flag.FlagSet, which ...string) *overrides {
 		case "generations":
 			fs.IntVar(&o.generations, "generations", 0, "stop after this many generations in all, 0 = no limit (default: the config's)")
 		case "duration":
-			fs.DurationVar(&o.duration, "duration", 0, "wall-clock budget, e.g. 90m or 8h, 0 = none (default: the config's)")
+			fs.DurationVar(&o.duration, "duration", 0, "wall-clock budget in all, counting the time a resumed run has already spent, e.g. 90m or 8h, 0 = none (default: the config's)")
 		case "workers":
 			fs.IntVar(&o.workers, "workers", 0, "games played at once, 0 = one per core; changes no result (default: the config's)")
 		case "games":

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/tuner"
@@ -81,10 +82,18 @@ func setupResume(fs *flag.FlagSet, opts options) runFunc {
 		pp := &playerPools{flags: pf, dir: dir, workers: func(c *tuner.Config) int { return c.Workers }, remote: nf.remote(pool)}
 		defer pp.close()
 		return runTuning(ctx, stdout, stderr, pf, pp, func(ev tuner.Events) (*tuner.Run, error) {
+			var spent *tuner.SpentError
 			r, err := tuner.Resume(dir, ro, tuner.Options{Pool: pool, Events: ev, PlayerPool: pp.make})
 			switch {
 			case errors.Is(err, checkpoints.ErrNoCheckpoint):
 				return nil, fmt.Errorf("cannot resume %s: %w", dir, err)
+			case errors.As(err, &spent):
+				end := ""
+				if !spent.Finished {
+					end = fmt.Sprintf(", --generations %d ends it now", spent.Generation)
+				}
+				return nil, usagef("flag --duration: %v is not more than the %v %s has already spent (the budget counts that time, so the run would stop at once): --duration %v gives it an hour more%s",
+					spent.Duration, spent.Spent.Round(time.Second), dir, (spent.Spent + time.Hour).Round(time.Second), end)
 			case err != nil:
 				return nil, err
 			}

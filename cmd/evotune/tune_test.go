@@ -402,3 +402,19 @@ func TestResumeWritesMissingWeights(t *testing.T) {
 		t.Errorf("resume of a complete run: exit %d\n%s", code, out)
 	}
 }
+
+// TestResumeSpentDuration: a --duration the run has already spent is bad
+// usage (the budget counts that time), in one line that says what to give.
+func TestResumeSpentDuration(t *testing.T) {
+	dir := tuneRun(t, smallConfig)
+	code, _, errs := runCLI(t, "resume", dir, "--duration", "1ms")
+	if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "flag --duration: 1ms is not more than the ") || !strings.Contains(errs, "gives it an hour more") {
+		t.Errorf("resume --duration 1ms: exit %d, stderr %q: want 2 and one line naming the flag", code, errs)
+	}
+	if strings.Contains(errs, "--generations") {
+		t.Errorf("stderr %q: a finished run has nothing to end", errs)
+	}
+	if code, out, errs := runCLI(t, "resume", dir, "--duration", "1h"); code != 0 {
+		t.Errorf("resume --duration 1h: exit %d\n%s\n%s", code, out, errs)
+	}
+}
