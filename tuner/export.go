@@ -58,13 +58,14 @@ var ErrPlayerRun = errors.New("tuner: a run of an external player")
 // weights, validated, once the run (or the current stage) has ended; in a
 // stage still going on, the weights it would recommend were it stopped
 // (Recommendation: the average of its last means), not yet validated
-// (Games 0), which a resume that ends the run races and measures.
+// (Games 0), which a resume that ends the run races and measures. A
+// checkpoint of an older evotune keeps no means: its recommended weights.
 func (t *Tuner) Handover() *Validation {
 	if t.selected != nil {
 		return t.selected.winner
 	}
 	v := t.Recommended()
-	if t.state.Finished != "" || t.state.Start == nil || t.state.Generation == t.state.StageGeneration || t.concludedAt(t.state.Generation) {
+	if t.state.Finished != "" || t.state.Start == nil || t.state.Generation == t.state.StageGeneration || t.concludedAt(t.state.Generation) || len(t.state.Means) == 0 {
 		return v
 	}
 	h := &Validation{Generation: t.state.Generation, Weights: t.Recommendation(), Stage: t.state.Stage}

@@ -173,10 +173,10 @@ func Resume(dir string, o ResumeOverrides, opts Options) (_ *Run, err error) {
 	if o.changesLimits() {
 		r.t.Reopen()
 	}
-	if err := r.openHistory(historyLines, state.Stage+1); err != nil {
+	if err := r.checkBudget(o, historyLines); err != nil {
 		return nil, err
 	}
-	if err := r.checkBudget(o, &state); err != nil {
+	if err := r.openHistory(historyLines, state.Stage+1); err != nil {
 		return nil, err
 	}
 	if err := r.openStores(); err != nil {
@@ -238,14 +238,9 @@ func (r *Run) openHistory(lines, stage int) (err error) {
 	if err != nil {
 		return fmt.Errorf("tuner: %s: %w", path, err)
 	}
-	end := 0
-	for n := 0; n < lines; n++ {
-		i := bytes.IndexByte(data[end:], '\n')
-		if i < 0 {
-			r.Notices = append(r.Notices, fmt.Sprintf("%s has %d complete lines, the checkpoint covers %d; the missing ones are not rewritten", path, n, lines))
-			break
-		}
-		end += i + 1
+	end, n := covered(data, lines)
+	if n < lines {
+		r.Notices = append(r.Notices, fmt.Sprintf("%s has %d complete lines, the checkpoint covers %d; the missing ones are not rewritten", path, n, lines))
 	}
 	if err := r.history.Truncate(int64(end)); err != nil {
 		return fmt.Errorf("tuner: %s: %w", path, err)
@@ -258,6 +253,20 @@ func (r *Run) openHistory(lines, stage int) (err error) {
 	r.t.SetStageBegan(began)
 	r.historyLines = lines
 	return nil
+}
+
+// covered returns the length of the first lines complete lines of a
+// history, those a checkpoint covers, and how many there are (fewer where
+// the history is short).
+func covered(data []byte, lines int) (end, n int) {
+	for ; n < lines; n++ {
+		i := bytes.IndexByte(data[end:], '\n')
+		if i < 0 {
+			break
+		}
+		end += i + 1
+	}
+	return end, n
 }
 
 // CheckpointsDir is the checkpoint directory inside a run directory.

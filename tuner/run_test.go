@@ -314,6 +314,39 @@ func TestExportBeforeStartValidation(t *testing.T) {
 	}
 }
 
+// TestHandoverWithoutMeans: mid-stage an export writes the average of the
+// stage's last means; a checkpoint of an older evotune keeps none, and the
+// average would be the stage's start under a generation's name: it hands
+// over its recommended weights instead.
+func TestHandoverWithoutMeans(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r, err := Create(smallConfig(t), dir, Options{Events: Events{Generation: func(rec Record) {
+		if rec.Generation == 3 {
+			cancel()
+		}
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Run(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run: %v", err)
+	}
+	r.Close()
+	tu, _, _, err := LoadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := tu.Handover(); h.Games != 0 || h.Generation != 3 || slices.Equal(h.Weights, tu.Recommended().Weights) {
+		t.Fatalf("handover mid-run %+v: want generation 3's average, not yet validated", h)
+	}
+	tu.state.Means = nil // as an older evotune's checkpoint
+	if h := tu.Handover(); h != tu.Recommended() {
+		t.Errorf("handover without means %+v, want the recommended weights %+v", h, tu.Recommended())
+	}
+}
+
 // TestTuneParameters checks that a set's shape parameters are tuned with
 // its weights: the history names them, they move, they stay within their
 // bounds, and under the (heuristic-only) nneonneo search the reference

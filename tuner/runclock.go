@@ -1,7 +1,9 @@
 package tuner
 
 import (
+	"bytes"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/evotune/evotune/internal/cputime"
@@ -41,20 +43,42 @@ func (r *Run) startClocks() {
 type SpentError struct {
 	Duration, Spent time.Duration
 	// Generation is the completed generations: a limit of as many ends
-	// the run now, unless Finished.
+	// the run now, unless Finished (the duration ended it).
 	Generation int
 	Finished   bool
 }
 
 func (e *SpentError) Error() string {
-	return fmt.Sprintf("tuner: a duration of %v is not more than the %v the run has already spent (the budget counts that time)", e.Duration, e.Spent.Round(time.Second))
+	return fmt.Sprintf("tuner: a duration of %v is not more than the %v the run has already spent (the budget counts that time)", e.Duration, RoundSpent(e.Spent))
 }
 
-// checkBudget refuses a duration override the run, at the checkpoint's
-// state s, has already spent.
-func (r *Run) checkBudget(o ResumeOverrides, s *State) error {
-	if d := o.Duration; d != nil && *d > 0 && *d <= r.elapsed0 {
-		return &SpentError{Duration: *d, Spent: r.elapsed0, Generation: s.Generation, Finished: s.Finished != ""}
+// RoundSpent rounds a time spent for people: to the second, below a
+// minute to the millisecond.
+func RoundSpent(d time.Duration) time.Duration {
+	if d < time.Minute {
+		return d.Round(time.Millisecond)
 	}
-	return nil
+	return d.Round(time.Second)
+}
+
+// checkBudget refuses a duration override of no more than the time the run
+// has spent, where nothing else stops it (Resume has reopened a finished
+// run the new limits let go on): the run would stop at once. The history's
+// first lines lines, which the checkpoint covers, give the time; nothing is
+// written.
+func (r *Run) checkBudget(o ResumeOverrides, lines int) error {
+	d := o.Duration
+	if d == nil || *d <= 0 || r.t.state.Finished != "" {
+		return nil
+	}
+	data, err := r.fsys.ReadFile(filepath.Join(r.dir, HistoryFile))
+	if err != nil {
+		return nil // openHistory reports it
+	}
+	end, _ := covered(data, lines)
+	spent, _, _ := lastClocks(bytes.NewReader(data[:end]), 0)
+	if *d > spent {
+		return nil
+	}
+	return &SpentError{Duration: *d, Spent: spent, Generation: r.t.state.Generation, Finished: r.t.reopened}
 }

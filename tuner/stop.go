@@ -4,8 +4,16 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
+
+// durationStop begins the stop reason of a run its own duration ended.
+const durationStop = "duration: "
+
+// EndedByDuration reports whether the run's own wall-clock budget ended it:
+// a longer duration, not a higher generation limit, continues it.
+func (s State) EndedByDuration() bool { return strings.HasPrefix(s.Finished, durationStop) }
 
 // StopReason says why the run must not play another generation after
 // elapsed wall-clock time, or "".
@@ -20,7 +28,7 @@ func (t *Tuner) stopReasonAt(generations int, elapsed time.Duration) string {
 	case t.cfg.Generations > 0 && generations >= t.cfg.Generations:
 		return fmt.Sprintf("generations: %d done", generations)
 	case t.cfg.Duration > 0 && elapsed >= time.Duration(t.cfg.Duration):
-		return fmt.Sprintf("duration: %v spent", time.Duration(t.cfg.Duration))
+		return fmt.Sprintf("%s%v spent", durationStop, time.Duration(t.cfg.Duration))
 	}
 	if t.state.Stage < len(t.stages)-1 {
 		return "" // the stage's end begins the next one (see step)

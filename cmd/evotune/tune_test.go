@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -404,17 +405,53 @@ func TestResumeWritesMissingWeights(t *testing.T) {
 }
 
 // TestResumeSpentDuration: a --duration the run has already spent is bad
-// usage (the budget counts that time), in one line that says what to give.
+// usage (the budget counts that time), in one line that says what to give;
+// for an interrupted run, also how to end it now.
 func TestResumeSpentDuration(t *testing.T) {
+	// Ended by its generation limit and continued without one: only the
+	// duration would stop it, at once.
 	dir := tuneRun(t, smallConfig)
-	code, _, errs := runCLI(t, "resume", dir, "--duration", "1ms")
-	if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "flag --duration: 1ms is not more than the ") || !strings.Contains(errs, "gives it an hour more") {
-		t.Errorf("resume --duration 1ms: exit %d, stderr %q: want 2 and one line naming the flag", code, errs)
+	code, _, errs := runCLI(t, "resume", dir, "--generations", "0", "--duration", "1ns")
+	if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "flag --duration: 1ns is not more than the ") || !strings.Contains(errs, "gives it an hour more\n") {
+		t.Errorf("resume --duration 1ns: exit %d, stderr %q: want 2 and one line naming the flag", code, errs)
 	}
-	if strings.Contains(errs, "--generations") {
-		t.Errorf("stderr %q: a finished run has nothing to end", errs)
+	// Interrupted after its second generation.
+	cfg, err := tuner.ReadConfig([]byte(smallConfig), "small.yaml")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if code, out, errs := runCLI(t, "resume", dir, "--duration", "1h"); code != 0 {
+	idir := filepath.Join(t.TempDir(), "interrupted")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	r, err := tuner.Create(cfg, idir, tuner.Options{Events: tuner.Events{Generation: func(rec tuner.Record) {
+		if rec.Generation == 2 {
+			cancel()
+		}
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Run(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run: %v", err)
+	}
+	r.Close()
+	code, _, errs = runCLI(t, "resume", idir, "--duration", "1ns")
+	if code != 2 || !strings.Contains(errs, "gives it an hour more, --generations 2 ends it now\n") {
+		t.Errorf("resume of an interrupted run --duration 1ns: exit %d, stderr %q", code, errs)
+	}
+	// A longer budget plays on.
+	code, out, errs := runCLI(t, "resume", idir, "--duration", "1h")
+	if code != 0 || !strings.Contains(errs+out, "gen 3 ") {
 		t.Errorf("resume --duration 1h: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestResumeCompleteByDuration: a run its duration ended is continued by a
+// longer duration, not a generation limit, and resume says so.
+func TestResumeCompleteByDuration(t *testing.T) {
+	dir := tuneRun(t, strings.Replace(smallConfig, "generations: 3", "generations: 0\nduration: 300ms", 1))
+	code, out, errs := runCLI(t, "resume", dir)
+	if code != 0 || !strings.Contains(out, "is complete (duration: 300ms spent") || !strings.Contains(out, "more      evotune resume "+dir+" --duration 1h0m") || strings.Contains(out, "--generations") {
+		t.Errorf("resume of a run its duration ended: exit %d\n%s\n%s", code, out, errs)
 	}
 }

@@ -43,6 +43,11 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, p
 			fmt.Fprintf(stdout, "more      it converged, so no higher limit continues it; a new run can start from its weights (init: %s in a config)\n", filepath.Join(r.Dir(), tuner.WeightsFile))
 			return nil
 		}
+		if t.State().EndedByDuration() {
+			spent := tuner.RoundSpent(r.Elapsed())
+			fmt.Fprintf(stdout, "more      evotune resume %s --duration %v   (an hour more: a budget above the %v spent continues it)\n", r.Dir(), tuner.RoundSpent(spent+time.Hour), spent)
+			return nil
+		}
 		fmt.Fprintf(stdout, "more      evotune resume %s --generations N   (N above %d continues it)\n", r.Dir(), t.State().Generation)
 		return nil
 	}

@@ -33,14 +33,21 @@ func (r *Run) comparison() *comparison {
 		return c
 	}
 	end := s.Recommended()
-	c.End = validationRow{Label: "tuned: " + r.recommendedName(end)}.fill(end)
+	// In a stage under way an export writes weights not yet validated
+	// (the Recommended section): these are the last validated.
+	pending := r.Handover != nil && r.Handover.Games == 0
+	label, which := "tuned: ", "the recommended "
+	if pending {
+		label, which = "last validated: ", "the last validated "
+	}
+	c.End = validationRow{Label: label + r.recommendedName(end)}.fill(end)
 	if n := len(r.Config.StageList()); end.Stage < n && s.Start.Stage < n && !r.startHolds(end.Stage+1) {
-		return r.acrossSearches(c, end)
+		return r.acrossSearches(c, end, which)
 	}
 	if p := pairedText(r.Config.Seed, s.Start, end); p != "" {
 		c.Reach = p
 	} else if end.Generation == 0 && end.Race != nil {
-		c.Reach = "The start won the final race: the recommended " + r.vectorWord() + "s are the starting ones, and so are their figures."
+		c.Reach = "The start won the final race: " + which + r.vectorWord() + "s are the starting ones, and so are their figures."
 	}
 	c.Diff = change(end.Fitness, s.Start.Fitness)
 	return c
@@ -62,7 +69,7 @@ func change(tuned, start float64) string {
 // search than end: with the start's figure the history recorded at the
 // end of end's stage, or, in a history without it, with no change at all.
 // Figures of two searches are never set side by side as a gain.
-func (r *Run) acrossSearches(c *comparison, end *tuner.Validation) *comparison {
+func (r *Run) acrossSearches(c *comparison, end *tuner.Validation, which string) *comparison {
 	st := r.State.Start
 	stage := end.Stage + 1
 	then := r.Config.StageValidationSearch(end.Stage)
@@ -72,13 +79,13 @@ func (r *Run) acrossSearches(c *comparison, end *tuner.Validation) *comparison {
 		c.Start = validationRow{Label: fmt.Sprintf("start weights (stage %d's search)", stage), Generation: "0",
 			Fitness: num(f.Fitness), Mean: num(f.Mean) + " ± " + num(f.CI95), Median: num(f.Median), Games: strconv.Itoa(f.Games)}
 		c.Diff = change(end.Fitness, f.Fitness)
-		c.Reach = fmt.Sprintf("Both rows are measured with stage %d's validation search (%s), with which the recommended %ss were chosen; checkpoints keep the games one by one for the current search's start only, so there are no paired figures. %s",
-			stage, then, r.vectorWord(), now)
+		c.Reach = fmt.Sprintf("Both rows are measured with stage %d's validation search (%s), with which %s%ss were chosen; checkpoints keep the games one by one for the current search's start only, so there are no paired figures. %s",
+			stage, then, which, r.vectorWord(), now)
 		return c
 	}
 	c.Start.Label = "start weights (current search)"
-	c.Reach = fmt.Sprintf("The two rows do not compare: the recommended %ss were measured with stage %d's validation search (%s), and this history, from an older evotune, does not record the start's figure with it. %s",
-		r.vectorWord(), stage, then, now)
+	c.Reach = fmt.Sprintf("The two rows do not compare: %s%ss were measured with stage %d's validation search (%s), and the history does not record the start's figure with it (an older evotune did not). %s",
+		which, r.vectorWord(), stage, then, now)
 	return c
 }
 

@@ -77,11 +77,13 @@ func TestComparisonOneSearch(t *testing.T) {
 // average of its last means, not yet validated; at a stage's end, its
 // validated winner.
 func TestRecommendedIsHandover(t *testing.T) {
+	plain := strings.Replace(raceYAML, "stages: [{generations: 5, games: 4}, {games: 8}]\n", "", 1)
 	for _, tc := range []struct {
+		yml     string
 		stop    int
 		pending bool
-	}{{8, true}, {5, false}, {15, false}} {
-		dir := realRun(t, acrossYAML, tc.stop)
+	}{{acrossYAML, 8, true}, {acrossYAML, 5, false}, {acrossYAML, 15, false}, {plain, 3, true}, {plain, 15, false}} {
+		dir := realRun(t, tc.yml, tc.stop)
 		r, err := Load(dir)
 		if err != nil {
 			t.Fatal(err)
@@ -98,20 +100,79 @@ func TestRecommendedIsHandover(t *testing.T) {
 		if got := strings.Contains(rec.What, "not yet validated"); got != tc.pending || (h.Games == 0) != tc.pending {
 			t.Errorf("after generation %d: handover games %d, text %q: want pending %v", tc.stop, h.Games, rec.What, tc.pending)
 		}
-		if tc.pending && slices.Equal(w, r.State.Validated.Weights) {
+		if v := r.State.Recommended(); tc.pending && slices.Equal(w, v.Weights) {
 			t.Errorf("after generation %d: the pending weights are the validated ones: the case tests nothing", tc.stop)
 		}
 	}
 }
 
-// TestSearchFact: a ladder's facts name every stage's search and the one
-// under way.
+// TestSearchFact: the search fact names a ladder's every stage's search
+// and the one under way; a run without stages has one search; a fixed
+// validation search is named too.
 func TestSearchFact(t *testing.T) {
-	r, err := Load(realRun(t, acrossYAML, 8))
+	plain := strings.Replace(raceYAML, "stages: [{generations: 5, games: 4}, {games: 8}]\n", "", 1)
+	for _, tc := range []struct {
+		name, yml string
+		stop      int
+		want      string
+	}{
+		{"ladder under way", acrossYAML, 8, "stage 1: expectimax, 1 ply; stage 2: expectimax, 2 plies (now)"},
+		{"ladder finished", acrossYAML, 0, "stage 1: expectimax, 1 ply; stage 2: expectimax, 2 plies"},
+		{"no stages", plain, 3, "expectimax, 1 ply"},
+		{"validation search", strings.Replace(plain, "validation: {", "validation: {search: {depth: 2}, ", 1), 3, "expectimax, 1 ply; validation: expectimax, 2 plies"},
+	} {
+		r, err := Load(realRun(t, tc.yml, tc.stop))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.searchFact(); got != tc.want {
+			t.Errorf("%s: search %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestHandoverText: what the recommended section says of weights not yet
+// validated follows the config: the final race's entrants, no race under
+// validation.select: 0, and a stage named by its number only once.
+func TestHandoverText(t *testing.T) {
+	for _, tc := range []struct {
+		name, yml, want, not string
+	}{
+		{"race", acrossYAML, "its final race picks the winner among its start, its finalists, its latest mean", "is validated on held-out games."},
+		{"no finalists", strings.Replace(acrossYAML, "finalists: 2, every: 2, ", "", 1), "among its start, its latest mean", "finalists"},
+		{"no race", strings.Replace(acrossYAML, "finalists: 2, every: 2, select: 32", "select: 0", 1), "the average of its last means is validated on held-out games.", "race"},
+		{"unnamed stage", acrossYAML, "while stage 2 goes on", "stage 2 (2)"},
+	} {
+		r, err := Load(realRun(t, tc.yml, 8))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Handover == nil || r.Handover.Games != 0 {
+			t.Fatalf("%s: handover %+v: want weights not yet validated", tc.name, r.Handover)
+		}
+		text := r.handoverText(r.Handover)
+		if !strings.Contains(text, tc.want) || strings.Contains(text, tc.not) {
+			t.Errorf("%s: %q: want %q and no %q", tc.name, text, tc.want, tc.not)
+		}
+		if c := r.comparison(); !strings.HasPrefix(c.End.Label, "last validated: ") {
+			t.Errorf("%s: comparison row %q: want it named the last validated", tc.name, c.End.Label)
+		}
+	}
+}
+
+// TestCommandsAfterDuration: the command that continues a run its duration
+// ended gives it more time, counted with the time it spent.
+func TestCommandsAfterDuration(t *testing.T) {
+	yml := strings.Replace(raceYAML, "generations: 15", "generations: 0\nduration: 300ms", 1)
+	r, err := Load(realRun(t, yml, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := r.searchFact(), "stage 1: expectimax, 1 ply; stage 2: expectimax, 2 plies (now)"; got != want {
-		t.Errorf("search %q, want %q", got, want)
+	if !r.State.EndedByDuration() {
+		t.Fatalf("stop %q: want the duration", r.State.Finished)
+	}
+	cmd := r.commands(nil)[0]
+	if !strings.HasPrefix(cmd[1], "evotune resume "+quote(r.Dir)+" --duration 1h0m") {
+		t.Errorf("first command %q: want an hour more", cmd)
 	}
 }

@@ -308,7 +308,12 @@ func (r *Run) commands(values []float64) [][2]string {
 		cmds = append(cmds, [2]string{"continue the run if it was interrupted (exactly where it stopped)", "evotune resume " + dir})
 	} else {
 		more := max(2*s.Generation, s.Generation+10)
-		cmds = append(cmds, [2]string{"continue a finished run with a higher limit", fmt.Sprintf("evotune resume %s --generations %d", dir, more)})
+		cmd := [2]string{"continue a finished run with a higher limit", fmt.Sprintf("evotune resume %s --generations %d", dir, more)}
+		if n := len(r.History); s.EndedByDuration() && n > 0 {
+			spent := time.Duration(r.History[n-1].Elapsed * float64(time.Second))
+			cmd = [2]string{"continue a run its duration ended with an hour more (the budget counts the time spent)", fmt.Sprintf("evotune resume %s --duration %v", dir, tuner.RoundSpent(spent+time.Hour))}
+		}
+		cmds = append(cmds, cmd)
 	}
 	cmds = append(cmds,
 		[2]string{"write the recommended " + r.vectorWord() + "s to " + tuner.WeightsFile + " in the run directory (at any time)", "evotune export " + dir})
