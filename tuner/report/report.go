@@ -300,6 +300,36 @@ func (r *Run) recommended() (recommended, []float64) {
 	return rec, weights
 }
 
+// handoverText says what an export writes in a stage under way, h: weights
+// not yet validated, which the stage's end tests and validates when a
+// resume gets there.
+func (r *Run) handoverText(h *tuner.Validation) string {
+	what := fmt.Sprintf("The distribution mean of generation %d", h.Generation)
+	if h.Average > 1 {
+		what = fmt.Sprintf("The average of the distribution means of generations %d to %d", h.Generation-h.Average+1, h.Generation)
+	}
+	where := "the run"
+	if stages := r.Config.StageList(); len(stages) > 1 && h.Stage < len(stages) {
+		where = fmt.Sprintf("stage %d", h.Stage+1)
+		if name := stages[h.Stage].Name; name != strconv.Itoa(h.Stage+1) {
+			where += " (" + name + ")"
+		}
+	}
+	end := "its final race picks the winner among its start"
+	if r.Config.Validation.Finalists > 0 {
+		end += ", its finalists"
+	}
+	end += ", its latest mean and the average of its last means, and validates it on held-out games"
+	if r.Config.Validation.Select == 0 {
+		end = "the average of its last means is validated on held-out games"
+	}
+	t := fmt.Sprintf("%s, not yet validated: what evotune export writes now, while %s goes on. When it ends (evotune resume continues it), %s.", what, where, end)
+	if v := r.State.Validated; v != nil {
+		return t + fmt.Sprintf(" Until then the last validated %ss are the %s, %s ± %s on %d held-out games (the table above).", r.vectorWord(), r.recommendedName(v), num(v.Mean), num(v.CI95), v.Games)
+	}
+	return t + " Until then the start's figure (the table above) is the only one measured."
+}
+
 func (r *Run) commands(values []float64) [][2]string {
 	dir := quote(r.Dir)
 	s := r.State
