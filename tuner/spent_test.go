@@ -51,7 +51,7 @@ func TestResumeRefusesSpentDuration(t *testing.T) {
 		byDuration := tc.refused && tc.cut == 0
 		if byDuration {
 			// Ends after its first generation, which outlasts the budget.
-			cfg.Duration = Duration(300 * time.Millisecond)
+			cfg.Duration = Duration(time.Second)
 		}
 		dir := filepath.Join(t.TempDir(), "run")
 		ctx, cancel := context.WithCancel(context.Background())
@@ -60,7 +60,7 @@ func TestResumeRefusesSpentDuration(t *testing.T) {
 				cancel()
 			}
 			if byDuration && rec.Generation == 1 {
-				time.Sleep(400 * time.Millisecond)
+				time.Sleep(1100 * time.Millisecond)
 			}
 		}}
 		r, err := Create(cfg, dir, Options{Events: ev})

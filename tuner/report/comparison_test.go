@@ -163,7 +163,7 @@ func TestHandoverText(t *testing.T) {
 // TestCommandsAfterDuration: the command that continues a run its duration
 // ended gives it more time, counted with the time it spent.
 func TestCommandsAfterDuration(t *testing.T) {
-	yml := strings.Replace(raceYAML, "generations: 15", "generations: 0\nduration: 300ms", 1)
+	yml := strings.Replace(raceYAML, "generations: 15", "generations: 0\nduration: 1s", 1)
 	r, err := Load(realRun(t, yml, 0))
 	if err != nil {
 		t.Fatal(err)
