@@ -49,6 +49,32 @@ func interrupt(t *testing.T, dir string, cfg *Config, n int64, opts Options) {
 	}
 }
 
+// runUntil creates a run of cfg in dir and runs it until generation g has
+// completed and been saved, or with g 0 to its end; also, if not nil, sees
+// every record first. It returns the tuner as the run left it.
+func runUntil(t *testing.T, dir string, cfg *Config, g int, also func(Record)) *Tuner {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r, err := Create(cfg, dir, Options{Events: Events{Generation: func(rec Record) {
+		if also != nil {
+			also(rec)
+		}
+		if rec.Generation == g {
+			cancel()
+		}
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Run(ctx)
+	r.Close()
+	if g > 0 && !errors.Is(err, context.Canceled) || g == 0 && err != nil {
+		t.Fatalf("%s: run until generation %d: err = %v", dir, g, err)
+	}
+	return r.t
+}
+
 // resumeAfterCuts creates a run of cfg in a new directory, interrupts it
 // after cuts[0] finished games, resumes and interrupts it after cuts[1]
 // more, and so on, then resumes it to the end and returns what it wrote,

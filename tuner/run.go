@@ -173,10 +173,14 @@ func Resume(dir string, o ResumeOverrides, opts Options) (_ *Run, err error) {
 	if o.changesLimits() {
 		r.t.Reopen()
 	}
-	if err := r.checkBudget(o, historyLines); err != nil {
+	end, err := r.readHistory(historyLines, state.Stage+1)
+	if err != nil {
 		return nil, err
 	}
-	if err := r.openHistory(historyLines, state.Stage+1); err != nil {
+	if err := r.checkBudget(o); err != nil {
+		return nil, err
+	}
+	if err := r.openHistory(end); err != nil {
 		return nil, err
 	}
 	if err := r.openStores(); err != nil {
@@ -225,22 +229,34 @@ func (o ResumeOverrides) apply(cfg *Config) {
 
 func (o ResumeOverrides) changesLimits() bool { return o.Generations != nil || o.Duration != nil }
 
-// openHistory opens history.jsonl for appending after its first lines
-// lines: later lines are from a generation the checkpoint does not cover,
-// which will be played again. It also recovers the run's elapsed time, and
-// when the current stage (1-based) began.
-func (r *Run) openHistory(lines, stage int) (err error) {
+// readHistory reads history.jsonl, of which the checkpoint covers the
+// first lines lines (later ones are from a generation it does not cover,
+// which will be played again), and returns their length. It recovers the
+// run's elapsed and CPU time, and when the current stage (1-based) began.
+// It writes nothing.
+func (r *Run) readHistory(lines, stage int) (end int, err error) {
 	path := filepath.Join(r.dir, HistoryFile)
-	if r.history, err = r.fsys.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644); err != nil {
-		return fmt.Errorf("tuner: %w", err)
-	}
-	data, err := io.ReadAll(r.history)
-	if err != nil {
-		return fmt.Errorf("tuner: %s: %w", path, err)
+	data, err := r.fsys.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return 0, fmt.Errorf("tuner: %s: %w", path, err)
 	}
 	end, n := covered(data, lines)
 	if n < lines {
 		r.Notices = append(r.Notices, fmt.Sprintf("%s has %d complete lines, the checkpoint covers %d; the missing ones are not rewritten", path, n, lines))
+	}
+	var began time.Duration
+	r.elapsed0, r.cpu0, began = lastClocks(bytes.NewReader(data[:end]), stage)
+	r.t.SetStageBegan(began)
+	r.historyLines = lines
+	return end, nil
+}
+
+// openHistory opens history.jsonl for appending after its first end
+// bytes, the lines the checkpoint covers (readHistory).
+func (r *Run) openHistory(end int) (err error) {
+	path := filepath.Join(r.dir, HistoryFile)
+	if r.history, err = r.fsys.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644); err != nil {
+		return fmt.Errorf("tuner: %w", err)
 	}
 	if err := r.history.Truncate(int64(end)); err != nil {
 		return fmt.Errorf("tuner: %s: %w", path, err)
@@ -248,10 +264,6 @@ func (r *Run) openHistory(lines, stage int) (err error) {
 	if _, err := r.history.Seek(int64(end), io.SeekStart); err != nil {
 		return fmt.Errorf("tuner: %s: %w", path, err)
 	}
-	var began time.Duration
-	r.elapsed0, r.cpu0, began = lastClocks(bytes.NewReader(data[:end]), stage)
-	r.t.SetStageBegan(began)
-	r.historyLines = lines
 	return nil
 }
 

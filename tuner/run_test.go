@@ -320,20 +320,7 @@ func TestExportBeforeStartValidation(t *testing.T) {
 // over its recommended weights instead.
 func TestHandoverWithoutMeans(t *testing.T) {
 	dir := t.TempDir()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	r, err := Create(smallConfig(t), dir, Options{Events: Events{Generation: func(rec Record) {
-		if rec.Generation == 3 {
-			cancel()
-		}
-	}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.Run(ctx); !errors.Is(err, context.Canceled) {
-		t.Fatalf("interrupted run: %v", err)
-	}
-	r.Close()
+	runUntil(t, dir, smallConfig(t), 3, nil)
 	tu, _, _, err := LoadCheckpoint(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,7 @@
 package tuner
 
 import (
-	"bytes"
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"github.com/evotune/evotune/internal/cputime"
@@ -61,24 +59,18 @@ func RoundSpent(d time.Duration) time.Duration {
 	return d.Round(time.Second)
 }
 
+// HourMore is the duration that gives a run which has spent spent an hour
+// more: the budget counts the time already spent.
+func HourMore(spent time.Duration) time.Duration { return RoundSpent(spent + time.Hour) }
+
 // checkBudget refuses a duration override of no more than the time the run
-// has spent, where nothing else stops it (Resume has reopened a finished
-// run the new limits let go on): the run would stop at once. The history's
-// first lines lines, which the checkpoint covers, give the time; nothing is
-// written.
-func (r *Run) checkBudget(o ResumeOverrides, lines int) error {
+// has spent (readHistory), where nothing else stops it (Resume has
+// reopened a finished run the new limits let go on): the run would stop
+// at once.
+func (r *Run) checkBudget(o ResumeOverrides) error {
 	d := o.Duration
-	if d == nil || *d <= 0 || r.t.state.Finished != "" {
+	if d == nil || *d <= 0 || *d > r.elapsed0 || r.t.state.Finished != "" {
 		return nil
 	}
-	data, err := r.fsys.ReadFile(filepath.Join(r.dir, HistoryFile))
-	if err != nil {
-		return nil // openHistory reports it
-	}
-	end, _ := covered(data, lines)
-	spent, _, _ := lastClocks(bytes.NewReader(data[:end]), 0)
-	if *d > spent {
-		return nil
-	}
-	return &SpentError{Duration: *d, Spent: spent, Generation: r.t.state.Generation, Finished: r.t.reopened}
+	return &SpentError{Duration: *d, Spent: r.elapsed0, Generation: r.t.state.Generation, Finished: r.t.reopened}
 }

@@ -1,7 +1,6 @@
 package tuner
 
 import (
-	"context"
 	"errors"
 	"io/fs"
 	"maps"
@@ -54,26 +53,13 @@ func TestResumeRefusesSpentDuration(t *testing.T) {
 			cfg.Duration = Duration(time.Second)
 		}
 		dir := filepath.Join(t.TempDir(), "run")
-		ctx, cancel := context.WithCancel(context.Background())
-		ev := Events{Generation: func(rec Record) {
-			if rec.Generation == tc.cut {
-				cancel()
-			}
+		tu := runUntil(t, dir, cfg, tc.cut, func(rec Record) {
 			if byDuration && rec.Generation == 1 {
 				time.Sleep(1100 * time.Millisecond)
 			}
-		}}
-		r, err := Create(cfg, dir, Options{Events: ev})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
-			t.Fatal(err)
-		}
-		r.Close()
-		cancel()
-		if got := r.t.state.Generation; got != tc.gen || byDuration && !strings.HasPrefix(r.t.state.Finished, "duration") {
-			t.Fatalf("%s: %d generations done, stop %q: want %d", tc.name, got, r.t.state.Finished, tc.gen)
+		})
+		if got := tu.state.Generation; got != tc.gen || byDuration && !strings.HasPrefix(tu.state.Finished, "duration") {
+			t.Fatalf("%s: %d generations done, stop %q: want %d", tc.name, got, tu.state.Finished, tc.gen)
 		}
 		// A line the checkpoint does not cover, which a resume drops.
 		h, err := os.OpenFile(filepath.Join(dir, HistoryFile), os.O_APPEND|os.O_WRONLY, 0)
@@ -116,7 +102,7 @@ func TestResumeRefusesSpentDuration(t *testing.T) {
 			}
 		}
 		more := spent + time.Hour
-		r, err = Resume(dir, ResumeOverrides{Duration: &more}, Options{})
+		r, err := Resume(dir, ResumeOverrides{Duration: &more}, Options{})
 		if err != nil {
 			t.Fatalf("%s: resume with an hour more: %v", tc.name, err)
 		}

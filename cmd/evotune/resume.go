@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/tuner"
@@ -93,7 +92,7 @@ func setupResume(fs *flag.FlagSet, opts options) runFunc {
 					end = fmt.Sprintf(", --generations %d ends it now", spent.Generation)
 				}
 				return nil, usagef("flag --duration: %v is not more than the %v %s has already spent (the budget counts that time, so the run would stop at once): --duration %v gives it an hour more%s",
-					spent.Duration, tuner.RoundSpent(spent.Spent), dir, tuner.RoundSpent(spent.Spent+time.Hour), end)
+					spent.Duration, tuner.RoundSpent(spent.Spent), dir, tuner.HourMore(spent.Spent), end)
 			case err != nil:
 				return nil, err
 			}

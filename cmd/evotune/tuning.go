@@ -44,8 +44,8 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, p
 			return nil
 		}
 		if t.State().EndedByDuration() {
-			spent := tuner.RoundSpent(r.Elapsed())
-			fmt.Fprintf(stdout, "more      evotune resume %s --duration %v   (an hour more: a budget above the %v spent continues it)\n", r.Dir(), tuner.RoundSpent(spent+time.Hour), spent)
+			spent := r.Elapsed()
+			fmt.Fprintf(stdout, "more      evotune resume %s --duration %v   (an hour more: a budget above the %v spent continues it)\n", r.Dir(), tuner.HourMore(spent), tuner.RoundSpent(spent))
 			return nil
 		}
 		fmt.Fprintf(stdout, "more      evotune resume %s --generations N   (N above %d continues it)\n", r.Dir(), t.State().Generation)

@@ -35,9 +35,8 @@ func (r *Run) comparison() *comparison {
 	end := s.Recommended()
 	// In a stage under way an export writes weights not yet validated
 	// (the Recommended section): these are the last validated.
-	pending := r.Handover != nil && r.Handover.Games == 0
 	label, which := "tuned: ", "the recommended "
-	if pending {
+	if r.pending() {
 		label, which = "last validated: ", "the last validated "
 	}
 	c.End = validationRow{Label: label + r.recommendedName(end)}.fill(end)

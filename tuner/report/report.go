@@ -272,7 +272,7 @@ func (r *Run) recommended() (recommended, []float64) {
 	var rec recommended
 	var weights []float64
 	switch v, start := r.State.Validated, r.State.Start; {
-	case r.Handover != nil && r.Handover.Games == 0 && start != nil:
+	case r.pending():
 		rec.What = r.handoverText(r.Handover)
 		weights = r.Handover.Weights
 	case v != nil:
@@ -300,14 +300,15 @@ func (r *Run) recommended() (recommended, []float64) {
 	return rec, weights
 }
 
+// pending says an export now writes weights not yet validated (Handover),
+// as it does in a stage under way.
+func (r *Run) pending() bool { return r.Handover != nil && r.Handover.Games == 0 }
+
 // handoverText says what an export writes in a stage under way, h: weights
 // not yet validated, which the stage's end tests and validates when a
 // resume gets there.
 func (r *Run) handoverText(h *tuner.Validation) string {
-	what := fmt.Sprintf("The distribution mean of generation %d", h.Generation)
-	if h.Average > 1 {
-		what = fmt.Sprintf("The average of the distribution means of generations %d to %d", h.Generation-h.Average+1, h.Generation)
-	}
+	what := meanText(h)
 	where := "the run"
 	if stages := r.Config.StageList(); len(stages) > 1 && h.Stage < len(stages) {
 		where = fmt.Sprintf("stage %d", h.Stage+1)
@@ -340,8 +341,8 @@ func (r *Run) commands(values []float64) [][2]string {
 		more := max(2*s.Generation, s.Generation+10)
 		cmd := [2]string{"continue a finished run with a higher limit", fmt.Sprintf("evotune resume %s --generations %d", dir, more)}
 		if n := len(r.History); s.EndedByDuration() && n > 0 {
-			spent := time.Duration(r.History[n-1].Elapsed * float64(time.Second))
-			cmd = [2]string{"continue a run its duration ended with an hour more (the budget counts the time spent)", fmt.Sprintf("evotune resume %s --duration %v", dir, tuner.RoundSpent(spent+time.Hour))}
+			spent := seconds(r.History[n-1].Elapsed)
+			cmd = [2]string{"continue a run its duration ended with an hour more (the budget counts the time spent)", fmt.Sprintf("evotune resume %s --duration %v", dir, tuner.HourMore(spent))}
 		}
 		cmds = append(cmds, cmd)
 	}
@@ -409,6 +410,7 @@ func cpuFact(cpu, elapsed float64) string {
 }
 
 // roundSeconds writes a history's seconds as a duration to the second.
-func roundSeconds(s float64) string {
-	return time.Duration(s * float64(time.Second)).Round(time.Second).String()
-}
+func roundSeconds(s float64) string { return seconds(s).Round(time.Second).String() }
+
+// seconds converts a history's seconds (elapsed_s, cpu_s) to a duration.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

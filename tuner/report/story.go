@@ -391,6 +391,15 @@ func (r *Run) recommendedName(v *tuner.Validation) string {
 	return fmt.Sprintf("mean of generation %d", v.Generation)
 }
 
+// meanText names the distribution mean, or the average of means, that v is,
+// as a sentence begins.
+func meanText(v *tuner.Validation) string {
+	if v.Average > 1 {
+		return fmt.Sprintf("The average of the distribution means of generations %d to %d", v.Generation-v.Average+1, v.Generation)
+	}
+	return fmt.Sprintf("The distribution mean of generation %d", v.Generation)
+}
+
 // recommendedText says what the recommended weights v are and how the run
 // chose them.
 func (r *Run) recommendedText(v *tuner.Validation) string {
@@ -401,10 +410,7 @@ func (r *Run) recommendedText(v *tuner.Validation) string {
 		}
 		return fmt.Sprintf("The distribution mean of generation %d, validated on %d held-out games: what evotune export writes.", v.Generation, v.Games)
 	}
-	what := fmt.Sprintf("The distribution mean of generation %d", v.Generation)
-	if v.Average > 1 {
-		what = fmt.Sprintf("The average of the distribution means of generations %d to %d", v.Generation-v.Average+1, v.Generation)
-	}
+	what := meanText(v)
 	if d.V.Race == nil {
 		return fmt.Sprintf("%s, recommended without a race, validated on %d held-out games: what evotune export writes.", what, v.Games)
 	}
