@@ -344,6 +344,8 @@ func (r *Run) outcome() *Outcome {
 		Stop: s.Finished, Start: s.Start, Final: r.t.Recommended()}
 }
 
+// save writes the checkpoint of the current state and, once it is safe,
+// empties the journal of the generation it covers.
 func (r *Run) save() error {
 	s := r.t.State()
 	payload, err := encodePayload(r.t.Config(), s, r.historyLines)

@@ -67,6 +67,7 @@ func covered(data []byte, lines int) (end, n int) {
 	return end, n
 }
 
+// appendHistory writes rec as the history's next line and syncs it.
 func (r *Run) appendHistory(rec Record) error {
 	line, err := json.Marshal(rec)
 	if err != nil {
@@ -82,6 +83,3 @@ func (r *Run) appendHistory(rec Record) error {
 	r.historyLines++
 	return nil
 }
-
-// save writes the checkpoint of the current state and, once it is safe,
-// empties the journal of the generation it covers.
