@@ -42,7 +42,7 @@ func portCmd(t testing.TB) []string {
 	if err != nil {
 		t.Skip("python3 not found: the Python port is not tested")
 	}
-	return []string{py, filepath.Join("python", "evotune_weights.py")}
+	return []string{py, "-B", filepath.Join("python", "evotune_weights.py")} // -B: no __pycache__ in the source tree
 }
 
 type portResult struct {
