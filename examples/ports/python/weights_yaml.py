@@ -388,7 +388,7 @@ def yaml_number(node):
         return None
     t = node.text
     if INT_RE.match(t):
-        return float(int(t))  # correctly rounded, as Go converts an int
+        return float(t)  # correctly rounded, and "-0" stays negative zero, as evotune reads it
     if HEX_RE.match(t):
         return float(int(t[2:], 16))
     if OCT_RE.match(t):
