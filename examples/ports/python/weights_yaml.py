@@ -34,8 +34,10 @@ def parse(text, name):
     return YAMLReader(text.lstrip("\ufeff"), name).parse()
 
 
-
 class Scalar:
+    """A scalar's text, its style (plain, quoted or literal: only a plain
+    scalar can be a number or null) and its line."""
+
     def __init__(self, text, style, line):
         self.text, self.style, self.line = text, style, line
 
