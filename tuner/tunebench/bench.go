@@ -48,6 +48,16 @@ type Options struct {
 	// measurement; 0 means one per core. It changes CPU figures a little
 	// (scheduling), no game.
 	Workers int
+	// Cells names the cells each problem's rows run at, one row result
+	// per problem, cell and row (see Cell): names such as "1x" and "4x",
+	// each a cell of every problem, or AllCells alone for each problem's
+	// own. A cell sets the budgets and the grid, and runs go on to its
+	// budget (Full); nil runs one cell of the budgets below. Not with
+	// Budget or BudgetGames.
+	Cells []string
+	// cell is the one cell a row runs at (Bench's, or oneCell's), nil for
+	// the budgets below.
+	cell *Cell
 	// Budget replaces each problem's tuning CPU budget when positive.
 	Budget time.Duration
 	// BudgetGames, when positive, is a budget in games next to the CPU
@@ -97,9 +107,11 @@ type Row struct {
 	Peer       []string
 }
 
-// Bench runs each row on each problem, on each run seed, and returns their
-// results in order: the first problem's rows, then the next problem's.
-// Nil rows run the tuner alone, as one zero Row.
+// Bench runs each row on each problem, at each cell of Options.Cells, on
+// each run seed, and returns their results in order: the first problem's
+// rows at its first cell, then at its next cell, then the next
+// problem's. Nil rows run the tuner alone, as one zero Row. A cell a
+// problem has not is an error (ErrNoCell) before anything runs.
 //
 // A row that fails (a peer that crashes or breaks a limit, a tuner's
 // error) costs only itself: its Result says why (Result.Error, Result.Err)
@@ -119,11 +131,12 @@ func Bench(ctx context.Context, ps []Problem, rows []Row, o Options) ([]Result, 
 	if rows == nil {
 		rows = []Row{{}}
 	}
-	type cell struct {
+	// A job is one row at one cell of one problem.
+	type job struct {
 		p Problem
 		o Options
 	}
-	var cells []cell
+	var jobs []job
 	for _, row := range rows {
 		if row.Peer != nil {
 			if err := cpuReadable(); err != nil {
@@ -133,26 +146,39 @@ func Bench(ctx context.Context, ps []Problem, rows []Row, o Options) ([]Result, 
 		}
 	}
 	for _, p := range ps {
-		for _, row := range rows {
-			q, ro := p, o
-			ro.Peer = row.Peer
-			if row.Peer == nil && row.ConfigText != nil {
-				q.Text, q.File = row.ConfigText, row.Config
+		cs, err := cellsOf(p, o)
+		if err != nil {
+			return nil, err
+		}
+		at := []*Cell{nil}
+		if cs != nil {
+			at = nil
+			for i := range cs {
+				at = append(at, &cs[i])
 			}
-			cells = append(cells, cell{q, ro})
+		}
+		for _, c := range at {
+			for _, row := range rows {
+				q, ro := p, o
+				ro.Peer, ro.cell = row.Peer, c
+				if row.Peer == nil && row.ConfigText != nil {
+					q.Text, q.File = row.ConfigText, row.Config
+				}
+				jobs = append(jobs, job{q, ro})
+			}
 		}
 	}
 	// Every file a row would read back is checked before the first row
 	// runs: a directory of another benchmark is found in a second, not
 	// after hours of rows.
-	for _, c := range cells {
-		if err := checkStored(c.p, c.o); err != nil {
+	for _, j := range jobs {
+		if err := checkStored(j.p, j.o); err != nil {
 			return nil, err
 		}
 	}
 	var out []Result
-	for _, c := range cells {
-		r, err := runRow(ctx, c.p, c.o)
+	for _, j := range jobs {
+		r, err := runRow(ctx, j.p, j.o)
 		if err != nil {
 			return out, err
 		}
@@ -197,6 +223,9 @@ func newBench(p Problem, o Options) (*bench, []uint64) {
 		}
 	}
 	b := &bench{p: p, o: o, block: block, runSeeds: seeds, grid: p.Grid, budgetGames: o.BudgetGames}
+	if c := o.cell; c != nil {
+		b.p.Budget, b.budgetGames, b.grid, b.o.Full = c.Budget, c.BudgetGames, c.Grid, true
+	}
 	if o.Grid > 0 {
 		b.grid = o.Grid
 	}
@@ -204,6 +233,11 @@ func newBench(p Problem, o Options) (*bench, []uint64) {
 		b.p.HeldOut, b.grid = 4, shortGrid
 		if b.budgetGames == 0 {
 			b.budgetGames = shortBudgetGames
+		}
+		if c := o.cell; c != nil {
+			// The same two generations at every cell, its budgets
+			// scaled so that each keeps conditions of its own.
+			b.budgetGames = shortBudgetGames * int64(c.Scale)
 		}
 	}
 	if o.Budget > 0 {
@@ -222,6 +256,9 @@ func (b *bench) result() Result {
 		Problem: b.p.Name, Command: b.o.Command, Target: b.p.Target, HeldOut: b.p.HeldOut,
 		Budget: b.p.Budget.Seconds(), BudgetGames: b.budgetGames, Grid: b.grid, Full: b.o.Full, Short: b.o.Short,
 		Block: b.block, RunSeeds: slices.Clone(b.runSeeds),
+	}
+	if b.o.cell != nil {
+		r.Cell = b.o.cell.Name
 	}
 	if len(b.o.Peer) > 0 {
 		r.Peer = joinCommand(b.o.Peer)

@@ -38,38 +38,57 @@ type Problem struct {
 	Target float64
 	// HeldOut is the number of held-out games (HeldOutSeed 0..HeldOut-1).
 	HeldOut int
-	// Budget is the tuning CPU time a run may spend; a run that has not
-	// reached the target by then stops.
+	// Budget is the tuning CPU time a run may spend when neither cells
+	// nor budgets of one's own are given; a run that has not reached the
+	// target by then stops.
 	Budget time.Duration
 	// Grid is the games between two of a run's points: every run, of the
 	// tuner or a peer, is judged at every multiple of Grid games it plays
 	// (see docs/tunebench.md, "Reading the output"). A finer grid times a
 	// result more finely and costs more held-out games between steps.
 	Grid int64
+	// Cells are the budgets the problem's rows are compared at, smallest
+	// first (see Cell): its small budget (1x) and multiples of it.
+	Cells []Cell
 }
 
 // problems are the reference problems, cheapest first. Their targets and
 // why are in docs/tunebench.md; change one only with a new table there.
+//
+// The cells: at 1x the small budgets the round's tables were taken at
+// (nneonneo-cap1 5,000 games, standard-3 60 CPU s, snake16-2 10), then 4
+// and, on nneonneo-cap1, whose games cost least to judge, 16 times them; a
+// games budget keeps a CPU budget that scales with it and never binds.
+// The 5-ply problems have their own budget only: one run is hours, and 8
+// run seeds of 4 times it are days. Each grid gives a run about 10 to 20
+// points at the games a run plays in its CPU budget (docs/tunebench.md,
+// "Cells"): standard-3 about 330 games a CPU second, snake16-2 about
+// 7,500, the 5-ply problems about 6.
 var problems = []Problem{
 	{
 		Name: "standard-3", Summary: "standard, 3 plies, from the hand-set weights (the quick preset)",
 		File: "problems/standard-3.yaml", Target: 1.50, HeldOut: 1000, Budget: 240 * time.Second, Grid: 1000,
+		Cells: []Cell{cell(1, 60*time.Second, 0, 2000), cell(4, 240*time.Second, 0, 5000)},
 	},
 	{
 		Name: "nneonneo-cap1", Summary: "nneonneo, cap 1 (3 plies), from the program's constants",
 		File: "problems/nneonneo-cap1.yaml", Target: 1.50, HeldOut: 1000, Budget: 300 * time.Second, Grid: 1000,
+		Cells: []Cell{cell(1, 300*time.Second, 5000, 500), cell(4, 1200*time.Second, 20000, 2000), cell(16, 4800*time.Second, 80000, 5000)},
 	},
 	{
 		Name: "snake16-2", Summary: "snake16 (17 weights), 2 plies, from its halving table",
 		File: "problems/snake16-2.yaml", Target: 1.30, HeldOut: 1000, Budget: 120 * time.Second, Grid: 1000,
+		Cells: []Cell{cell(1, 10*time.Second, 0, 5000), cell(4, 40*time.Second, 0, 20000)},
 	},
 	{
 		Name: "nneonneo-cap2", Summary: "nneonneo, cap 2 (5 plies), from the program's constants (the nneonneo preset)",
 		File: "problems/nneonneo-cap2.yaml", Target: 1.35, HeldOut: 1200, Budget: 9600 * time.Second, Grid: 2000,
+		Cells: []Cell{cell(1, 9600*time.Second, 0, 5000)},
 	},
 	{
 		Name: "standard-5", Summary: "standard, 5 plies, from the quick preset's former weights (the plateau)",
 		File: "problems/standard-5.yaml", Target: 1.08, HeldOut: 1000, Budget: 9000 * time.Second, Grid: 2000,
+		Cells: []Cell{cell(1, 9000*time.Second, 0, 5000)},
 	},
 }
 

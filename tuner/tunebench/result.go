@@ -83,6 +83,11 @@ type Result struct {
 	// Grid is the games between two grid lines: where every run, of the
 	// tuner or a peer, is judged.
 	Grid int64 `json:"grid_games"`
+	// Cell names the problem's cell the row ran at (Cell.Name, Options.Cells):
+	// its budgets and grid are the cell's (its Full true). "" for a row of
+	// budgets given otherwise, and for results written before cells: the
+	// tables then take the cell their budgets say, if any.
+	Cell string `json:"cell,omitempty"`
 	// Full and Short are the options the runs had (Options.Full,
 	// Options.Short).
 	Full  bool `json:"full"`

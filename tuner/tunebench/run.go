@@ -23,6 +23,11 @@ func RunProblem(ctx context.Context, p Problem, o Options) (Result, error) {
 
 // runAlone runs one row as Bench would, its failure returned as an error.
 func runAlone(ctx context.Context, p Problem, o Options) (Result, error) {
+	c, err := oneCell(p, o)
+	if err != nil {
+		return Result{}, err
+	}
+	o.cell = c
 	if err := checkStored(p, o); err != nil {
 		return Result{}, err
 	}

@@ -28,9 +28,13 @@ var ErrOtherBench = errors.New("tunebench: a result of another benchmark")
 //
 //	OUT/BLOCK/PROBLEM/ROW/seed-N.json   one run seed's result, as the seed ends
 //	OUT/BLOCK/PROBLEM/ROW/row.json      the row's result, as the row ends
+//	OUT/BLOCK/PROBLEM/CELL/ROW/...      the same, for a row at a cell (Options.Cells)
 //
-// BLOCK is development or confirmation, ROW the row's name (Result.Name) as
-// a file name (rowDir). Each file is one Result in JSON, as in the
+// BLOCK is development or confirmation, CELL the cell's name ("4x"), ROW
+// the row's name (Result.Name) as a file name (rowDir). A problem's
+// directory holds rows of cells or rows of one budget, never both
+// (checkLayout): one benchmark, whose every cell a run of the same command
+// resumes. Each file is one Result in JSON, as in the
 // "problems" of evotune tunebench --json: a seed's holds that one run, its
 // RunSeeds that one seed. A row's file is written when the row ends, failed
 // or not; a failed row's says why (Result.Error) and holds the run seeds
@@ -42,7 +46,14 @@ const (
 
 // rowDir is the directory of row r's files under out.
 func rowDir(out string, r *Result) string {
-	return filepath.Join(out, r.Block, fileName(r.Problem), fileName(r.Name()))
+	if r.Cell != "" {
+		return filepath.Join(problemDir(out, r), r.Cell, fileName(r.Name()))
+	}
+	return filepath.Join(problemDir(out, r), fileName(r.Name()))
+}
+
+func problemDir(out string, r *Result) string {
+	return filepath.Join(out, r.Block, fileName(r.Problem))
 }
 
 func seedPath(out string, r *Result, seed uint64) string {
@@ -88,6 +99,7 @@ func sameBench(stored, want *Result) string {
 	for _, f := range []field{
 		{"problem", stored.Problem, want.Problem},
 		{"block", stored.Block, want.Block},
+		{"cell", stored.Cell, want.Cell},
 		{"row", stored.Name(), want.Name()},
 		{"target", stored.Target, want.Target},
 		{"held_out_games", stored.HeldOut, want.HeldOut},
@@ -161,6 +173,9 @@ func checkStored(p Problem, o Options) error {
 	}
 	b, seeds := newBench(p, o)
 	want := b.result()
+	if err := checkLayout(o.Out, &want); err != nil {
+		return err
+	}
 	if _, _, _, err := storedRow(o.Out, &want); err != nil {
 		return err
 	}
@@ -170,6 +185,46 @@ func checkStored(p Problem, o Options) error {
 		}
 	}
 	return nil
+}
+
+// checkLayout refuses a problem's directory that holds rows of one budget
+// to a row at a cell, and one that holds cells to a row of one budget: the
+// two are other benchmarks, and their rows would never meet in a table.
+func checkLayout(out string, want *Result) error {
+	dir := problemDir(out, want)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("tunebench: %w", err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		isCell := cellName.MatchString(e.Name())
+		switch {
+		case want.Cell != "" && !isCell && holdsResults(filepath.Join(dir, e.Name())):
+			return fmt.Errorf("%w: %s holds rows of one budget, not of cells, and this benchmark runs cell %s (a directory keeps one benchmark: give it the command that wrote it, or use another)",
+				ErrOtherBench, filepath.Join(dir, e.Name()), want.Cell)
+		case want.Cell == "" && isCell:
+			return fmt.Errorf("%w: %s holds the rows of cell %s, and this benchmark runs at budgets of its own, not at cells (a directory keeps one benchmark: give it the command that wrote it, or use another)",
+				ErrOtherBench, filepath.Join(dir, e.Name()), e.Name())
+		}
+	}
+	return nil
+}
+
+// holdsResults reports whether dir holds a row's or a run seed's file.
+func holdsResults(dir string) bool {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if name := e.Name(); name == rowFile || strings.HasPrefix(name, seedPrefix) && strings.HasSuffix(name, ".json") {
+			return true
+		}
+	}
+	return false
 }
 
 // store writes r to path atomically, its directory made first.
@@ -213,8 +268,8 @@ func jsonError(data []byte, err error) error {
 // below it) holds: each row's file, and for a row without one (a benchmark
 // killed, or still running) its run seeds' files, as a row that says it is
 // unfinished. They come development before confirmation, then by problem
-// (the benchmark's order), then evotune, tuner settings of one's own and
-// peers, each by name.
+// (the benchmark's order), then by cell, smallest first, then evotune,
+// tuner settings of one's own and peers, each by name.
 func ReadDir(dir string) ([]Result, error) {
 	var out []Result
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -285,6 +340,7 @@ func ReadDir(dir string) ([]Result, error) {
 			cmp.Compare(blockRank(a.Block), blockRank(b.Block)),
 			cmp.Compare(rank(a.Problem), rank(b.Problem)),
 			strings.Compare(a.Problem, b.Problem),
+			cmp.Compare(cellOf(a).Scale, cellOf(b).Scale),
 			cmp.Compare(kind(&a), kind(&b)),
 			strings.Compare(a.Name(), b.Name()),
 		)
