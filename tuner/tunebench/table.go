@@ -1,10 +1,9 @@
 package tunebench
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
-	"errors"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"slices"
@@ -22,23 +21,90 @@ import (
 // the commands that produced the rows, where recorded. Development tables
 // come before confirmation ones, and each says which it is in its title.
 // Markdown writes the same as markdown tables, to paste into
-// docs/tunebench.md.
+// docs/tunebench.md. WriteTables says what a table of a cell adds.
 func WriteTable(w io.Writer, results []Result, markdown bool) error {
-	for i, g := range groupResults(results) {
+	return WriteTables(w, results, TableOptions{Markdown: markdown})
+}
+
+// TableOptions say how WriteTables renders results.
+type TableOptions struct {
+	// Markdown writes markdown tables, to paste into docs/tunebench.md.
+	Markdown bool
+	// Curves shows the curves of every table, and the answer across cells
+	// of every problem whose budgets make cells, not only of those played
+	// at a named cell (Result.Cell): results written before cells, or with
+	// budgets of one's own.
+	Curves bool
+	// Chart, if not nil, is given each table's chart of its curves: an SVG
+	// file's name (ChartName) and contents. The markdown shows it as an
+	// image at ChartDir/name.
+	Chart    func(name string, svg []byte) error
+	ChartDir string
+}
+
+// WriteTables writes results as WriteTable does, and for a table of a cell
+// (Options.Cells) its curves: the held-out ratio at every grid line, the
+// median over the run seeds and the worst run of each row (as text, and as
+// an SVG chart through o.Chart); and before a problem's first table, when
+// the results hold two or more of its cells, the answer to "does more time
+// help?": each row's median and worst final at each cell, and the change
+// from the cell before.
+func WriteTables(w io.Writer, results []Result, o TableOptions) error {
+	groups := groupResults(results)
+	answers := moreTimes(groups, o.Curves)
+	for i, g := range groups {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
+		if m := answers[i]; m != nil {
+			if o.Markdown {
+				m.writeMarkdown(w)
+			} else if err := m.writeText(w); err != nil {
+				return err
+			}
+			fmt.Fprintln(w)
+		}
+		curves := o.Curves || isCellGroup(g)
+		chart := ""
+		if curves && o.Chart != nil {
+			name := ChartName(g)
+			svg := svgChart(groupTitle(g), g[0].Target, groupCurves(g, func(r Result) string { return r.Name() }))
+			if err := o.Chart(name, svg); err != nil {
+				return err
+			}
+			chart = name
+			if o.ChartDir != "" {
+				chart = o.ChartDir + "/" + name
+			}
+		}
 		var err error
-		if markdown {
-			err = writeMarkdown(w, g)
+		if o.Markdown {
+			err = writeMarkdown(w, g, curves, chart)
 		} else {
-			err = writeText(w, g)
+			err = writeText(w, g, curves, chart)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// ChartName is the file name of a table's chart: its problem, cell and
+// block, and a hash of its conditions and rows, so that two tables never
+// share one.
+func ChartName(g []Result) string {
+	parts := []string{fileName(g[0].Problem)}
+	if c := groupCell(g); c.Name != "" {
+		parts = append(parts, c.Name)
+	}
+	h := sha256.New()
+	fmt.Fprint(h, groupKey(g[0]))
+	for _, r := range g {
+		fmt.Fprint(h, "|", r.Name())
+	}
+	parts = append(parts, block(g[0]), hex.EncodeToString(h.Sum(nil)[:4]))
+	return strings.Join(parts, "-") + ".svg"
 }
 
 // groupResults groups results by problem, block and conditions, in the
@@ -49,10 +115,7 @@ func groupResults(results []Result) [][]Result {
 	var groups [][]Result
 	index := map[string]int{}
 	for _, r := range results {
-		key := fmt.Sprintf("%s|%s|%v|%d|%v|%d|%d|%v|%v", r.Problem, block(r), r.Target, r.HeldOut, r.Budget, r.BudgetGames, r.Grid, r.Full, r.Short)
-		if block(r) == Confirmation {
-			key += fmt.Sprint(r.RunSeeds)
-		}
+		key := groupKey(r)
 		i, ok := index[key]
 		if !ok {
 			i = len(groups)
@@ -65,11 +128,27 @@ func groupResults(results []Result) [][]Result {
 	return groups
 }
 
+// groupKey is what the results of one table share.
+func groupKey(r Result) string {
+	key := fmt.Sprintf("%s|%s|%v|%d|%v|%d|%d|%v|%v", r.Problem, block(r), r.Target, r.HeldOut, r.Budget, r.BudgetGames, r.Grid, r.Full, r.Short)
+	if block(r) == Confirmation {
+		key += fmt.Sprint(r.RunSeeds)
+	}
+	return key
+}
+
 // block is r's block, Development for a result that does not say.
 func block(r Result) string { return cmp.Or(r.Block, Development) }
 
-// title is a table's title: the problem and the block.
-func title(r Result) string { return fmt.Sprintf("%s (%s)", r.Problem, block(r)) }
+// groupTitle is a table's title: the problem, the cell when the table's
+// rows were played at one, and the block.
+func groupTitle(g []Result) string {
+	if isCellGroup(g) {
+		c := groupCell(g)
+		return fmt.Sprintf("%s, %s: %s (%s)", g[0].Problem, c.Label(), budgetText(g[0]), block(g[0]))
+	}
+	return fmt.Sprintf("%s (%s)", g[0].Problem, block(g[0]))
+}
 
 // conditions says how a group's runs were taken, in one line.
 func conditions(r Result) string {
@@ -153,9 +232,11 @@ func summary(problem string) string {
 	return ""
 }
 
-func writeText(w io.Writer, g []Result) error {
+// writeText writes a group's table as text, with its curves when asked,
+// and the path of its chart when one was written.
+func writeText(w io.Writer, g []Result, curves bool, chart string) error {
 	first := g[0]
-	fmt.Fprintf(w, "%s: %s\n%s\n\n", title(first), summary(first.Problem), conditions(first))
+	fmt.Fprintf(w, "%s: %s\n%s\n\n", groupTitle(g), summary(first.Problem), conditions(first))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "tuner\tmedian\tworst\tCPU s to target\treached\tworst drop\n")
 	for _, r := range g {
@@ -186,6 +267,15 @@ func writeText(w io.Writer, g []Result) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if curves {
+		fmt.Fprintln(w)
+		if err := writeCurvesText(w, g); err != nil {
+			return err
+		}
+		if chart != "" {
+			fmt.Fprintf(w, "the chart: %s\n", chart)
+		}
+	}
 	if fs := failures(g, func(r Result) string { return r.Name() }); len(fs) > 0 {
 		fmt.Fprintln(w)
 		for _, f := range fs {
@@ -201,9 +291,11 @@ func writeText(w io.Writer, g []Result) error {
 	return nil
 }
 
-func writeMarkdown(w io.Writer, g []Result) error {
+// writeMarkdown writes a group's table as markdown, with its curves when
+// asked, and its chart as an image when one was written.
+func writeMarkdown(w io.Writer, g []Result, curves bool, chart string) error {
 	first := g[0]
-	fmt.Fprintf(w, "#### %s\n\n%s: %s.\n\n", title(first), summary(first.Problem), conditions(first))
+	fmt.Fprintf(w, "#### %s\n\n%s: %s.\n\n", groupTitle(g), summary(first.Problem), conditions(first))
 	fmt.Fprint(w, "| tuner | median / worst final | median CPU s to the target | reached | worst drop from the best point passed | by run seed: final ratio [95% CI], CPU s to the target where met, the best point passed where higher |\n")
 	fmt.Fprint(w, "|---|---|---|---|---|---|\n")
 	for _, r := range g {
@@ -225,6 +317,10 @@ func writeMarkdown(w io.Writer, g []Result) error {
 		}
 		fmt.Fprintf(w, "| %s | **×%.3f / ×%.3f** | %s | %d of %d | %.3f | %s |\n", mdName(r), r.MedianFinal, r.WorstFinal,
 			medianCPU(r), r.Reached, len(r.Runs), r.WorstDrop, strings.Join(seeds, " · "))
+	}
+	if curves {
+		fmt.Fprintln(w)
+		writeCurvesMarkdown(w, g, chart, groupTitle(g)+": the held-out ratio against games played, the median and the worst run of each row")
 	}
 	if fs := failures(g, mdName); len(fs) > 0 {
 		fmt.Fprintln(w)
@@ -285,51 +381,4 @@ func thousands(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
-}
-
-// ReadResults reads the results of an evotune tunebench --json output, or
-// one row's result as the files of Options.Out hold it. Outputs of earlier
-// versions (before the grid, with one peer named at the top; before the
-// block, read as Development) are read too; each result's summary
-// (Result.summarize: medians, worst figures, best points passed) is
-// computed again from its runs.
-func ReadResults(data []byte) ([]Result, error) {
-	var top struct {
-		Short    bool     `json:"short"`
-		Full     bool     `json:"full"`
-		Peer     string   `json:"peer"`
-		Command  string   `json:"command"`
-		Problem  string   `json:"problem"`
-		Problems []Result `json:"problems"`
-	}
-	// A decoder, not Unmarshal: outputs saved with a line after them
-	// are read as they always were.
-	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&top); err != nil {
-		return nil, jsonError(data, err)
-	}
-	if top.Problem != "" && top.Problems == nil {
-		r, err := decodeResult(data)
-		if err != nil {
-			return nil, err
-		}
-		return []Result{r}, nil
-	}
-	if len(top.Problems) == 0 {
-		return nil, errors.New(`no results: want the output of evotune tunebench --json ({"problems":[...]}) or a row's file of its --out ({"problem":...})`)
-	}
-	for i := range top.Problems {
-		r := &top.Problems[i]
-		r.Full = r.Full || top.Full
-		r.Short = r.Short || top.Short
-		if r.Peer == "" {
-			r.Peer = top.Peer
-		}
-		if r.Command == "" {
-			r.Command = top.Command
-		}
-		if err := r.check(); err != nil {
-			return nil, err
-		}
-	}
-	return top.Problems, nil
 }
