@@ -20,9 +20,10 @@ import (
 
 var tunebenchCommand = &command{
 	name: "tunebench",
-	synopsis: "[--problems LIST|all] [--seeds 1,2,3] [--confirm] [--budget CPU-S] [--budget-games N] [--full] [--short] [--workers N]\n" +
-		"                         [--peer CMD]... [--config FILE]... [--no-tuner] [--peer-idle D] [--out DIR] [--json | --markdown]\n" +
-		"       evotune tunebench table [--markdown] FILE.json|DIR...",
+	synopsis: "[--problems LIST|all] [--seeds 1,2,3] [--confirm] [--cells 1x,4x,16x|all | --budget CPU-S --budget-games N] [--full] [--short]\n" +
+		"                         [--workers N] [--peer CMD]... [--config FILE]... [--no-tuner] [--peer-idle D] [--out DIR]\n" +
+		"                         [--json | --markdown] [--curves] [--svg DIR]\n" +
+		"       evotune tunebench table [--markdown] [--curves] [--svg DIR] FILE.json|DIR...",
 	summary: "time tuners side by side: CPU seconds and games until held-out games reach each problem's target",
 	setup:   setupTunebench,
 }
@@ -44,30 +45,36 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 	fs.Var(&configs, "config", "a row of evotune's tuner with the tuning config `FILE` instead of the problem's own settings (one problem; the same features, init and final search as the problem's, which keeps its target and held-out games); may be given more than once")
 	noTuner := fs.Bool("no-tuner", false, "leave out the row of evotune's tuner with the problem's own settings")
 	seedList := fs.String("seeds", "1,2,3", "comma-separated run seeds, one run of each problem and row per seed (with --confirm: 101-108, and none of the development seeds 1-8)")
-	confirm := fs.Bool("confirm", false, "play the rows on the confirmation cell: run seeds no setting was chosen on (default 101-108) and a second block of held-out games, the start measured there too; without it a row is development, the seeds (1-8) and held-out games settings are chosen on. Choose settings on development rows only and play each confirmation row once")
-	out := fs.String("out", "", "keep each run seed's result as the seed ends and each row's as the row ends in `DIR` (DIR/BLOCK/PROBLEM/ROW/seed-N.json and row.json, each written atomically): a killed benchmark keeps all it finished. The same command run again reads back what is there and runs only what is missing (more --seeds or rows may be added; other budgets, grid or target are refused); a failed row stays failed until its row.json is removed. tunebench table DIR renders it")
-	budget := fs.Float64("budget", 0, "tuning CPU seconds a run may spend before it stops (0 = each problem's own)")
-	grid := fs.Int64("grid", 0, "games between two of a run's held-out points, for every row (0 = each problem's own: 1,000, or 2,000 for the 5-ply problems); a coarser grid costs fewer held-out games on long budgets")
-	budgetGames := fs.Int64("budget-games", 0, "games a run may play before it stops, next to the CPU budget, the tuner's validation games and a peer's requests alike (0 = none)")
+	confirm := fs.Bool("confirm", false, "play the rows on the confirmation cell: run seeds no setting was chosen on (default 101-108) and a second block of held-out games, the start measured there too, at every cell of each problem unless --cells, --budget or --budget-games say otherwise; without it a row is development, the seeds (1-8) and held-out games settings are chosen on. Choose settings on development rows only and play each confirmation row once")
+	out := fs.String("out", "", "keep each run seed's result as the seed ends and each row's as the row ends in `DIR` (DIR/BLOCK/PROBLEM/ROW/seed-N.json and row.json, at a cell DIR/BLOCK/PROBLEM/CELL/ROW/..., each written atomically): a killed benchmark keeps all it finished, every cell of it in one directory. The same command run again reads back what is there and runs only what is missing (more --seeds, rows or cells may be added; other budgets, grid or target, or cells into a problem's rows of one budget and the reverse, are refused); a failed row stays failed until its row.json is removed. tunebench table DIR renders it")
+	cellList := fs.String("cells", "", "a comma-separated `LIST` of cells to run each problem at, or all (each problem's own), or none: a cell is a multiple of the problem's small budget, "+
+		"1x (nneonneo-cap1 5,000 games, standard-3 60 CPU s, snake16-2 10 CPU s, the 5-ply problems their budget), 4x and, on nneonneo-cap1, 16x, with a grid of games that gives a run 10-20 points; "+
+		"runs go on to the cell's budget (--full implied) and each cell is a table with its curves. Default: all under --confirm without --budget or --budget-games, none otherwise (each problem's budget)")
+	budget := fs.Float64("budget", 0, "tuning CPU seconds a run may spend before it stops (0 = each problem's own); not with --cells")
+	grid := fs.Int64("grid", 0, "games between two of a run's held-out points, for every row and cell (0 = each cell's own, 10-20 points a run; without cells each problem's own: 1,000, or 2,000 for the 5-ply problems); a coarser grid costs fewer held-out games on long budgets")
+	budgetGames := fs.Int64("budget-games", 0, "games a run may play before it stops, next to the CPU budget, the tuner's validation games and a peer's requests alike (0 = none); not with --cells")
 	full := fs.Bool("full", false, "go on after the target to the budget, for the strength a run of that budget ends with")
-	short := fs.Bool("short", false, "shrink every problem to seconds (2 generations, 4 games of 40 moves, 4 held-out games, points every 20 games, a budget of 120 games): checks that it works, not how fast")
+	short := fs.Bool("short", false, "shrink every problem to seconds (2 generations, 4 games of 40 moves, 4 held-out games, points every 20 games, a budget of 120 games, times the cell's multiple at a cell): checks that it works, not how fast")
 	workers := fs.Int("workers", 0, "games played at once (0 = one per core); CPU seconds count every worker")
 	fs.Var(&peers, "peer", "a row of the optimizer this `COMMAND` runs: it speaks the objective protocol on stdin and stdout (docs/objective.md) and is judged as the tuner is, its own CPU counted; words split as a shell splits a simple command; may be given more than once")
 	peerIdle := fs.Duration("peer-idle", tunebench.DefaultPeerIdle, "wall `time` a peer may take to send a line when one is awaited (or to read one of evotune's) before its row fails (the other rows go on; the exit status is then 1)")
 	asJSON := fs.Bool("json", false, "print one JSON object, with every run's points, instead of tables")
 	markdown := fs.Bool("markdown", false, "print the tables as markdown, to paste into docs/tunebench.md")
+	curves := fs.Bool("curves", false, "show the curves (the held-out ratio at every grid line) of every table, and the answer across cells, for rows not run at --cells too (older outputs, budgets of one's own)")
+	svgDir := fs.String("svg", "", "write each table's chart of its curves into `DIR` as an SVG file; --markdown shows it as an image at DIR/NAME.svg, so give DIR as the page will reach it (from docs/: tunebench-curves)")
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		to := tableFlags{markdown: *markdown, curves: *curves, svg: *svgDir}
 		if len(args) > 0 && args[0] == "table" {
 			var others []string
 			fs.Visit(func(f *flag.Flag) {
-				if f.Name != "markdown" {
+				if f.Name != "markdown" && f.Name != "curves" && f.Name != "svg" {
 					others = append(others, "--"+f.Name)
 				}
 			})
 			if len(others) > 0 {
-				return usagef("tunebench table: flag %s: the table is rendered from the files; only --markdown applies", others[0])
+				return usagef("tunebench table: flag %s: the table is rendered from the files; only --markdown, --curves and --svg apply", others[0])
 			}
-			return tunebenchTable(args[1:], *markdown, stdout)
+			return tunebenchTable(args[1:], to, stdout)
 		}
 		if len(args) > 0 {
 			return usagef("unexpected argument %q (tunebench takes flags, or: tunebench table FILE.json...)", args[0])
@@ -141,6 +148,12 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 			return usagef("flag --peer-idle: %v: want a positive duration such as 2m", *peerIdle)
 		case *asJSON && *markdown:
 			return usagef("flag --markdown: prints tables; --json prints the results instead: give one")
+		case *asJSON && (*curves || *svgDir != ""):
+			return usagef("flag --json: prints the results, no tables: --curves and --svg draw tables' curves (tunebench table renders them from the output)")
+		}
+		cells, err := parseCells(*cellList, ps, *confirm, *budget > 0 || *budgetGames > 0)
+		if err != nil {
+			return err
 		}
 		command := commandLine("evotune tunebench", fs)
 		o := tunebench.Options{
@@ -150,6 +163,7 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 			BudgetGames: *budgetGames,
 			Grid:        *grid,
 			Full:        *full,
+			Cells:       cells,
 			Short:       *short,
 			Confirm:     *confirm,
 			Out:         *out,
@@ -169,6 +183,9 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 		if errors.Is(err, tunebench.ErrOtherBench) {
 			return badInput(fmt.Errorf("flag --out: %w", err))
 		}
+		if errors.Is(err, tunebench.ErrNoCell) {
+			return usagef("flag --cells: %v", err)
+		}
 		if err != nil {
 			return err
 		}
@@ -180,7 +197,7 @@ func setupTunebench(fs *flag.FlagSet) runFunc {
 				Problems []tunebench.Result `json:"problems"`
 			}{command, *short, *full, res})
 		} else {
-			err = tunebench.WriteTable(stdout, res, *markdown)
+			err = writeTables(stdout, res, to)
 		}
 		if err != nil {
 			return err
@@ -223,35 +240,6 @@ func peerHint(err error) error {
 		return fmt.Errorf("%w; --budget sets the budget", err)
 	}
 	return err
-}
-
-// tunebenchTable renders the tables of saved --json outputs, files of
-// --out and --out directories.
-func tunebenchTable(files []string, markdown bool, stdout io.Writer) error {
-	if len(files) == 0 {
-		return usagef("tunebench table: no files: name the outputs of evotune tunebench --json, or its --out directories, to render")
-	}
-	var all []tunebench.Result
-	for _, name := range files {
-		if fi, err := os.Stat(name); err == nil && fi.IsDir() {
-			rs, err := tunebench.ReadDir(name)
-			if err != nil {
-				return badInput(fmt.Errorf("tunebench table: %w", err))
-			}
-			all = append(all, rs...)
-			continue
-		}
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return badInput(fmt.Errorf("tunebench table: %w", err))
-		}
-		rs, err := tunebench.ReadResults(data)
-		if err != nil {
-			return badInput(fmt.Errorf("tunebench table: %s: %w", name, err))
-		}
-		all = append(all, rs...)
-	}
-	return tunebench.WriteTable(stdout, all, markdown)
 }
 
 // commandLine writes the command with the flags set on fs (in the flag

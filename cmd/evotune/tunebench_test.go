@@ -99,6 +99,16 @@ func TestTunebenchBadFlags(t *testing.T) {
 		{"--workers", "-1"},
 		{"--confirm", "--seeds", "101,3"},
 		{"--confirm", "--seeds", "8"},
+		{"--cells", "3x"},
+		{"--cells", "16x", "--problems", "standard-3"},
+		{"--cells", "1x,1x"},
+		{"--cells", "all,1x"},
+		{"--cells", "none,1x"},
+		{"--cells", "1x", "--budget", "60"},
+		{"--cells", "all", "--budget-games", "5000"},
+		{"--json", "--curves"},
+		{"--json", "--svg", dir},
+		{"table", "--cells", "1x", "x.json"},
 		{"table", dir},
 		{"extra"},
 		{"--nope"},
@@ -112,8 +122,13 @@ func TestTunebenchBadFlags(t *testing.T) {
 	if want := "evotune tunebench: flag --seeds: run seed 3 is one of the development seeds 1-8, on which settings are chosen; a confirmation plays others (default 101-108)\n"; code != 2 || errs != want {
 		t.Errorf("a development seed under --confirm: exit %d, stderr %q; want %q", code, errs, want)
 	}
+	code, _, errs = runCLI(t, "tunebench", "--cells", "16x", "--problems", "standard-3,nneonneo-cap1", "--short")
+	if want := "evotune tunebench: flag --cells: tunebench: no cell \"16x\" on standard-3 (its cells: 1x, 4x); all runs each problem's own\n"; code != 2 || errs != want {
+		t.Errorf("a cell standard-3 lacks: exit %d, stderr %q; want %q", code, errs, want)
+	}
 	code, out, _ = runCLI(t, "tunebench", "-h")
-	if code != 0 || !strings.Contains(out, `(default "1,2,3")`) || !strings.Contains(out, "CPU seconds") || !strings.Contains(out, "-confirm") || !strings.Contains(out, "-out DIR") {
+	if code != 0 || !strings.Contains(out, `(default "1,2,3")`) || !strings.Contains(out, "CPU seconds") || !strings.Contains(out, "-confirm") || !strings.Contains(out, "-out DIR") ||
+		!strings.Contains(out, "-cells LIST") || !strings.Contains(out, "nneonneo-cap1 5,000 games, standard-3 60 CPU s, snake16-2 10 CPU s") || !strings.Contains(out, "-svg DIR") {
 		t.Errorf("tunebench -h: exit %d:\n%s", code, out)
 	}
 }
@@ -135,24 +150,85 @@ func TestTunebenchConfirmOut(t *testing.T) {
 	var top struct {
 		Problems []struct {
 			Block    string   `json:"block"`
+			Cell     string   `json:"cell"`
 			RunSeeds []uint64 `json:"run_seeds"`
 			Runs     []any    `json:"runs"`
 		} `json:"problems"`
 	}
-	if err := json.Unmarshal([]byte(js), &top); err != nil || len(top.Problems) != 1 {
+	// Without a budget of its own, a confirmation plays every cell of the
+	// problem.
+	if err := json.Unmarshal([]byte(js), &top); err != nil || len(top.Problems) != 2 {
 		t.Fatalf("%v: %s", err, js)
 	}
-	if p := top.Problems[0]; p.Block != "confirmation" || !slices.Equal(p.RunSeeds, []uint64{101, 102, 103, 104, 105, 106, 107, 108}) || len(p.Runs) != 8 {
-		t.Errorf("block %q, run seeds %v, %d runs; want confirmation on 101-108", p.Block, p.RunSeeds, len(p.Runs))
+	for i, p := range top.Problems {
+		if p.Block != "confirmation" || !slices.Equal(p.RunSeeds, []uint64{101, 102, 103, 104, 105, 106, 107, 108}) || len(p.Runs) != 8 || p.Cell != []string{"1x", "4x"}[i] {
+			t.Errorf("block %q, cell %q, run seeds %v, %d runs; want confirmation on 101-108 at 1x then 4x", p.Block, p.Cell, p.RunSeeds, len(p.Runs))
+		}
 	}
 	code, table, errs := runCLI(t, "tunebench", "table", "--markdown", out)
-	dev, conf := strings.Index(table, "#### standard-3 (development)"), strings.Index(table, "#### standard-3 (confirmation)")
+	dev, conf := strings.Index(table, "#### standard-3 (development)"), strings.Index(table, "#### standard-3, 1×: 120 games (confirmation)")
 	if code != 0 || dev < 0 || conf < dev || !strings.Contains(table, "held-out games of the confirmation block") || !strings.Contains(table, "run seeds 101–108, no setting chosen on them") {
 		t.Errorf("table of the directory: exit %d, stderr %q:\n%s", code, errs, table)
 	}
 	code, _, errs = runCLI(t, "tunebench", "--short", "--problems", "standard-3", "--seeds", "1", "--out", out, "--budget-games", "40")
 	if code != 2 || !strings.Contains(errs, "flag --out: tunebench: a result of another benchmark: ") || !strings.Contains(errs, "its budget_games is 120, this benchmark's 40") {
 		t.Errorf("another benchmark into the directory: exit %d, stderr %q", code, errs)
+	}
+	// A confirmation of one budget into the directory of its cells.
+	code, _, errs = runCLI(t, "tunebench", "--short", "--problems", "standard-3", "--confirm", "--budget", "60", "--out", out)
+	if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "flag --out: tunebench: a result of another benchmark: ") || !strings.Contains(errs, "holds the rows of cell 1x") {
+		t.Errorf("one budget into a directory of cells: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestTunebenchEveryCell runs the command the issue's tables come from,
+// in short mode: --confirm alone plays every cell of the default
+// problems, --problems with snake16-2 its cells too; each cell is a table
+// with its curves and chart, each problem answers whether more time
+// helped, and the same command resumes from --out without running a row.
+func TestTunebenchEveryCell(t *testing.T) {
+	dir := t.TempDir()
+	out, charts := filepath.Join(dir, "out"), filepath.Join(dir, "charts")
+	args := []string{"tunebench", "--short", "--confirm", "--seeds", "101,102", "--markdown", "--out", out, "--svg", charts}
+	code, md, errs := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	titles := []string{"#### standard-3 (confirmation): does more time help?", "#### standard-3, 1×: 120 games (confirmation)", "#### standard-3, 4×: 480 games (confirmation)",
+		"#### nneonneo-cap1 (confirmation): does more time help?", "#### nneonneo-cap1, 1×: 120 games (confirmation)", "#### nneonneo-cap1, 4×: 480 games (confirmation)",
+		"#### nneonneo-cap1, 16×: 1,920 games (confirmation)"}
+	at := -1
+	for _, title := range titles {
+		i := strings.Index(md, title)
+		if i <= at {
+			t.Errorf("%q missing or out of order:\n%s", title, md)
+		}
+		at = i
+	}
+	files, _ := os.ReadDir(charts)
+	if len(files) != 5 {
+		t.Errorf("%d charts in --svg, want one a cell", len(files))
+	}
+	for _, f := range files {
+		if !strings.Contains(md, "]("+charts+"/"+f.Name()+")") {
+			t.Errorf("the tables do not show %s", f.Name())
+		}
+	}
+	if n := strings.Count(md, "| evotune | median |"); n != 5 {
+		t.Errorf("%d curves, want one a cell", n)
+	}
+	code, again, errs := runCLI(t, args...)
+	if code != 0 || again != md || strings.Count(errs, "row read back") != 5 || strings.Contains(errs, " grid ") {
+		t.Errorf("the same command again: exit %d, %d rows read back, output the same %v; stderr %q", code, strings.Count(errs, "row read back"), again == md, errs)
+	}
+	code, md, errs = runCLI(t, "tunebench", "--short", "--confirm", "--seeds", "101", "--problems", "standard-3,nneonneo-cap1,snake16-2", "--markdown")
+	if code != 0 || !strings.Contains(md, "#### snake16-2, 4×: 480 games (confirmation)") || strings.Count(md, "does more time help?") != 3 {
+		t.Errorf("with snake16-2: exit %d, stderr %q:\n%s", code, errs, md)
+	}
+	// An output saved before cells: its curves when asked.
+	code, md, errs = runCLI(t, "tunebench", "table", "--markdown", "--curves", filepath.Join("..", "..", "tuner", "tunebench", "testdata", "results", "conf-g1-nneonneo-cap1-today.json"))
+	if code != 0 || !strings.Contains(md, "Held-out ratio at every 1,000 games") || strings.Contains(md, "1×") {
+		t.Errorf("table --curves of an older output: exit %d, stderr %q:\n%s", code, errs, md)
 	}
 }
 
