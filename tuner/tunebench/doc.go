@@ -12,8 +12,9 @@
 // export at that moment) on the held-out games. It records the tuning CPU
 // time and the games played until the first point that meets the target,
 // the strength the run ends with, the best point it passed, and the
-// medians and worst figures over the run seeds. WriteTable sets tuners
-// side by side, from a run or from saved results (ReadResults, ReadDir).
+// medians and worst figures over the run seeds. WriteTable and
+// WriteTables set tuners side by side, from a run or from saved results
+// (ReadResults, ReadDir).
 //
 // The design, and why:
 //
@@ -61,6 +62,21 @@
 //   - A problem has no generations or duration: the benchmark ends a run,
 //     at the target (or, with Options.Full, at the budget) or at a budget,
 //     whichever comes first, or where the tuner itself stops.
+//   - The question users ask is whether more time helps, so a problem has
+//     cells (Problem.Cells, Options.Cells): its small budget (1x) and 4
+//     and, on nneonneo-cap1, 16 times it, runs going on to the budget. A
+//     cell's grid gives a run 10 to 20 points whatever its length, so that
+//     a long cell does not spend as many held-out games as it tunes. Each
+//     cell is a row result of its own (Result.Cell), kept in a directory of
+//     its own under Options.Out, and a table of its own; a problem's
+//     directory holds cells or rows of one budget, never both.
+//   - A final figure hides how a run got there: a table of a cell shows
+//     each row's curve (the median and the worst run's held-out ratio at
+//     every grid line) as text and as an SVG chart written with fixed
+//     decimals (WriteTables), so that the docs' charts are checked byte for
+//     byte as their tables are, and, across a problem's cells, each row's
+//     median and worst final at each, with the change from the cell
+//     before. Results written before cells render as they did.
 //   - Options.Short shrinks every problem to seconds, so a test can run
 //     the whole benchmark end to end.
 //

@@ -3,6 +3,7 @@ package tunebench
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,15 +14,24 @@ import (
 )
 
 // docTables matches a generated block of the docs: the JSON files it is
-// rendered from, named in its opening comment, then the table.
-var docTables = regexp.MustCompile(`(?s)<!-- tables: ([^>]*?) -->\n(.*?)<!-- end tables -->\n`)
+// rendered from, named in its opening comment (after "tables --curves:"
+// for curves of results not played at a cell), then the tables.
+var docTables = regexp.MustCompile(`(?s)<!-- tables( --curves)?: ([^>]*?) -->\n(.*?)<!-- end tables -->\n`)
+
+// docCharts is the directory of the pages' charts, as the pages name it
+// (beside them in docs/).
+const docCharts = "tunebench-curves"
 
 // TestDocTables keeps the benchmark's tables in docs/ what
-// evotune tunebench table --markdown renders from the JSON committed in
-// testdata/results: the pages hold generated figures, never typed ones.
+// evotune tunebench table --markdown --svg tunebench-curves [--curves]
+// renders from the JSON committed in testdata/results, and the charts in
+// docs/tunebench-curves what it draws: the pages hold generated figures,
+// never typed ones, and no chart is left that no page shows.
 // go test ./tuner/tunebench -run DocTables -update writes them.
 func TestDocTables(t *testing.T) {
 	pages := []string{"../../docs/tunebench.md", "../../docs/tunebench-tried.md", "../../docs/tunebench-tried-race.md"}
+	chartDir := filepath.Join("..", "..", "docs", docCharts)
+	charts := map[string][]byte{}
 	blocks := 0
 	for _, page := range pages {
 		data, err := os.ReadFile(page)
@@ -33,7 +43,7 @@ func TestDocTables(t *testing.T) {
 			sub := docTables.FindSubmatch(m)
 			blocks++
 			var results []Result
-			for _, name := range strings.Fields(string(sub[1])) {
+			for _, name := range strings.Fields(string(sub[2])) {
 				raw, err := os.ReadFile(filepath.Join("testdata", "results", name))
 				if err != nil {
 					t.Errorf("%s: %v", page, err)
@@ -49,15 +59,22 @@ func TestDocTables(t *testing.T) {
 				results = append(results, rs...)
 			}
 			var buf bytes.Buffer
-			if err := WriteTable(&buf, results, true); err != nil {
-				t.Errorf("%s: %s: %v", page, sub[1], err)
+			o := TableOptions{Markdown: true, Curves: len(sub[1]) > 0, ChartDir: docCharts, Chart: func(name string, svg []byte) error {
+				if old, ok := charts[name]; ok && !bytes.Equal(old, svg) {
+					return fmt.Errorf("two tables draw the chart %s differently", name)
+				}
+				charts[name] = svg
+				return nil
+			}}
+			if err := WriteTables(&buf, results, o); err != nil {
+				t.Errorf("%s: %s: %v", page, sub[2], err)
 				failed = true
 				return m
 			}
-			if !bytes.Equal(buf.Bytes(), sub[2]) && !golden.Update() {
-				t.Errorf("%s: the tables of %s differ from their rendering (go test ./tuner/tunebench -run DocTables -update rewrites them)", page, sub[1])
+			if !bytes.Equal(buf.Bytes(), sub[3]) && !golden.Update() {
+				t.Errorf("%s: the tables of %s differ from their rendering (go test ./tuner/tunebench -run DocTables -update rewrites them)", page, sub[2])
 			}
-			return []byte("<!-- tables: " + string(sub[1]) + " -->\n" + buf.String() + "<!-- end tables -->\n")
+			return []byte("<!-- tables" + string(sub[1]) + ": " + string(sub[2]) + " -->\n" + buf.String() + "<!-- end tables -->\n")
 		})
 		if golden.Update() && !failed && !bytes.Equal(out, data) {
 			if err := os.WriteFile(page, out, 0o644); err != nil {
@@ -67,6 +84,44 @@ func TestDocTables(t *testing.T) {
 	}
 	if blocks == 0 {
 		t.Fatal("no generated tables found in docs/tunebench*.md")
+	}
+	checkCharts(t, chartDir, charts)
+}
+
+// checkCharts compares the charts drawn with those in dir: each drawn is
+// there, the same, and nothing else is (-update writes and removes them).
+func checkCharts(t *testing.T, dir string, charts map[string][]byte) {
+	t.Helper()
+	if golden.Update() && len(charts) > 0 {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, svg := range charts {
+		old, err := os.ReadFile(filepath.Join(dir, name))
+		switch {
+		case golden.Update() && !bytes.Equal(old, svg):
+			if err := os.WriteFile(filepath.Join(dir, name), svg, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		case err != nil:
+			t.Errorf("the chart %s: %v (go test ./tuner/tunebench -run DocTables -update draws it)", name, err)
+		case !bytes.Equal(old, svg):
+			t.Errorf("docs/%s/%s differs from its drawing (go test ./tuner/tunebench -run DocTables -update draws it again)", docCharts, name)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if _, ok := charts[e.Name()]; ok {
+			continue
+		}
+		if golden.Update() && !t.Failed() {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		t.Errorf("docs/%s/%s: no page's table draws it (go test ./tuner/tunebench -run DocTables -update removes it)", docCharts, e.Name())
 	}
 }
 
