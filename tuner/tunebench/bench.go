@@ -73,7 +73,7 @@ type Options struct {
 	// Full goes on after the target is met, to the budget (or the tuner's
 	// own end), so that the final strength is what a run of that budget
 	// ends with; without it a run stops at the point that meets the
-	// target.
+	// target. A cell implies it.
 	Full bool
 	// Short shrinks every problem to a run of seconds: two generations of
 	// four candidates on four games cut at 40 moves, four validation and

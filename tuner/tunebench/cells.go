@@ -133,24 +133,26 @@ func cellsOf(p Problem, o Options) ([]Cell, error) {
 
 // cellOf names the cell r was played at: its own (Result.Cell), or for a
 // result without one (written before cells, or with explicit budgets) the
-// cell of its problem whose budgets it ran to, if any: "" otherwise.
+// cell of its problem whose budgets it ran to, if any; the zero Cell
+// otherwise.
 func cellOf(r Result) Cell {
 	p, err := Lookup(r.Problem)
-	if err != nil {
+	if r.Cell != "" {
+		if c, err := p.Cell(r.Cell); err == nil {
+			return c
+		}
+		// A problem of one's own, or a cell its problem no longer has:
+		// named still, its budgets the result's.
+		n, _ := strconv.Atoi(strings.TrimSuffix(r.Cell, "x"))
+		return Cell{Name: r.Cell, Scale: n, Budget: time.Duration(r.Budget * float64(time.Second)), BudgetGames: r.BudgetGames, Grid: r.Grid}
+	}
+	if err != nil || !r.Full || r.Short {
 		return Cell{}
 	}
 	for _, c := range p.Cells {
-		if r.Cell == c.Name {
+		if c.Budget.Seconds() == r.Budget && c.BudgetGames == r.BudgetGames {
 			return c
 		}
-		if r.Cell == "" && r.Full && !r.Short && c.Budget.Seconds() == r.Budget && c.BudgetGames == r.BudgetGames {
-			return c
-		}
-	}
-	if s, ok := strings.CutSuffix(r.Cell, "x"); ok && r.Cell != "" {
-		// A cell the problem no longer has: named still.
-		n, _ := strconv.Atoi(s)
-		return Cell{Name: r.Cell, Scale: n, Budget: time.Duration(r.Budget * float64(time.Second)), BudgetGames: r.BudgetGames, Grid: r.Grid}
 	}
 	return Cell{}
 }

@@ -213,3 +213,31 @@ func mustLookup(t *testing.T, name string) Problem {
 	}
 	return p
 }
+
+// TestCellOf checks the cell a result counts as: its own, or for a result
+// without one the cell its budgets and Full say, and a cell of a problem
+// of one's own named still.
+func TestCellOf(t *testing.T) {
+	for _, tc := range []struct {
+		r    Result
+		want string
+	}{
+		{Result{Problem: "nneonneo-cap1", Cell: "4x", Budget: 1200, BudgetGames: 20000, Full: true}, "4x"},
+		{Result{Problem: "nneonneo-cap1", Budget: 300, BudgetGames: 5000, Full: true}, "1x"},
+		{Result{Problem: "nneonneo-cap1", Budget: 300, BudgetGames: 5000}, ""},
+		{Result{Problem: "nneonneo-cap1", Budget: 300, BudgetGames: 5000, Full: true, Short: true}, ""},
+		{Result{Problem: "nneonneo-cap1", Budget: 75, Full: true}, ""},
+		{Result{Problem: "standard-3", Budget: 60, Full: true}, "1x"},
+		{Result{Problem: "standard-3", Budget: 240, Full: true}, "4x"},
+		{Result{Problem: "snake16-2", Budget: 30, Full: true}, ""},
+		{Result{Problem: "mine", Cell: "2x", Budget: 20, Full: true}, "2x"},
+	} {
+		if c := cellOf(tc.r); c.Name != tc.want {
+			t.Errorf("%s at %v s and %d games, cell %q, full %v: cell %q, want %q", tc.r.Problem, tc.r.Budget, tc.r.BudgetGames, tc.r.Cell, tc.r.Full, c.Name, tc.want)
+		}
+	}
+	mine := Result{Problem: "mine", Cell: "2x", Budget: 20, Full: true}
+	if got := groupTitle([]Result{mine}); got != "mine, 2×: 20 CPU s (development)" {
+		t.Errorf("a cell of a problem of one's own: title %q", got)
+	}
+}

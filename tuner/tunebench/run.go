@@ -15,7 +15,7 @@ var errNeverJudged = errors.New("the run was never judged")
 // one's own) on each run seed of o. A run that fails ends the row: the
 // Result keeps the run seeds finished before it and says why
 // (Result.Error), and the error is returned too. Options.Out keeps and
-// reads back its results as Bench does.
+// reads back its results as Bench does; Options.Cells may name one cell.
 func RunProblem(ctx context.Context, p Problem, o Options) (Result, error) {
 	o.Peer = nil
 	return runAlone(ctx, p, o)
