@@ -42,7 +42,8 @@ type Options struct {
 	// not run again (see Bench).
 	Out string
 	// Note, if not nil, is told of each file written in or read back
-	// from Out, with the row's name (Result.Name).
+	// from Out, with the problem (and its cell: "nneonneo-cap1 4x") and
+	// the row's name (Result.Name).
 	Note func(problem, tuner, what string)
 	// Workers is the games played at once, by the tuner and by the held-out
 	// measurement; 0 means one per core. It changes CPU figures a little
@@ -92,7 +93,8 @@ type Options struct {
 	// Command is recorded in each Result (Result.Command).
 	Command string
 	// Progress, if not nil, is told about each point as it is measured,
-	// with the row's name (Result.Name).
+	// with the problem (and its cell, as Note) and the row's name
+	// (Result.Name).
 	Progress func(problem, tuner string, seed uint64, p Point)
 }
 
@@ -270,6 +272,15 @@ func (b *bench) result() Result {
 
 // name names the row being run, for progress lines.
 func (b *bench) name() string { return b.label }
+
+// where names the problem and the cell being run, for progress lines:
+// the points of a problem's cells are told apart.
+func (b *bench) where() string {
+	if b.o.cell != nil {
+		return b.p.Name + " " + b.o.cell.Name
+	}
+	return b.p.Name
+}
 
 // spent reports whether a run that has played games in used CPU time has
 // spent a budget.

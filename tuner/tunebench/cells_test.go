@@ -119,7 +119,7 @@ func TestBenchCells(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(notes) != len(want) || !strings.Contains(notes[4], filepath.Join("nneonneo-cap1", "16x", "evotune", rowFile)) {
+	if len(notes) != len(want) || !strings.HasPrefix(notes[4], "nneonneo-cap1 16x row read back: ") || !strings.Contains(notes[4], filepath.Join("nneonneo-cap1", "16x", "evotune", rowFile)) {
 		t.Errorf("notes %q, want every row read back from its cell", notes)
 	}
 	if a, b := mustJSON(res), mustJSON(again); string(a) != string(b) {

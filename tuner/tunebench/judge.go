@@ -92,7 +92,7 @@ func (j *judge) add(ctx context.Context, pt Point, w []float64) error {
 	j.last = key
 	j.run.Points = append(j.run.Points, pt)
 	if o := j.b.o; o.Progress != nil {
-		o.Progress(j.b.p.Name, j.b.name(), j.run.Seed, pt)
+		o.Progress(j.b.where(), j.b.name(), j.run.Seed, pt)
 	}
 	if j.run.Reached == nil && pt.Ratio >= j.b.p.Target {
 		j.run.Reached = &pt // a copy: Points may grow

@@ -102,6 +102,6 @@ func (b *bench) runSeed(ctx context.Context, seed uint64) (Run, error) {
 // note tells Options.Note of a file kept or read back.
 func (b *bench) note(what string) {
 	if b.o.Note != nil {
-		b.o.Note(b.p.Name, b.label, what)
+		b.o.Note(b.where(), b.label, what)
 	}
 }
