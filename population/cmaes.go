@@ -1,6 +1,9 @@
 package population
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // CMAESConfig configures NewCMAES. The zero value of every field means its
 // documented default; X0 is required.
@@ -19,10 +22,20 @@ type CMAESConfig struct {
 	// Brockhoff & Hansen 2011): candidates come in pairs m ± σy, and only
 	// the better of each pair can be selected. Off by default.
 	Mirrored bool
+	// Settle scales every update down while the mean's steps are mostly
+	// noise, leaving σ where it is (settle.go): on a plateau of noise the
+	// mean stops random walking and σ stops drifting. Off by default; not
+	// with LRA, which scales the same updates another way.
+	Settle bool
 }
 
 // Validate reports the first invalid field, naming it.
-func (c *CMAESConfig) Validate() error { return c.Config.Validate() }
+func (c *CMAESConfig) Validate() error {
+	if c.Settle && c.LRA {
+		return fmt.Errorf("%w: Settle and LRA both scale the updates: choose one", ErrConfig)
+	}
+	return c.Config.Validate()
+}
 
 // DefaultCMAESLambda is the default population size 4 + ⌊3 ln n⌋.
 func DefaultCMAESLambda(n int) int { return 4 + int(math.Floor(3*math.Log(float64(n)))) }
@@ -32,11 +45,13 @@ func DefaultCMAESLambda(n int) int { return 4 + int(math.Floor(3*math.Log(float6
 // rank-μ covariance updates, optionally active, with IPOP restarts.
 type CMAES struct {
 	core
-	active bool
-	lraOn  bool
-	lra    *lra   // learning rate adaptation's state, nil unless lraOn
-	sel    []int  // pairwise selection's ranking (mirrored only)
-	seen   []bool // selection's scratch: candidates already ranked
+	active   bool
+	lraOn    bool
+	lra      *lra // learning rate adaptation's state, nil unless lraOn
+	settleOn bool
+	settle   *settle // settling's state, nil unless settleOn
+	sel      []int   // pairwise selection's ranking (mirrored only)
+	seen     []bool  // selection's scratch: candidates already ranked
 
 	// Strategy parameters for the current λ (derived, never stored).
 	mu                           int
@@ -70,7 +85,7 @@ func NewCMAES(cfg CMAESConfig) (*CMAES, error) {
 	if lambda == 0 {
 		lambda = DefaultCMAESLambda(len(cfg.X0))
 	}
-	o := &CMAES{active: cfg.Active, lraOn: cfg.LRA}
+	o := &CMAES{active: cfg.Active, lraOn: cfg.LRA, settleOn: cfg.Settle}
 	o.core.init(r, lambda)
 	o.mirror = cfg.Mirrored
 	o.reset()
@@ -157,6 +172,10 @@ func (o *CMAES) reset() {
 	if o.lraOn {
 		o.lra = newLRA(n) // learning rates 1 again on a restart
 	}
+	o.settle = nil
+	if o.settleOn {
+		o.settle = newSettle(n)
+	}
 }
 
 // sample sets y_k = B D z_k and x_k = m + σ y_k.
@@ -184,6 +203,9 @@ func (o *CMAES) update() {
 		// B and D are C's: with LRA C is decomposed every generation.
 		o.lra.save(n, o.m, o.sigma, o.c, o.b, o.d)
 	}
+	if o.settle != nil {
+		o.settle.save(o.m, o.sigma, o.c)
+	}
 	order := o.selection()
 	clear(o.yw)
 	clear(o.zw)
@@ -207,6 +229,9 @@ func (o *CMAES) update() {
 			s += bi[j] * v
 		}
 		o.ps[i] = (1-o.cs)*o.ps[i] + o.psFactor*s
+		if o.settle != nil {
+			o.settle.dl[i] = s
+		}
 		psn2 += o.ps[i] * o.ps[i]
 	}
 	psn := math.Sqrt(psn2)
@@ -265,6 +290,9 @@ func (o *CMAES) update() {
 	// split (never in exact arithmetic) the step stays unscaled.
 	if o.lra != nil {
 		o.lra.adapt(n, o.m, &o.sigma, o.c)
+	}
+	if o.settle != nil {
+		o.settle.adapt(o.settle.dl, o.m, &o.sigma, o.c)
 	}
 
 	if o.lra != nil || float64(o.g+1-o.eigenG) > o.eigenEvery {
@@ -358,9 +386,13 @@ func (o *CMAES) Mean() []float64 { return o.mean(o.m) }
 // Method implements Optimizer.
 func (o *CMAES) Method() Method { return MethodCMAES }
 
-// LearningRates returns LRA's learning rates of the mean and the
-// covariance, η_m and η_Σ in (0, 1], and whether LRA is on.
+// LearningRates returns the learning rates of the mean and the
+// covariance, η_m and η_Σ in (0, 1], and whether LRA or settling (one
+// rate for both) is on.
 func (o *CMAES) LearningRates() (mean, cov float64, ok bool) {
+	if o.settle != nil {
+		return o.settle.eta, o.settle.eta, true
+	}
 	if o.lra == nil {
 		return 0, 0, false
 	}

@@ -14,6 +14,8 @@ func (o *CMAES) MarshalBinary() ([]byte, error) {
 	// the later options keeps its bytes.
 	version := uint16(1)
 	switch {
+	case o.settleOn:
+		version = 4
 	case o.mirror:
 		version = 3
 	case o.lraOn:
@@ -26,6 +28,9 @@ func (o *CMAES) MarshalBinary() ([]byte, error) {
 		e.bool(o.lraOn)
 	}
 	if version >= 3 {
+		e.bool(o.mirror)
+	}
+	if version >= 4 {
 		e.bool(true)
 	}
 	o.core.encode(&e)
@@ -51,6 +56,12 @@ func (o *CMAES) MarshalBinary() ([]byte, error) {
 		e.f64(l.etaMean)
 		e.f64(l.etaSigma)
 	}
+	if s := o.settle; s != nil {
+		e.f64s(s.e)
+		e.f64(s.v)
+		e.int(s.t)
+		e.f64(s.eta)
+	}
 	return e.finish(), nil
 }
 
@@ -72,8 +83,13 @@ func (o *CMAES) UnmarshalBinary(data []byte) error {
 		}
 	}
 	if d.version >= 3 {
-		if t.mirror = d.bool(); !t.mirror {
+		if t.mirror = d.bool(); !t.mirror && d.version == 3 {
 			d.fail("a version 3 state without mirrored sampling")
+		}
+	}
+	if d.version >= 4 {
+		if t.settleOn = d.bool(); !t.settleOn {
+			d.fail("a version 4 state without settling")
 		}
 	}
 	if d.err != nil {
@@ -112,6 +128,15 @@ func (o *CMAES) UnmarshalBinary(data []byte) error {
 		l.etaMean, l.etaSigma = d.f64(), d.f64()
 		if d.err == nil && !(finite(l.vMean) && finite(l.vSigma) && l.etaMean > 0 && l.etaMean <= 1 && l.etaSigma > 0 && l.etaSigma <= 1) {
 			d.fail("lra: V %v, %v or learning rates %v, %v out of range", l.vMean, l.vSigma, l.etaMean, l.etaSigma)
+		}
+	}
+	if s := t.settle; s != nil {
+		s.e = d.finiteF64s("settle E", n)
+		s.v = d.f64()
+		s.t = d.int("settle steps", 0, t.g)
+		s.eta = d.f64()
+		if d.err == nil && !(finite(s.v) && s.v >= 0 && s.eta > 0 && s.eta <= 1) {
+			d.fail("settle: V %v or learning rate %v out of range", s.v, s.eta)
 		}
 	}
 	if d.err == nil && len(d.b) != 0 {

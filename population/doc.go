@@ -15,6 +15,7 @@
 //	cmaes.go        CMA-ES: its parameters, sampling and update
 //	cmaes_state.go  CMA-ES's state: MarshalBinary and UnmarshalBinary
 //	lra.go          CMA-ES's learning rate adaptation (LRA)
+//	settle.go       CMA-ES's settling on a plateau of noise
 //	cem.go          CEM: its parameters, sampling and update
 //	bounds.go       normalised coordinates and the bound transform
 //	linalg.go       eigendecompositions of the covariance matrices
@@ -125,6 +126,25 @@
 // 15 times nearer the optimum than plain CMA-ES (TestLRANoisySphere), and
 // without noise it converges more slowly.
 //
+// With Settle, settling follows each update: the mean's local step B⟨z⟩_w
+// (C^(−1/2) of the step over σ, the vector the σ path takes) feeds moving
+// averages E and V at rate 0.1, as LRA's do, kept as averages of the steps
+// so far (divided by the sum of their weights), and their signal-to-noise
+// estimate, corrected so that pure noise gives 0 however many steps it
+// averages, over its deviation under pure noise is a z score. From the
+// 10th step on, η falls by a factor exp(−0.1η·clip(1 − z/2, 0, 1)) while
+// z < 2 and rises by exp(0.1·clip(z/2 − 1, 0, 1)) above, at most 1. The
+// update is then taken η-scaled: m = m_old + η Δm, C = C_old + η ΔC and
+// log σ = log σ_old + η Δlog σ; the paths are not scaled. Unlike LRA, σ
+// is not raised as η falls. On a plateau of noise z is about 0, η falls
+// about as 1/(1 + k/10), and the mean, C and σ stop wandering (on pure
+// noise the settled mean travels a quarter as far as plain CMA-ES's and
+// σ's log range is a tenth: TestSettleFlat); on a slope whose direction
+// holds it stays 1 and the run is plain CMA-ES's (TestSettleClimbs). Near
+// a noiseless optimum the steps point nowhere in particular too, so it
+// converges more slowly there (TestSettleConverges): it is for noisy
+// objectives, such as games.
+//
 // With Mirrored, mirrored sampling with pairwise selection (Brockhoff,
 // Auger, Hansen, Arnold & Hohm 2010; Auger, Brockhoff & Hansen 2011):
 // candidates 2i and 2i+1 are m + σy and m − σy for one normal sample (an
@@ -195,10 +215,11 @@
 // MarshalBinary saves everything needed to continue bit for bit: the
 // resolved config, the PCG state, counters, restart bookkeeping, histories,
 // best point, the distribution (mean, C, its eigenvectors and eigenvalue
-// roots, paths, σ), LRA's moving averages and learning rates, and a
+// roots, paths, σ), LRA's moving averages and learning rates, settling's
+// averages, steps and rate, and a
 // generation in progress (its normal samples and the values told so far).
-// The format is versioned binary: "EVPOP", version (3 when mirrored, 2 with
-// LRA, else 1),
+// The format is versioned binary: "EVPOP", version (4 when settling, 3
+// when mirrored, 2 with LRA, else 1),
 // kind (CMA-ES or CEM), fields with floats as IEEE-754 bits, CRC-32.
 // UnmarshalBinary (or Unmarshal, for either kind) rejects garbage with an
 // error wrapping ErrState and never panics (FuzzUnmarshal); an accepted

@@ -50,6 +50,8 @@ type Options struct {
 	LRA bool
 	// Mirrored turns on CMA-ES's mirrored sampling, CMAESConfig.Mirrored.
 	Mirrored bool
+	// Settle turns on CMA-ES's settling, CMAESConfig.Settle.
+	Settle bool
 }
 
 // New validates cfg and returns the optimizer of method m at generation 0:
@@ -58,7 +60,7 @@ type Options struct {
 func New(m Method, cfg Config, opts Options) (Optimizer, error) {
 	switch m {
 	case MethodCMAES:
-		o, err := NewCMAES(CMAESConfig{Config: cfg, Active: opts.Active, LRA: opts.LRA, Mirrored: opts.Mirrored})
+		o, err := NewCMAES(CMAESConfig{Config: cfg, Active: opts.Active, LRA: opts.LRA, Mirrored: opts.Mirrored, Settle: opts.Settle})
 		if err != nil {
 			return nil, err
 		}

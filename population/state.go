@@ -7,22 +7,23 @@ import (
 	"math"
 )
 
-// State format (version 1, 2 or 3), little endian:
+// State format (version 1 to 4), little endian:
 //
 //	"EVPOP" | version u16 | kind u8 | config | core state | method state | CRC-32 (IEEE) u32
 //
 // Version 2 adds CMA-ES's learning rate adaptation: a bool after active,
 // and when it is true the adaptation's state after the method's. Version 3
-// adds CMA-ES's mirrored sampling, a bool (true) after that one. A state is
-// written in the oldest version that holds it (version 3 only when
-// mirrored, 2 only with LRA, else 1), so that the bytes of every state that
-// could be written before stay the same; all three are read. CEM's states
-// are version 1.
+// adds CMA-ES's mirrored sampling, a bool (true) after that one. Version 4
+// adds settling: that bool may then be false, a bool (true) follows it, and
+// settling's state comes last. A state is written in the oldest version
+// that holds it (version 4 only when settling, 3 only when mirrored, 2 only
+// with LRA, else 1), so that the bytes of every state that could be written
+// before stay the same; all four are read. CEM's states are version 1.
 // Floats are stored as their IEEE-754 bits, so a state round-trips bit for
 // bit; slices carry a u32 length. The CRC covers everything before it.
 const (
 	stateMagic   = "EVPOP"
-	stateVersion = 3 // the newest this build reads and writes
+	stateVersion = 4 // the newest this build reads and writes
 
 	kindCMAES byte = 1
 	kindCEM   byte = 2

@@ -43,6 +43,12 @@ func stateCases() []stateCase {
 			c.Lambda = 7 // odd: the last candidate has no partner
 			return NewCMAES(CMAESConfig{Config: c, LRA: true, Mirrored: true})
 		}, plateau},
+		{"cmaes-settle-ipop", func() (fullOptimizer, error) {
+			return NewCMAES(CMAESConfig{Config: ipop, Settle: true})
+		}, plateau},
+		{"cmaes-mirrored-settle-bounds", func() (fullOptimizer, error) {
+			return NewCMAES(CMAESConfig{Config: bounds, Mirrored: true, Settle: true})
+		}, noisySphere(3)},
 		{"cem", func() (fullOptimizer, error) {
 			return NewCEM(CEMConfig{Config: Config{X0: []float64{1, 2, 3, 4, 5}, Seed: 2}})
 		}, rosenbrock},
@@ -131,6 +137,9 @@ func TestSaveRestore(t *testing.T) {
 			}
 			if o, ok := a.(*CMAES); ok && o.lraOn && !(o.lra.etaMean < 1 && o.lra.etaSigma < 1) {
 				t.Fatalf("learning rates %v, %v at the cut: the state saved is the initial one", o.lra.etaMean, o.lra.etaSigma)
+			}
+			if o, ok := a.(*CMAES); ok && o.settleOn && !(o.settle.eta < 1 && o.settle.t > 0) {
+				t.Fatalf("settling's rate %v after %d steps at the cut: the state saved is the initial one", o.settle.eta, o.settle.t)
 			}
 			saved := marshal(t, a)
 			b, err := Unmarshal(saved)

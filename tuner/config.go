@@ -271,6 +271,11 @@ type OptimizerConfig struct {
 	// same games, of which only the better can be selected; absent: off.
 	// CEM has none.
 	Mirrored bool `yaml:"mirrored,omitempty"`
+	// Settle turns on CMA-ES's settling (population.CMAESConfig.Settle):
+	// while the mean's steps are mostly noise every update is scaled down
+	// and σ stays where it is, so that on a plateau the mean stops
+	// wandering; absent: off. CEM has none; not with lr_adapt.
+	Settle bool `yaml:"settle,omitempty"`
 }
 
 // FitnessConfig says how a candidate's games become one number.

@@ -219,7 +219,7 @@ func newOptimizer(cfg *Config, st StageConfig, seed uint64, set *eval.FeatureSet
 	if err != nil {
 		return nil, fmt.Errorf("tuner: optimizer: %w", err)
 	}
-	opt, err := population.New(method, pc, population.Options{Elite: cfg.Optimizer.Elite, LRA: cfg.Optimizer.LRAdapt, Mirrored: cfg.Optimizer.Mirrored})
+	opt, err := population.New(method, pc, population.Options{Elite: cfg.Optimizer.Elite, LRA: cfg.Optimizer.LRAdapt, Mirrored: cfg.Optimizer.Mirrored, Settle: cfg.Optimizer.Settle})
 	if err != nil {
 		return nil, fmt.Errorf("tuner: optimizer: %w", err)
 	}

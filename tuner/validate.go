@@ -116,6 +116,10 @@ func (c *Config) validateRest() error {
 		return c.errorf("optimizer.restarts", "%q: want none or ipop", o.Restarts)
 	case o.LRAdapt && o.Method != string(population.MethodCMAES):
 		return c.errorf("optimizer.lr_adapt", "true with method %s: learning rate adaptation is CMA-ES's (method: cmaes)", o.Method)
+	case o.Settle && o.Method != string(population.MethodCMAES):
+		return c.errorf("optimizer.settle", "true with method %s: settling is CMA-ES's (method: cmaes)", o.Method)
+	case o.Settle && o.LRAdapt:
+		return c.errorf("optimizer.settle", "true with lr_adapt: true: both scale the updates, choose one")
 	case o.Mirrored && o.Method != string(population.MethodCMAES):
 		return c.errorf("optimizer.mirrored", "true with method %s: mirrored sampling is CMA-ES's (method: cmaes)", o.Method)
 	}

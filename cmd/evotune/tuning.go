@@ -210,6 +210,9 @@ func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
 	if cfg.Optimizer.Mirrored {
 		opts = append(opts, "mirrored sampling")
 	}
+	if cfg.Optimizer.Settle {
+		opts = append(opts, "settling")
+	}
 	if len(opts) > 0 {
 		method += " (" + strings.Join(opts, ", ") + ")"
 	}
