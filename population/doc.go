@@ -132,14 +132,15 @@
 // so far (divided by the sum of their weights), and their signal-to-noise
 // estimate, corrected so that pure noise gives 0 however many steps it
 // averages, over its deviation under pure noise is a z score. From the
-// 10th step on, η falls by a factor exp(−0.1η·clip(1 − z/2, 0, 1)) while
-// z < 2 and rises by exp(0.1·clip(z/2 − 1, 0, 1)) above, at most 1. The
+// 10th step on, η moves by a factor exp(0.1η·clip(z − 0.5, −1, 1)), at
+// most 1. The
 // update is then taken η-scaled: m = m_old + η Δm, C = C_old + η ΔC and
 // log σ = log σ_old + η Δlog σ; the paths are not scaled. Unlike LRA, σ
-// is not raised as η falls. On a plateau of noise z is about 0, η falls
-// about as 1/(1 + k/10), and the mean, C and σ stop wandering (on pure
-// noise the settled mean travels a quarter as far as plain CMA-ES's and
-// σ's log range is a tenth: TestSettleFlat); on a slope whose direction
+// is not raised as η falls. On a plateau of noise z is about 0 ± 1, η
+// falls about as 1/(1 + k/15), and the mean, C and σ stop wandering (on
+// pure noise, over 150 generations, the settled mean travels an eighth as
+// far as plain CMA-ES's and σ's log range is a tenth: TestSettleFlat); on
+// a slope whose direction
 // holds it stays 1 and the run is plain CMA-ES's (TestSettleClimbs). Near
 // a noiseless optimum the steps point nowhere in particular too, so it
 // converges more slowly there (TestSettleConverges): it is for noisy

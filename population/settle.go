@@ -21,13 +21,14 @@ import "math"
 // The rate follows a test, not a target: the signal-to-noise estimate
 // (‖E‖² − fV)/(V − ‖E‖²), where f is what ‖E‖²/V is for steps of pure noise
 // (so the estimate is 0 there whatever the number of steps averaged),
-// over its deviation under pure noise, f√(2/n)/(1 − f), is a z score. A
-// climb scores 5 or more, a plateau about 0 ± 1. η falls at the rate
-// 0.1η while z is below 2, about as 1/(1 + k/10) after k generations of
-// noise, the schedule of a stochastic approximation: the mean becomes an
-// average of many generations' selections and stops wandering, and σ and C
-// stop moving with it. A z above 2 raises η again, by up to 10% a
-// generation, so that a slope that returns is climbed.
+// over its deviation under pure noise, f√(2/n)/(1 − f), is a z score:
+// about 0 ± 1 on a plateau, 1 to 3 while a noisy run still climbs, more on
+// a clear slope. From the 10th step on, η moves by a factor
+// exp(0.1η·clip(z − 0.5, −1, 1)): on a plateau it falls about as
+// 1/(1 + k/15) over k generations, the schedule of a stochastic
+// approximation, so that the mean becomes an average of many generations'
+// selections and stops wandering, and σ and C stop moving with it; a slope
+// that returns raises it again, slowly once it is small.
 type settle struct {
 	e   []float64 // E of the local mean step, as an average of the steps so far
 	v   float64   // E of its squared norm, likewise
