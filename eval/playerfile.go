@@ -28,6 +28,8 @@ type PlayerFile struct {
 	// Checks pin the player's moves. Reading verifies their form only:
 	// only the player can say whether it still chooses them.
 	Checks []MoveCheck
+	// Notes are written as comments (see Notes); nil when reading.
+	Notes *Notes
 }
 
 // PlayerInfo names a player: its id line and the command that ran it.
@@ -212,7 +214,7 @@ func (pf *PlayerFile) Marshal() ([]byte, error) {
 	add("player", player)
 	params := &yaml.Node{Kind: yaml.MappingNode}
 	for _, p := range pf.Params {
-		params.Content = append(params.Content, str(p.Name), float(p.Value))
+		params.Content = append(params.Content, str(p.Name), pf.Notes.noted(p.Name, float(p.Value)))
 	}
 	add("params", params)
 	if p := pf.Provenance; p != nil {
@@ -236,7 +238,7 @@ func (pf *PlayerFile) Marshal() ([]byte, error) {
 	}
 	doc := &yaml.Node{
 		Kind:        yaml.DocumentNode,
-		HeadComment: "evotune params of an external player: the format is defined in docs/weights-file.md (github.com/evotune/evotune)",
+		HeadComment: pf.Notes.headComment("evotune params of an external player: the format is defined in docs/weights-file.md (github.com/evotune/evotune)"),
 		Content:     []*yaml.Node{root},
 	}
 	var buf bytes.Buffer

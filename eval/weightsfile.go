@@ -45,6 +45,8 @@ type WeightsFile struct {
 	// verified. When writing, the checks are computed again from the
 	// weights for the same boards, or for CheckBoards if there are none.
 	Checks []Check
+	// Notes are written as comments (see Notes); nil when reading.
+	Notes *Notes
 }
 
 // Provenance records where the weights came from. Every field is optional
@@ -170,11 +172,18 @@ func (wf *WeightsFile) Marshal() ([]byte, error) {
 	add := func(key string, v *yaml.Node) { root.Content = append(root.Content, str(key), v) }
 	add("format", str(format))
 	add("features", str(s.Name))
-	add("weights", featureMap(s, wf.Weights, 0))
+	add("weights", featureMap(s, wf.Weights, 0, wf.Notes))
 	if len(s.Params) > 0 {
 		n := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+		names := make([]string, len(s.Params))
+		for i, p := range s.Params {
+			names[i] = p.Name
+		}
+		if wf.Notes.anyValue(names) {
+			n.Style = 0 // a line each, for the notes
+		}
 		for i, x := range params {
-			n.Content = append(n.Content, str(s.Params[i].Name), float(x))
+			n.Content = append(n.Content, str(s.Params[i].Name), wf.Notes.noted(s.Params[i].Name, float(x)))
 		}
 		add("params", n)
 	}
@@ -212,7 +221,7 @@ func (wf *WeightsFile) Marshal() ([]byte, error) {
 		n := &yaml.Node{Kind: yaml.MappingNode}
 		n.Content = append(n.Content,
 			str("board"), &yaml.Node{Kind: yaml.ScalarNode, Style: yaml.DoubleQuotedStyle, Value: b.Hex(), LineComment: b.String()},
-			str("features"), featureMap(s, c.Features, yaml.FlowStyle),
+			str("features"), featureMap(s, c.Features, yaml.FlowStyle, nil),
 			str("value"), float(c.Value))
 		checks.Content = append(checks.Content, n)
 	}
@@ -220,7 +229,7 @@ func (wf *WeightsFile) Marshal() ([]byte, error) {
 
 	doc := &yaml.Node{
 		Kind:        yaml.DocumentNode,
-		HeadComment: "evotune weights: the format and the features are defined in docs/weights-file.md (github.com/evotune/evotune)",
+		HeadComment: wf.Notes.headComment("evotune weights: the format and the features are defined in docs/weights-file.md (github.com/evotune/evotune)"),
 		Content:     []*yaml.Node{root},
 	}
 	var buf bytes.Buffer
@@ -318,11 +327,12 @@ func provenanceNode(p *Provenance) (*yaml.Node, error) {
 	return n, nil
 }
 
-// featureMap maps the names of s's features to values, in the set's order.
-func featureMap(s *FeatureSet, v []float64, style yaml.Style) *yaml.Node {
+// featureMap maps the names of s's features to values, in the set's order,
+// each with its note from notes (nil: none).
+func featureMap(s *FeatureSet, v []float64, style yaml.Style, notes *Notes) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.MappingNode, Style: style}
 	for i, f := range s.Features {
-		n.Content = append(n.Content, str(f.Name), float(v[i]))
+		n.Content = append(n.Content, str(f.Name), notes.noted(f.Name, float(v[i])))
 	}
 	return n
 }
