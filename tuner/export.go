@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 
 	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/eval"
@@ -19,10 +20,14 @@ func LoadCheckpoint(path string) (*Tuner, string, []string, error) {
 	var c *checkpoints.Checkpoint
 	var notices []string
 	var err error
+	// The run directory: path, or the one whose checkpoint folder or
+	// checkpoint file path is.
+	runDir := filepath.Dir(filepath.Dir(path))
 	if st, serr := os.Stat(path); serr == nil && st.IsDir() {
 		dir := path
+		runDir = filepath.Dir(path)
 		if st2, err := os.Stat(filepath.Join(path, CheckpointsDir)); err == nil && st2.IsDir() {
-			dir = filepath.Join(path, CheckpointsDir)
+			dir, runDir = filepath.Join(path, CheckpointsDir), path
 		}
 		c, path, notices, err = latestCheckpoint(dir)
 	} else {
@@ -42,11 +47,14 @@ func LoadCheckpoint(path string) (*Tuner, string, []string, error) {
 	if err := t.Restore(state); err != nil {
 		return nil, "", nil, err
 	}
+	if n := t.takeStart(runDir); n != "" {
+		notices = append(notices, n)
+	}
 	return t, path, notices, nil
 }
 
-// ErrNotValidated is returned by WeightsFile for a run stopped before its
-// starting weights were validated: there is nothing measured to export.
+// ErrNotValidated is returned by WeightsFile and PlayerFile for a run
+// whose start is not measured yet: there is nothing measured to export.
 var ErrNotValidated = errors.New("tuner: nothing validated yet")
 
 // ErrPlayerRun is returned by WeightsFile for a run that tunes a player
@@ -55,11 +63,13 @@ var ErrNotValidated = errors.New("tuner: nothing validated yet")
 var ErrPlayerRun = errors.New("tuner: a run of an external player")
 
 // Handover returns what an export of the run writes now: the recommended
-// weights, validated, once the run (or the current stage) has ended; in a
-// stage still going on, the weights it would recommend were it stopped
+// weights, validated, once the run (or the current stage) has ended, and
+// the start, validated, before the first generation ends; in a stage
+// still going on, the weights it would recommend were it stopped
 // (Recommendation: the average of its last means), not yet validated
-// (Games 0), which a resume that ends the run races and measures. A
-// checkpoint of an older evotune keeps no means: its recommended weights.
+// (Games 0), which a resume that ends the run races and measures. Nil
+// before the start is measured. A checkpoint of an older evotune keeps no
+// means: its recommended weights. Story says why.
 func (t *Tuner) Handover() *Validation {
 	if t.selected != nil {
 		return t.selected.winner
@@ -75,14 +85,22 @@ func (t *Tuner) Handover() *Validation {
 	return h
 }
 
+// notHandedOver is the error of an export before the start is measured.
+func (t *Tuner) notHandedOver() error {
+	return fmt.Errorf("%w: run %s: %s; a stopped run measures it first when continued with evotune resume", ErrNotValidated, t.cfg.Name, t.Story().Next)
+}
+
 // WeightsFile returns the weights an export writes now (Handover) as a
 // weights file with provenance: the run, the generation, the seeds, the
 // validated figure (none for weights not yet validated) and the starting
-// weights' figure on the same games.
+// weights' figure on the same games; and, as notes, the Story: whether
+// they are validated or the run is in progress, what it started from, each
+// value's start and which are held.
 func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
-	v := t.Handover()
+	st := t.Story()
+	v := st.V
 	if v == nil {
-		return nil, fmt.Errorf("%w: the run %s stopped before its starting weights were validated; continue it with evotune resume", ErrNotValidated, t.cfg.Name)
+		return nil, t.notHandedOver()
 	}
 	if t.set == nil {
 		return nil, fmt.Errorf("%w: the run %s tunes player %s: its result is a params file (PlayerFile)", ErrPlayerRun, t.cfg.Name, t.cfg.Player.Declared.ID)
@@ -115,8 +133,23 @@ func (t *Tuner) WeightsFile() (*eval.WeightsFile, error) {
 	if len(t.cfg.Stages) > 0 {
 		wf.Provenance.Stage = &eval.Stage{Index: v.Stage + 1, Of: len(t.stages), Name: t.stages[v.Stage].Name}
 	}
+	wf.Notes = st.notes(strconv64)
 	return wf, nil
 }
+
+// notes are the story as a file's comments: its lines, and each value's
+// start written by format.
+func (s Story) notes(format func(float64) string) *eval.Notes {
+	n := &eval.Notes{Head: s.Lines(), Values: map[string]string{}}
+	for i, name := range s.Names {
+		n.Values[name] = s.ValueNote(i, format)
+	}
+	return n
+}
+
+// strconv64 writes a value as the weights file does: the shortest form
+// that reads back to the same float64.
+func strconv64(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // provenance is the provenance of the recommended vector v, whose
 // validations fitness describes.
@@ -138,14 +171,15 @@ func (t *Tuner) provenance(v *Validation, fitness func(*Validation) *eval.Fitnes
 }
 
 // PlayerFile returns the recommended parameters of a run of an external
-// player as a params file, with provenance as WeightsFile gives it and no
-// checks: only the player can choose the moves that pin it (see
-// tuner/playerpool's Pin, and PinSeeds for the games to pick them from).
-// int parameters are written rounded, as the player was set.
+// player as a params file, with provenance and notes as WeightsFile gives
+// them and no checks: only the player can choose the moves that pin it
+// (see tuner/playerpool's Pin, and PinSeeds for the games to pick them
+// from). int parameters are written rounded, as the player was set.
 func (t *Tuner) PlayerFile() (*eval.PlayerFile, error) {
-	v := t.Handover()
+	st := t.Story()
+	v := st.V
 	if v == nil {
-		return nil, fmt.Errorf("%w: the run %s stopped before its starting parameters were validated; continue it with evotune resume", ErrNotValidated, t.cfg.Name)
+		return nil, t.notHandedOver()
 	}
 	pc := t.cfg.Player
 	if t.set != nil || pc == nil || pc.Declared == nil {
@@ -167,6 +201,7 @@ func (t *Tuner) PlayerFile() (*eval.PlayerFile, error) {
 		return &eval.Fitness{Metric: t.metric.String(), Mean: v.Fitness, CI95: v.CI95, Games: v.Games,
 			Seeds: &eval.SeedRange{First: validationOffset, Count: v.Games}}
 	})
+	pf.Notes = st.notes(strconv64)
 	return pf, nil
 }
 

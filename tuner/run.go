@@ -66,6 +66,8 @@ type Run struct {
 	// Notices are things a resumed run should tell the user (checkpoints
 	// skipped as corrupt, journal lines skipped).
 	Notices []string
+	// startErr is why the start's validation was not kept (keeping).
+	startErr error
 }
 
 // Create starts a new run of cfg (resolved and valid) in dir, which must not
@@ -82,7 +84,7 @@ func Create(cfg *Config, dir string, opts Options) (_ *Run, err error) {
 	if opts, err = opts.forPlayer(cfg); err != nil {
 		return nil, err
 	}
-	if r.t, err = New(cfg, r.journalled(cfg, opts)); err != nil {
+	if r.t, err = New(cfg, r.keeping(r.journalled(cfg, opts))); err != nil {
 		return nil, err
 	}
 	defer func() {
@@ -161,7 +163,7 @@ func Resume(dir string, o ResumeOverrides, opts Options) (_ *Run, err error) {
 	if opts, err = opts.forPlayer(cfg); err != nil {
 		return nil, err
 	}
-	if r.t, err = New(cfg, r.journalled(cfg, opts)); err != nil {
+	if r.t, err = New(cfg, r.keeping(r.journalled(cfg, opts))); err != nil {
 		return nil, err
 	}
 	if err := r.t.Restore(state); err != nil {
@@ -287,6 +289,9 @@ func (r *Run) Run(ctx context.Context) (*Outcome, error) {
 	if t.Finished() == "" {
 		if err := t.ValidateStart(ctx); err != nil {
 			return r.outcome(), err
+		}
+		if r.startErr != nil {
+			return r.outcome(), r.startErr
 		}
 	}
 	for t.Finished() == "" {

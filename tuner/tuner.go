@@ -85,6 +85,11 @@ type Tuner struct {
 	// selected, if not nil, is what Handover gives: a stage's winner read
 	// back from the history (SelectStage).
 	selected *selection
+	// startKept is the record the start's validation was read from, and
+	// startGames, before it is measured, its games in the journal (-1:
+	// not known); both only for a tuner LoadCheckpoint made (startrecord.go).
+	startKept  string
+	startGames int
 }
 
 // New returns a tuner at the start of the run cfg describes; cfg must be
@@ -98,7 +103,7 @@ func New(cfg *Config, opts Options) (*Tuner, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Tuner{cfg: cfg, metric: metric, events: opts.Events, stages: cfg.StageList()}
+	t := &Tuner{cfg: cfg, metric: metric, events: opts.Events, stages: cfg.StageList(), startGames: -1}
 	t.pool = &aheadPool{p: opts.Pool, t: t}
 	init := cfg.Init
 	if pc := cfg.Player; pc != nil {
