@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/evotune/evotune/tuner/report"
@@ -25,6 +26,9 @@ func setupReport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 			return usagef("want one run directory, got %d arguments (usage: evotune report DIR [-o FILE])", len(args))
 		}
 		dir := args[0]
+		if _, err := os.Stat(dir); err != nil {
+			return missingRun(dir, err)
+		}
 		r, err := report.Load(dir)
 		if errors.Is(err, report.ErrNotRun) {
 			return badInput(err)

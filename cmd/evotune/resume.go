@@ -59,7 +59,9 @@ func setupResume(fs *flag.FlagSet, opts options) runFunc {
 		if err := pf.check(); err != nil {
 			return err
 		}
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		if st, err := os.Stat(dir); err != nil {
+			return missingRun(dir, err)
+		} else if !st.IsDir() {
 			return usagef("%s is not a run directory", dir)
 		}
 		workers := 0
