@@ -192,7 +192,7 @@ func (t *Tuner) heldWhy() string {
 
 // startText says what the run started from, and the start's figure.
 func (t *Tuner) startText() string {
-	s := t.startOrigin() + " (each value's start is on its line)"
+	s := t.startOrigin()
 	v := t.state.Start
 	if v == nil {
 		return s + ", not yet measured"
@@ -213,14 +213,14 @@ func (t *Tuner) startOrigin() string {
 	case pc != nil && pc.Declared != nil:
 		for i, q := range pc.Declared.Params {
 			if t.init[i] != q.Default {
-				return "the config's player.init, the player's declared defaults elsewhere"
+				return "the config's player.init"
 			}
 		}
 		return "the player's declared defaults"
 	case t.set != nil && slices.Equal(t.init, append(slices.Clone(t.set.Defaults), t.set.DefaultParams()...)):
 		return "the " + t.set.Name + " set's defaults"
 	}
-	return "the config's init, the set's defaults elsewhere"
+	return "the config's init"
 }
 
 // startWhen says when a run that has not measured its start will have.
@@ -285,9 +285,9 @@ func (t *Tuner) position() string {
 	return s
 }
 
-// meanName names a distribution mean, or the average of the average means
-// ending at generation gen.
-func meanName(gen, average int) string {
+// MeanName names the distribution mean of generation gen, or, for average
+// above 1, the average of the average means ending there.
+func MeanName(gen, average int) string {
 	if average > 1 {
 		return fmt.Sprintf("the average of the distribution means of generations %d-%d", gen-average+1, gen)
 	}
@@ -297,11 +297,11 @@ func meanName(gen, average int) string {
 // vectorName names a vector the run hands over, and how it was chosen.
 func (t *Tuner) vectorName(v *Validation) string {
 	if v.Games == 0 {
-		return meanName(v.Generation, v.Average)
+		return MeanName(v.Generation, v.Average)
 	}
 	race := v.Race
 	if race != nil && len(race.Entrants) == 0 {
-		return meanName(v.Generation, 0) + ", recommended by the rules of an evotune before the final race"
+		return MeanName(v.Generation, 0) + ", recommended by the rules of an evotune before the final race"
 	}
 	won := race != nil && race.Winner >= 0 && race.Winner < len(race.Entrants)
 	after := ""
@@ -314,11 +314,11 @@ func (t *Tuner) vectorName(v *Validation) string {
 	case v.Generation == 0 && v.Average == 0:
 		return fmt.Sprintf("the start %s (%s)", t.word(), t.startOrigin())
 	case won && race.Entrants[race.Winner].Start:
-		return fmt.Sprintf("%s, the winner of %s and start of %s, which won %s", meanName(v.Generation, v.Average), t.stageWord(v.Stage-1), t.stageWord(v.Stage), after)
+		return fmt.Sprintf("%s, the winner of %s and start of %s, which won %s", MeanName(v.Generation, v.Average), t.stageWord(v.Stage-1), t.stageWord(v.Stage), after)
 	case won:
-		return meanName(v.Generation, v.Average) + ", the winner of " + after
+		return MeanName(v.Generation, v.Average) + ", the winner of " + after
 	}
-	return meanName(v.Generation, v.Average) + ", validated without a race"
+	return MeanName(v.Generation, v.Average) + ", validated without a race"
 }
 
 // raceName names the final race of stage i that ran after the generation
@@ -351,6 +351,9 @@ func (t *Tuner) raceText(es []entrant) string {
 	names := make([]string, len(es))
 	for i, e := range es {
 		names[i] = t.entrantName(e)
+		if !e.start && e.average == 0 && e.Generation < es[len(es)-1].Generation {
+			names[i] += " (a finalist)"
+		}
 	}
 	list := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 	return fmt.Sprintf("%s would race on up to %d games each, the same fresh seeds for all, and the winner would be validated on %d held-out games", list, v.Select, v.Games)
@@ -364,9 +367,9 @@ func (t *Tuner) entrantName(e entrant) string {
 	case e.start:
 		return fmt.Sprintf("the stage's start (the winner of %s)", t.stageWord(t.state.Stage-1))
 	case e.average > 0:
-		return meanName(e.Generation, e.average)
+		return MeanName(e.Generation, e.average)
 	}
-	return meanName(e.Generation, 0)
+	return MeanName(e.Generation, 0)
 }
 
 // stageEnds says when the current stage ends by its limits and the run's.
@@ -422,7 +425,7 @@ func RecommendationRule(cfg *Config) (short, long string) {
 	if v.Average <= 1 {
 		handed = "its latest distribution mean"
 	}
-	before := fmt.Sprintf(" Until then an export hands over the stage's start until the stage's first generation ends (the run's start once it is measured, or the previous stage's winner), and then %s, not yet validated.", handed)
+	before := fmt.Sprintf(" Before that, an export hands over the stage's start (the run's start once it is measured, or the previous stage's winner) until the stage's first generation ends, and then %s, not yet validated.", handed)
 	if v.Select == 0 {
 		long = fmt.Sprintf("At the end of each stage (a run without stages has one), %s is validated on %d held-out games, without a race: what the run recommends, and where the next stage starts.", strings.Replace(rec, "its", "the stage's", 1), v.Games)
 		return short, long + before

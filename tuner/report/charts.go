@@ -218,7 +218,10 @@ func (r *Run) fitnessCaption() string {
 	if legacy(ds) {
 		until = "a validation chooses another point"
 	}
-	s += "The grey band is the validated figure of what the run recommends at each generation, what evotune export writes: the start's until " + until + ". The table under the chart tells each decision."
+	s += "The grey band is the figure of the weights last validated at each generation: the start's until " + until + ". The table under the chart tells each decision."
+	if r.pending() {
+		s += " While a stage goes on, what evotune export writes is not yet validated: Recommended " + r.vectorWord() + "s says what it is."
+	}
 	if st := r.State.Start; st != nil && len(r.History) > 0 && !r.startHolds(r.History[0].Stage) {
 		s += fmt.Sprintf(" The validation search changed with the stages: the start was measured again with stage %d's, and the dashed line is that figure; ", st.Stage+1)
 		if _, ok := r.startFigure(r.History[0].Stage); ok {

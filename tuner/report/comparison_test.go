@@ -97,8 +97,8 @@ func TestRecommendedIsHandover(t *testing.T) {
 		if !slices.Equal(w, h.Weights) {
 			t.Errorf("after generation %d: recommended %v, export writes %v", tc.stop, w, h.Weights)
 		}
-		if got := strings.Contains(rec.What, "not yet validated"); got != tc.pending || (h.Games == 0) != tc.pending {
-			t.Errorf("after generation %d: handover games %d, text %q: want pending %v", tc.stop, h.Games, rec.What, tc.pending)
+		if got := len(rec.Story) > 0 && strings.HasPrefix(rec.Story[0][1], "not yet validated"); got != tc.pending || (h.Games == 0) != tc.pending {
+			t.Errorf("after generation %d: handover games %d, story %q: want pending %v", tc.stop, h.Games, rec.Story, tc.pending)
 		}
 		if v := r.State.Recommended(); tc.pending && slices.Equal(w, v.Weights) {
 			t.Errorf("after generation %d: the pending weights are the validated ones: the case tests nothing", tc.stop)
@@ -132,27 +132,36 @@ func TestSearchFact(t *testing.T) {
 }
 
 // TestHandoverText: what the recommended section says of weights not yet
-// validated follows the config: the final race's entrants, no race under
-// validation.select: 0, and a stage named by its number only once.
+// validated is the run's story, which follows the config: the final
+// race's entrants, no race under validation.select: 0, and a stage named
+// by its number only once.
 func TestHandoverText(t *testing.T) {
 	for _, tc := range []struct {
 		name, yml, want, not string
 	}{
-		{"race", acrossYAML, "its final race picks the winner among its start, its finalists, its latest mean", "is validated on held-out games."},
-		{"no finalists", strings.Replace(acrossYAML, "finalists: 2, every: 2, ", "", 1), "among its start, its latest mean", "finalists"},
-		{"no race", strings.Replace(acrossYAML, "finalists: 2, every: 2, select: 32", "select: 0", 1), "the average of its last means is validated on held-out games.", "race"},
-		{"unnamed stage", acrossYAML, "while stage 2 goes on", "stage 2 (2)"},
+		{"race", acrossYAML, "were stage 2 to end now, the stage's start (the winner of stage 1), the distribution mean of generation 7 (a finalist) and the distribution mean of generation 8 would race on up to 32 games each", "without a race"},
+		{"no finalists", strings.Replace(acrossYAML, "finalists: 2, every: 2, ", "", 1), "the stage's start (the winner of stage 1) and the distribution mean of generation 8 would race", "generation 6"},
+		{"no race", strings.Replace(acrossYAML, "finalists: 2, every: 2, select: 32", "select: 0", 1), "would be validated on 4 held-out games, without a race", "would race"},
+		{"unnamed stage", acrossYAML, "stage 2 of 2\n", "stage 2 (2)"},
 	} {
 		r, err := Load(realRun(t, tc.yml, 8))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Handover == nil || r.Handover.Games != 0 {
-			t.Fatalf("%s: handover %+v: want weights not yet validated", tc.name, r.Handover)
+		if !r.pending() {
+			t.Fatalf("%s: story %+v: want weights not yet validated", tc.name, r.Story)
 		}
-		text := r.handoverText(r.Handover)
-		if !strings.Contains(text, tc.want) || strings.Contains(text, tc.not) {
-			t.Errorf("%s: %q: want %q and no %q", tc.name, text, tc.want, tc.not)
+		rec, _ := r.recommended()
+		var text []string
+		for _, l := range rec.Story {
+			text = append(text, l[0]+": "+l[1])
+		}
+		if !slices.Equal(text, r.Story.Lines()) {
+			t.Errorf("%s: the section says\n%q\nthe story\n%q", tc.name, text, r.Story.Lines())
+		}
+		all := strings.Join(text, "\n")
+		if !strings.Contains(all, tc.want) || strings.Contains(all, tc.not) {
+			t.Errorf("%s: %q: want %q and no %q", tc.name, all, tc.want, tc.not)
 		}
 		if c := r.comparison(); !strings.HasPrefix(c.End.Label, "last validated: ") {
 			t.Errorf("%s: comparison row %q: want it named the last validated", tc.name, c.End.Label)

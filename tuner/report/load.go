@@ -31,11 +31,13 @@ type Run struct {
 	// State is the newest good checkpoint's state: the start and latest
 	// validations and why the run finished.
 	State tuner.State
-	// Handover is what evotune export writes now (tuner.Handover): the
-	// recommended weights, or in a stage under way the average of its last
-	// means, not yet validated (Games 0). Nil where the report is made up
-	// without a tuner.
-	Handover *tuner.Validation
+	// Story is what evotune export writes now and why (tuner.Story), which
+	// the page tells in the same words as the exported file. Nil where the
+	// report is made up without a tuner.
+	Story *tuner.Story
+	// Config0 is the run directory's config.yaml, the config as the run
+	// began it (a resume may change its limits); nil where it is unread.
+	Config0 *tuner.Config
 	// Checkpoint is the file State comes from.
 	Checkpoint string
 	// History holds the complete lines of history.jsonl, in order.
@@ -116,9 +118,13 @@ func Load(dir string) (*Run, error) {
 		Features:   t.Names(),
 		Metric:     t.Metric(),
 		State:      t.State(),
-		Handover:   t.Handover(),
 		Checkpoint: ckpt,
 		Notices:    notices,
+	}
+	story := t.Story()
+	r.Story = &story
+	if cfg, err := tuner.LoadConfig(filepath.Join(dir, tuner.ConfigFile)); err == nil {
+		r.Config0 = cfg
 	}
 	path := filepath.Join(dir, tuner.HistoryFile)
 	data, err := os.ReadFile(path)

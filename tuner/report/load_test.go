@@ -220,14 +220,14 @@ func TestFinalRaceRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		page := buf.String()
-		want := []string{"The starting weights: they won the final race", "The start won the final race: the recommended weights are the starting ones"}
+		want := []string{"the start weights (the standard set&#39;s defaults), which won the final race after generation 10", "The start won the final race: the recommended weights are the starting ones"}
 		if !start {
 			c, err := stats.Compare(v.Results(r.Config.Seed), r.State.Start.Results(r.Config.Seed))
 			if err != nil {
 				t.Fatal(err)
 			}
 			want = []string{
-				fmt.Sprintf("The average of the distribution means of generations %d to %d, the winner of the final race", v.Generation-v.Average+1, v.Generation),
+				fmt.Sprintf("the average of the distribution means of generations %d-%d, the winner of the final race after generation 10", v.Generation-v.Average+1, v.Generation),
 				fmt.Sprintf("tuned/start mean score %.3f", c.Ratio),
 			}
 		}

@@ -99,7 +99,12 @@ type weightRow struct {
 
 type recommended struct {
 	What string
-	Rows []weightRow
+	// Story is what the exported file says of the weights, line by line
+	// (key, text): tuner.Story's lines. After points to the race that
+	// chose them.
+	Story [][2]string
+	After string
+	Rows  []weightRow
 }
 
 func (r *Run) page() (*page, error) {
@@ -161,13 +166,12 @@ func (r *Run) page() (*page, error) {
 	}
 
 	var values []float64
+	var err error
 	p.Recommended, values = r.recommended()
 	p.Commands = r.commands(values)
-	yml, err := tuner.MarshalConfig(cfg)
-	if err != nil {
+	if p.Config, err = r.configText(); err != nil {
 		return nil, err
 	}
-	p.Config = string(yml)
 	return p, nil
 }
 
@@ -185,14 +189,8 @@ func (r *Run) recommendationFact() string {
 		}
 		return s
 	}
-	if v.Select == 0 {
-		return fmt.Sprintf("the average of each stage's last means (up to %d), validated on %d held-out games at the stage's end", v.Average, v.Games)
-	}
-	s := "a final race at each stage's end: its start"
-	if v.Finalists > 0 {
-		s += fmt.Sprintf(", latest %d finalists (%s)", v.Finalists, v.FinalistSpacing())
-	}
-	return s + fmt.Sprintf(", latest mean and average of its last means (up to %d), up to %d games each; the winner validated on %d held-out games", v.Average, v.Select, v.Games)
+	short, _ := tuner.RecommendationRule(r.Config)
+	return fmt.Sprintf("at each stage's end, %s, validated on %d held-out games", short, v.Games)
 }
 
 // searchFact names the search the candidates play with: in a ladder, each
@@ -267,20 +265,31 @@ func (r *Run) weightRow(name string, w float64, ok bool) weightRow {
 }
 
 // recommended returns the table of recommended values and the values, in
-// Features' order.
+// Features' order: what evotune export writes now, told as its file tells
+// it (the run's Story); for a report made up without a tuner, the
+// validated recommendation.
 func (r *Run) recommended() (recommended, []float64) {
 	var rec recommended
 	var weights []float64
-	switch v, start := r.State.Validated, r.State.Start; {
-	case r.pending():
-		rec.What = r.handoverText(r.Handover)
-		weights = r.Handover.Weights
+	switch v, st := r.State.Validated, r.Story; {
+	case st != nil:
+		rec.What = "What evotune export writes now, and what the file it writes says of it:"
+		for _, l := range st.Lines() {
+			k, text, _ := strings.Cut(l, ": ")
+			rec.Story = append(rec.Story, [2]string{k, text})
+		}
+		if st.V != nil {
+			weights = st.V.Weights
+			rec.After = r.raceNote(st.V)
+		} else {
+			weights = st.Starts
+		}
 	case v != nil:
 		rec.What = r.recommendedText(v)
 		weights = v.Weights
-	case start != nil:
+	case r.State.Start != nil:
 		rec.What = "No generation has been validated yet: these are the starting weights."
-		weights = start.Weights
+		weights = r.State.Start.Weights
 	default:
 		rec.What = "Nothing validated yet, not even the starting weights: these are the starting weights from the config."
 		for _, name := range r.Features {
@@ -300,36 +309,19 @@ func (r *Run) recommended() (recommended, []float64) {
 	return rec, weights
 }
 
-// pending says an export now writes weights not yet validated (Handover),
-// as it does in a stage under way.
-func (r *Run) pending() bool { return r.Handover != nil && r.Handover.Games == 0 }
-
-// handoverText says what an export writes in a stage under way, h: weights
-// not yet validated, which the stage's end tests and validates when a
-// resume gets there.
-func (r *Run) handoverText(h *tuner.Validation) string {
-	what := meanText(h)
-	where := "the run"
-	if stages := r.Config.StageList(); len(stages) > 1 && h.Stage < len(stages) {
-		where = fmt.Sprintf("stage %d", h.Stage+1)
-		if name := stages[h.Stage].Name; name != strconv.Itoa(h.Stage+1) {
-			where += " (" + name + ")"
-		}
+// raceNote points to the final race that chose the validated weights v,
+// "" where none did.
+func (r *Run) raceNote(v *tuner.Validation) string {
+	d := r.lastFinal(v)
+	if v.Games == 0 || d == nil || d.V.Race == nil {
+		return ""
 	}
-	end := "its final race picks the winner among its start"
-	if r.Config.Validation.Finalists > 0 {
-		end += ", its finalists"
-	}
-	end += ", its latest mean and the average of its last means, and validates it on held-out games"
-	if r.Config.Validation.Select == 0 {
-		end = "the average of its last means is validated on held-out games"
-	}
-	t := fmt.Sprintf("%s, not yet validated: what evotune export writes now, while %s goes on. When it ends (evotune resume continues it), %s.", what, where, end)
-	if v := r.State.Validated; v != nil {
-		return t + fmt.Sprintf(" Until then the last validated %ss are the %s, %s ± %s on %d held-out games (the table above).", r.vectorWord(), r.recommendedName(v), num(v.Mean), num(v.CI95), v.Games)
-	}
-	return t + " Until then the start's figure (the table above) is the only one measured."
+	return fmt.Sprintf("The table under the fitness chart tells the final race that chose them, after generation %d: %d entrants on up to %d games of their own.", d.Generation, len(d.V.Race.Entrants), d.V.Race.Games)
 }
+
+// pending says an export now writes weights not yet validated, as it does
+// in a stage under way.
+func (r *Run) pending() bool { return r.Story != nil && r.Story.V != nil && !r.Story.Validated() }
 
 func (r *Run) commands(values []float64) [][2]string {
 	dir := quote(r.Dir)

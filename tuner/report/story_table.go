@@ -97,15 +97,8 @@ func (r *Run) storyIntro(ds []decision) string {
 		}
 		return s
 	}
-	if v.Select == 0 {
-		return fmt.Sprintf("At the end of each stage the run recommends the average of its last means (up to %d) without a race, validated on %d held-out games.", v.Average, v.Games)
-	}
-	s := "At the end of each stage its start"
-	if v.Finalists > 0 {
-		s += fmt.Sprintf(", its latest %d finalists (the means kept %s)", v.Finalists, v.FinalistSpacing())
-	}
-	s += fmt.Sprintf(", its latest mean and the average of its last means (up to %d) race on up to %d games each, the same seeds for all, seeds no tuning or validation game plays. From the race's second block on, an entrant that the leader beats (one-sided paired t test at 1%%) stops. The best that played to the end wins and is validated on %d held-out games, which choose nothing; until then the run recommends the stage's start.", v.Average, v.Select, v.Games)
-	return s
+	_, long := tuner.RecommendationRule(r.Config)
+	return long
 }
 
 func anyFallback(ds []decision) bool {
@@ -136,9 +129,10 @@ func countFinal(ds []decision) int {
 	return n
 }
 
-// storyNext says what races at the end of a stage under way: its
-// finalists so far. Empty for a finished run or one whose current stage
-// has just concluded.
+// storyNext says what races at the end of a stage under way: what the
+// run's Story says comes next, or, in a report made up without a tuner,
+// its finalists so far. Empty for a finished run or one whose current
+// stage has just concluded.
 func (r *Run) storyNext(ds []decision) string {
 	if r.State.Finished != "" || len(r.History) == 0 || r.Config.Validation.Select == 0 {
 		return ""
@@ -147,13 +141,19 @@ func (r *Run) storyNext(ds []decision) string {
 	if last.Validation != nil {
 		return ""
 	}
+	if st := r.Story; st != nil {
+		if st.Moment != tuner.MomentStage || st.Next == "" {
+			return ""
+		}
+		return "The current stage has not ended: " + st.Next + "."
+	}
 	var fs []string
 	for i := len(r.History) - 1; i >= 0 && r.History[i].Stage == last.Stage && r.History[i].Validation == nil; i-- {
 		if r.History[i].Finalist && r.History[i].Generation < last.Generation {
 			fs = append([]string{strconv.Itoa(r.History[i].Generation)}, fs...)
 		}
 	}
-	s := "The current stage has not ended: it recommends its start until its final race"
+	s := "The current stage has not ended: its final race runs when it does"
 	if k := r.Config.Validation.Finalists; len(fs) > 0 && k > 0 {
 		if len(fs) > k {
 			fs = fs[len(fs)-k:]

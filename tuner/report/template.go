@@ -35,6 +35,7 @@ td code { white-space: pre; }
 pre, code { font-family: "Liberation Mono", Menlo, Consolas, monospace; font-size: 0.9em; }
 pre { background: #f7f7f7; padding: 0.6em 0.8em; overflow-x: auto; }
 nav a { margin-right: 0.8em; }
+table.story td { max-width: 60em; }
 </style>
 </head>
 <body>
@@ -78,7 +79,11 @@ nav a { margin-right: 0.8em; }
 {{end}}
 <h2 id="weights-recommended">Recommended {{.Word}}s</h2>
 <p>{{.Recommended.What}}</p>
-{{if .Recommended.Rows}}<table>
+{{with .Recommended.Story}}<table class="story">
+{{range .}}<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>
+{{end}}</table>
+{{end}}{{with .Recommended.After}}<p>{{.}}</p>
+{{end}}{{if .Recommended.Rows}}<table>
 <tr><th>{{.Word}}</th><th>start</th><th>recommended</th><th>{{.ChangeHead}}</th></tr>
 {{range .Recommended.Rows}}<tr><th>{{.Name}}</th><td class="n">{{.Start}}</td><td class="n">{{.Latest}}</td><td class="n">{{.Change}}</td></tr>
 {{end}}</table>{{end}}
@@ -86,7 +91,8 @@ nav a { margin-right: 0.8em; }
 <table>
 {{range .Commands}}<tr><td>{{index . 0}}</td><td><code>{{index . 1}}</code></td></tr>
 {{end}}</table>
-<h2 id="config">Config (resolved, as the checkpoint holds it)</h2>
+<h2 id="config">Config, as the run ran it</h2>
+<p>Resolved: every default filled in, as the newest checkpoint holds it. A comment marks a value a resume changed from the run directory's config.yaml, and what a search makes of a value.</p>
 <pre>{{.Config}}</pre>
 </body>
 </html>
