@@ -51,7 +51,7 @@ var checkCommand = &command{
 				return badInput(err)
 			}
 			if *format == "cpp" {
-				block, err := cppBlock(wf, args[0])
+				block, err := cppBlock(wf, args[0], nil)
 				if err != nil {
 					return badInput(err)
 				}

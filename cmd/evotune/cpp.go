@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
+	"github.com/evotune/evotune/tuner"
 )
 
 // The constants of nneonneo/2048-ai's 2048.cpp that the nneonneo feature
@@ -31,13 +33,17 @@ const cppSet = "nneonneo"
 
 // cppBlock returns the lines of 2048.cpp that hold wf's weights and
 // parameters, ready to paste over the program's own, after a comment that
-// says where they go and where they came from (from: the file or run read).
+// says where they go and where they came from (from: the file or run
+// read). With st, the story of the run they were exported from (nil for a
+// weights file), the comment says what st says: whether they are
+// validated or the run is in progress, what it started from, and which
+// are held; and each constant's line its start.
 // The program's constants are float32, and so is the set's arithmetic
 // (eval rounds weights and parameters to float32 when it compiles them):
 // each value is float32 of the file's, written as the shortest decimal that
 // reads back to that float32, so the program gets exactly the evaluator
 // that was measured here.
-func cppBlock(wf *eval.WeightsFile, from string) (string, error) {
+func cppBlock(wf *eval.WeightsFile, from string, st *tuner.Story) (string, error) {
 	if wf.SetName != cppSet {
 		return "", usagef("--format cpp: %s holds %s weights; only %s weights are constants of 2048.cpp (nneonneo/2048-ai)", from, wf.SetName, cppSet)
 	}
@@ -54,16 +60,17 @@ func cppBlock(wf *eval.WeightsFile, from string) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString("// 2048.cpp (nneonneo/2048-ai): these lines replace the seven SCORE_ constants under \"// Heuristic scoring settings\", above init_tables().\n")
-	for _, l := range cppProvenance(wf, from) {
+	for _, l := range cppProvenance(wf, from, st) {
 		fmt.Fprintf(&b, "// %s\n", l)
 	}
-	b.WriteString(cppLines(set, wf.Weights, params))
+	b.WriteString(cppLines(set, wf.Weights, params, st))
 	return b.String(), nil
 }
 
 // cppLines writes the constants of the weights w and parameters p of the
-// nneonneo set s.
-func cppLines(s *eval.FeatureSet, w, p []float64) string {
+// nneonneo set s, each with its start and whether it is held from st (nil:
+// no comment).
+func cppLines(s *eval.FeatureSet, w, p []float64, st *tuner.Story) string {
 	var b strings.Builder
 	for _, k := range cppConstants {
 		var x float64
@@ -72,7 +79,13 @@ func cppLines(s *eval.FeatureSet, w, p []float64) string {
 		} else {
 			x = w[s.Index(k.of)]
 		}
-		fmt.Fprintf(&b, "static const float %s = %s;\n", k.name, cppFloat(x))
+		fmt.Fprintf(&b, "static const float %s = %s;", k.name, cppFloat(x))
+		if st != nil {
+			if i := slices.Index(st.Names, k.of); i >= 0 {
+				b.WriteString(" // " + st.ValueNote(i, cppFloat))
+			}
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }
@@ -89,9 +102,10 @@ func cppFloat(x float64) string {
 	return s + "f"
 }
 
-// cppProvenance says where the values came from and what search they were
-// tuned for, in a comment line each.
-func cppProvenance(wf *eval.WeightsFile, from string) []string {
+// cppProvenance says where the values came from (the run's story st, or a
+// file's provenance) and what search they were tuned for, in a comment
+// line each.
+func cppProvenance(wf *eval.WeightsFile, from string, st *tuner.Story) []string {
 	src := "From " + from
 	var parts []string
 	if p := wf.Provenance; p != nil {
@@ -101,20 +115,25 @@ func cppProvenance(wf *eval.WeightsFile, from string) []string {
 		case p.Run != "":
 			src = "From run " + p.Run + ", its starting weights"
 		}
-		if p.Fitness != nil {
-			parts = append(parts, "validated "+cppFitness(p.Fitness))
-		}
-		if p.Baseline != nil {
-			parts = append(parts, "the starting weights "+cppFitness(p.Baseline))
+		if st == nil {
+			if p.Fitness != nil {
+				parts = append(parts, "validated "+cppFitness(p.Fitness))
+			} else {
+				parts = append(parts, "not validated: the file has no figure of them (an export of a run in progress, say)")
+			}
+			if p.Baseline != nil {
+				parts = append(parts, "the starting weights "+cppFitness(p.Baseline))
+			}
 		}
 	}
 	lines := []string{strings.Join(append([]string{src}, parts...), "; ") + "."}
+	if st != nil {
+		lines = append(lines, st.Lines()...)
+	}
 	if s := wf.Search; s != nil {
 		if s.Algorithm == engine.AlgorithmNneonneo {
-			cutoff := s.Cutoff()
-			c := (s.Depth - 1) / 2
-			lines = append(lines, fmt.Sprintf("Tuned for the program's search at cap %d (%d plies): in score_toplevel_move, state.depth_limit = std::min(%d, std::max(3, count_distinct_tiles(board) - 2)); CPROB_THRESH_BASE = %s.",
-				c, s.Depth, c, cppFloat(cutoff)))
+			lines = append(lines, fmt.Sprintf("Tuned for the program's search at cap %d (%d plies): in score_toplevel_move, %s; CPROB_THRESH_BASE = %s.",
+				(s.Depth-1)/2, s.Depth, cppDepthLimit((s.Depth-1)/2), cppFloat(s.Cutoff())))
 		} else {
 			lines = append(lines, fmt.Sprintf("Tuned for another search (%s, %d plies), not the program's.", s.Algorithm, s.Depth))
 		}
@@ -124,6 +143,17 @@ func cppProvenance(wf *eval.WeightsFile, from string) []string {
 		lines[i] = oneLine.Replace(l)
 	}
 	return lines
+}
+
+// cppDepthLimit is the line of score_toplevel_move that caps the program's
+// search at cap moves. The program's own limit, max(3, distinct tiles -
+// 2), is never below 3, so a cap of 3 or less is a fixed depth, and the
+// line says so rather than write a min whose max never counts.
+func cppDepthLimit(cap int) string {
+	if cap <= 3 {
+		return fmt.Sprintf("state.depth_limit = %d; (the program's own std::max(3, count_distinct_tiles(board) - 2) is never below 3, so cap %d is a fixed depth)", cap, cap)
+	}
+	return fmt.Sprintf("state.depth_limit = std::min(%d, std::max(3, count_distinct_tiles(board) - 2));", cap)
 }
 
 func cppFitness(f *eval.Fitness) string {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/tuner"
@@ -37,9 +36,9 @@ func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 			return usagef("flag --format: unknown format %q (want yaml, cpp or set)", *format)
 		}
 		src := args[0]
-		st, err := os.Stat(src)
+		fi, err := os.Stat(src)
 		if err != nil {
-			return usagef("%v", err)
+			return missingRun(src, err)
 		}
 		if pf, ok, err := readParamsFile(src); ok {
 			if err != nil {
@@ -48,7 +47,7 @@ func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 			if *format != "set" {
 				return usagef("%s is a params file: export --format set prints its set line", src)
 			}
-			return writeOut(*out, stdout, []byte(setLine(pf)+"\n"))
+			return writeOut(*out, stdout, []byte(fileSetLines(pf)))
 		}
 		t, ckpt, notices, err := tuner.LoadCheckpoint(src)
 		if err != nil {
@@ -58,7 +57,7 @@ func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 			fmt.Fprintf(stderr, "notice    %s\n", n)
 		}
 		if *stage != "" {
-			if err := selectStage(t, src, st.IsDir(), *stage); err != nil {
+			if err := selectStage(t, src, fi.IsDir(), *stage); err != nil {
 				return err
 			}
 			name := t.Stages()[t.Handover().Stage].Name
@@ -69,7 +68,7 @@ func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 			}
 		}
 		if t.Config().Player != nil {
-			return exportPlayer(ctx, t, src, st.IsDir(), *format, *out, ckpt, stdout, pf.options(""))
+			return exportPlayer(ctx, t, src, fi.IsDir(), *format, *out, ckpt, stdout, pf.options(""))
 		}
 		if *format == "set" {
 			return usagef("flag --format set: the run tunes feature set %s, not a player (want yaml or cpp)", t.Config().SetName)
@@ -78,32 +77,36 @@ func setupExport(fs *flag.FlagSet) func(context.Context, []string, io.Writer, io
 		if err != nil {
 			return err
 		}
+		st := t.Story()
 		if *format == "cpp" {
-			block, err := cppBlock(wf, src)
+			block, err := cppBlock(wf, src, &st)
 			if err != nil {
 				return err
 			}
-			if *out == "" || *out == "-" {
-				_, err = io.WriteString(stdout, block)
-				return err
-			}
-			return checkpoints.WriteFile(*out, []byte(block))
+			return writeExport(stdout, *out, []byte(block), t, src, fi.IsDir(), ckpt)
 		}
-		dst := defaultDst(*out, src, st.IsDir())
+		dst := defaultDst(*out, src, fi.IsDir())
 		data, err := wf.Marshal()
 		if err != nil {
 			return err
 		}
-		if dst == "-" {
-			_, err = stdout.Write(data)
-			return err
-		}
-		if err := checkpoints.WriteFile(dst, data); err != nil {
-			return err
-		}
-		writtenLine(stdout, t, dst, ckpt, "weights")
-		return nil
+		return writeExport(stdout, dst, data, t, src, fi.IsDir(), ckpt)
 	}
+}
+
+// writeExport writes an export's data to dst ("" or "-": stdout, whose
+// data says what it is) and, to a file, prints the line that says what it
+// wrote.
+func writeExport(stdout io.Writer, dst string, data []byte, t *tuner.Tuner, src string, isDir bool, ckpt string) error {
+	if dst == "" || dst == "-" {
+		_, err := stdout.Write(data)
+		return err
+	}
+	if err := checkpoints.WriteFile(dst, data); err != nil {
+		return err
+	}
+	writtenLine(stdout, t, dst, runDirOf(src, isDir), ckpt)
+	return nil
 }
 
 // selectStage makes t's handover the winner of the stage a user named
@@ -133,12 +136,16 @@ func defaultDst(out, src string, isDir bool) string {
 	if out != "" {
 		return out
 	}
-	runDir := src
-	if !isDir {
-		// runs/NAME/checkpoints/gen-….ckpt belongs to runs/NAME.
-		runDir = filepath.Dir(filepath.Dir(src))
+	return filepath.Join(runDirOf(src, isDir), tuner.WeightsFile)
+}
+
+// runDirOf is the run directory of export's argument src: itself, or for a
+// checkpoint file (runs/NAME/checkpoints/gen-….ckpt) runs/NAME.
+func runDirOf(src string, isDir bool) string {
+	if isDir {
+		return src
 	}
-	return filepath.Join(runDir, tuner.WeightsFile)
+	return filepath.Dir(filepath.Dir(src))
 }
 
 // writeOut writes data to the file out, or to w for "" and "-".
@@ -152,7 +159,7 @@ func writeOut(out string, w io.Writer, data []byte) error {
 
 // exportPlayer exports a run of an external player: its params file
 // (which starts the player, under opts's limits, to pin its moves), or its
-// set line.
+// set line after comment lines that tell its story.
 func exportPlayer(ctx context.Context, t *tuner.Tuner, src string, isDir bool, format, out, ckpt string, stdout io.Writer, opts playerpool.Options) error {
 	switch format {
 	case "cpp":
@@ -162,7 +169,8 @@ func exportPlayer(ctx context.Context, t *tuner.Tuner, src string, isDir bool, f
 		if err != nil {
 			return err
 		}
-		return writeOut(out, stdout, []byte(setLine(pf)+"\n"))
+		st := t.Story()
+		return writeExport(stdout, out, []byte(storySetLines(&st, pf)), t, src, isDir, ckpt)
 	}
 	dst := defaultDst(out, src, isDir)
 	if err := writePlayerParams(ctx, t, dst, stdout, opts); err != nil {
@@ -171,27 +179,22 @@ func exportPlayer(ctx context.Context, t *tuner.Tuner, src string, isDir bool, f
 	if dst == "-" {
 		return nil
 	}
-	writtenLine(stdout, t, dst, ckpt, "parameters")
+	writtenLine(stdout, t, dst, runDirOf(src, isDir), ckpt)
 	return nil
 }
 
-// writtenLine says what export wrote to dst: the weights handed over
-// (noun: weights or parameters), their validation or that they have none
-// yet, and the checkpoint they came from.
-func writtenLine(stdout io.Writer, t *tuner.Tuner, dst, ckpt, noun string) {
-	v := t.Handover()
-	what := fmt.Sprintf("the validated mean of generation %d", v.Generation)
-	if v.Average > 0 {
-		what = fmt.Sprintf("the validated average of the means of generations %d-%d", v.Generation-v.Average+1, v.Generation)
+// writtenLine says what export wrote to dst, from the checkpoint ckpt of
+// the run in runDir: what the run hands over and its status (the Story),
+// and for weights not yet validated how to end the run now.
+func writtenLine(stdout io.Writer, t *tuner.Tuner, dst, runDir, ckpt string) {
+	st := t.Story()
+	from := ckpt
+	if k := t.StartKept(); k != "" {
+		from += " and " + k
 	}
-	if v.Generation == 0 && v.Average == 0 {
-		what = "the starting " + noun + " (no generation recommended yet)"
+	line := fmt.Sprintf("wrote %s: %s; %s; from %s", dst, st.What, st.Status, from)
+	if !st.Validated() {
+		line += fmt.Sprintf("; evotune resume %s --generations %d ends the run now, with its final race and the winner validated", runDir, t.State().Generation)
 	}
-	if v.Games == 0 {
-		what = strings.Replace(what, "the validated ", "the ", 1)
-		dir := filepath.Dir(filepath.Dir(ckpt)) // DIR/checkpoints/FILE
-		fmt.Fprintf(stdout, "wrote %s: %s, not yet validated: the run goes on, and measures what it recommends when it ends (evotune resume %s --generations %d ends it now), from %s\n", dst, what, dir, t.State().Generation, ckpt)
-		return
-	}
-	fmt.Fprintf(stdout, "wrote %s: %s, %s %s on %d validation games, from %s\n", dst, what, t.Metric(), fmtFitness(v.Fitness), v.Games, ckpt)
+	fmt.Fprintln(stdout, line)
 }

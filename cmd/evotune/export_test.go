@@ -102,7 +102,7 @@ func TestExportCppGolden(t *testing.T) {
 // The program's constants come out as the program writes them.
 func TestCppDefaults(t *testing.T) {
 	set, _ := eval.Set("nneonneo")
-	block, err := cppBlock(&eval.WeightsFile{SetName: set.Name, Weights: set.Defaults}, "defaults")
+	block, err := cppBlock(&eval.WeightsFile{SetName: set.Name, Weights: set.Defaults}, "defaults", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ static const float SCORE_EMPTY_WEIGHT = 270.0f;
 	}
 }
 
-var cppLine = regexp.MustCompile(`^static const float (SCORE_[A-Z_]+) = (-?[0-9]+(?:\.[0-9]*)?(?:e[-+][0-9]+)?)f;$`)
+var cppLine = regexp.MustCompile(`^static const float (SCORE_[A-Z_]+) = (-?[0-9]+(?:\.[0-9]*)?(?:e[-+][0-9]+)?)f;(?: // (start .*))?$`)
 
 // compareBlock parses a printed block back and checks each constant is
 // float32 of the file's value, bit for bit.
@@ -200,7 +200,7 @@ func TestCppRoundTrip(t *testing.T) {
 		}
 		// The formatting alone: cppBlock compiles the weights first, which
 		// costs more than everything else here.
-		block := cppLines(set, w, p)
+		block := cppLines(set, w, p, nil)
 		wf := &eval.WeightsFile{SetName: set.Name, Weights: w, Params: p}
 		compareBlock(t, block, wf)
 		if t.Failed() {

@@ -88,7 +88,7 @@ func startParamsFile(ctx context.Context, path string, file *eval.PlayerFile, wo
 // export --format set prints pastes as it is. Each name must be declared,
 // each value a finite number within its parameter's bounds.
 func (x *extPlayer) setParams(params, what string) error {
-	params = strings.TrimSpace(params)
+	params = strings.TrimSpace(withoutComments(params))
 	if rest, ok := strings.CutPrefix(params, "set"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
 		params = rest
 	}
@@ -241,7 +241,7 @@ func (f *extPlayerFlags) start(ctx context.Context, fs *flag.FlagSet) (*extPlaye
 		if err != nil {
 			return nil, usagef("flag --params-file: %v", err)
 		}
-		line := strings.TrimSpace(string(data))
+		line := strings.TrimSpace(withoutComments(string(data)))
 		if !strings.HasPrefix(line, "set ") || strings.Contains(line, "\n") {
 			return nil, badInput(fmt.Errorf("flag --params-file: %s is neither a params file nor one set line (evotune export --format set writes one)", f.paramsFile))
 		}

@@ -186,7 +186,7 @@ func TestTunedValuesCarry(t *testing.T) {
 	dir := tuneRun(t, playerConfig(cmd))
 	params := filepath.Join(dir, "weights.yaml")
 	code, set, errs := runCLI(t, "export", "--format", "set", dir)
-	if code != 0 || !strings.HasPrefix(set, "set ") {
+	if code != 0 || !strings.HasPrefix(set, "# status: ") || !strings.Contains(set, "\nset ") {
 		t.Fatalf("export --format set: exit %d %q %s", code, set, errs)
 	}
 	setFile := filepath.Join(t.TempDir(), "set.txt")
@@ -200,7 +200,11 @@ func TestTunedValuesCarry(t *testing.T) {
 		}
 		return perGame(t, out)
 	}
-	want := games("--player", line, "--params", strings.ReplaceAll(strings.TrimPrefix(strings.TrimSpace(set), "set "), " ", ","))
+	// The set line, after the comment lines that say what it is (which
+	// every form below keeps, and the readers skip).
+	setOnly := strings.TrimSpace(set)
+	setOnly = setOnly[strings.LastIndex(setOnly, "\n")+1:]
+	want := games("--player", line, "--params", strings.ReplaceAll(strings.TrimPrefix(setOnly, "set "), " ", ","))
 	for _, args := range [][]string{
 		{"--player", line, "--params", set},
 		{"--params-file", params},

@@ -55,7 +55,7 @@ func TestPlayerParamsFile(t *testing.T) {
 	}
 	for _, src := range []string{dir, path} {
 		code, out, errs := runCLI(t, "export", "--format", "set", src)
-		if code != 0 || !regexp.MustCompile(`^set monotonicity=\S+ smoothness=\S+ empty=\S+ corner=\S+ merge=\S+\n$`).MatchString(out) {
+		if code != 0 || !regexp.MustCompile(`^(# .*\n)+set monotonicity=\S+ smoothness=\S+ empty=\S+ corner=\S+ merge=\S+\n$`).MatchString(out) {
 			t.Errorf("export --format set %s: exit %d %q %s", src, code, out, errs)
 		}
 	}
