@@ -80,9 +80,9 @@ noise: {handling: false}
 		if want := "recommending the winner of a race on up to 24 games each of the average of its last means (up to 5, a fifth of its generations at most), its last mean and its start, with its last 2 means every 2 generations"; !strings.Contains(out, want) {
 			t.Errorf("the config line does not say %q:\n%s", want, out)
 		}
-		race := regexp.MustCompile(`(?m)^gen 6/6 .*final race on (\d+) games: start \d+(?: \(out after \d+ games\))?, gen 2 \d+(?: \(out after \d+ games\))?, gen 4 \d+(?: \(out after \d+ games\))?, gen 6 \d+(?: \(out after \d+ games\))?; (the start|gen \d) wins; (the start|generation \d's mean) validated`).FindStringSubmatch(errs + out)
+		race := regexp.MustCompile(`(?m)^gen 6/6 .*final race on (\d+) games: start \d+(?: \(out after \d+ games\))?, gen 2 \d+(?: \(out after \d+ games\))?, gen 4 \d+(?: \(out after \d+ games\))?, gen 6 \d+(?: \(out after \d+ games\))?; (the start|gen \d) wins; export now writes (the start weights|the distribution mean of generation \d)`).FindStringSubmatch(errs + out)
 		// The line names the winner the validation measured.
-		if race != nil && (race[2] == "the start") != (race[3] == "the start") {
+		if race != nil && (race[2] == "the start") != (race[3] == "the start weights") {
 			t.Errorf("the race's winner %q, the validated %q", race[2], race[3])
 		}
 		if race == nil {
@@ -92,10 +92,10 @@ noise: {handling: false}
 		if won == "the start" {
 			won = "0"
 		}
-		if v := strings.TrimSuffix(strings.TrimPrefix(race[3], "generation "), "'s mean"); v != won && !(won == "0" && v == "the start") {
+		if v := strings.TrimPrefix(race[3], "the distribution mean of generation "); v != won && !(won == "0" && v == "the start weights") {
 			t.Errorf("%s won, %s was validated", race[2], race[3])
 		}
-		tuned := regexp.MustCompile(`(?m)^tuned .*, generation (\d+)$`).FindStringSubmatch(out)
+		tuned := regexp.MustCompile(`(?m)^tuned .*, the distribution mean of generation (\d+)$`).FindStringSubmatch(out)
 		if won == "0" {
 			if !strings.Contains(out, "tuned     the start: it won the final race") {
 				t.Errorf("the start won, and the summary does not say so:\n%s", out)
@@ -126,11 +126,11 @@ func TestTuneRaceNamesItsWinner(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d\n%s", code, errs)
 		}
-		m := regexp.MustCompile(`final race on \d+ games: .*; (the start|gen 10|the average) wins; (the start|generation 10's mean|the average of the means of generations 9-10) validated`).FindStringSubmatch(errs + out)
+		m := regexp.MustCompile(`final race on \d+ games: .*; (the start|gen 10|the average) wins; export now writes (the start weights|the distribution mean of generation 10|the average of the distribution means of generations 9-10)[, ]`).FindStringSubmatch(errs + out)
 		if m == nil {
 			t.Fatalf("seed %d: no line of the final race of the start, the last mean and the average:\n%s%s", seed, out, errs)
 		}
-		want := map[string]string{"the start": "the start", "gen 10": "generation 10's mean", "the average": "the average of the means of generations 9-10"}[m[1]]
+		want := map[string]string{"the start": "the start weights", "gen 10": "the distribution mean of generation 10", "the average": "the average of the distribution means of generations 9-10"}[m[1]]
 		if m[2] != want {
 			t.Errorf("seed %d: %q wins, %q validated", seed, m[1], m[2])
 		}

@@ -110,17 +110,11 @@ func (p *tuneProgress) generation(rec tuner.Record) {
 		line += "  finalist"
 	}
 	if v := rec.Validation; v != nil {
-		what := fmt.Sprintf("generation %d's mean", v.Generation)
-		if v.Average > 0 {
-			what = fmt.Sprintf("the average of the means of generations %d-%d", v.Generation-v.Average+1, v.Generation)
-		}
 		if r := v.Race; r != nil {
 			line += "  " + describeRace(r) + ";"
-			if e := r.Entrants; e[0].Start && e[0].Generation == v.Generation && v.Average == 0 {
-				what = "the start"
-			}
 		}
-		line += fmt.Sprintf(" %s validated %s (mean score %.0f ± %.0f)  report updated", what, fmtFitness(v.Fitness), v.Mean, v.CI95)
+		// The run's story at this moment, as export and the report tell it.
+		line += fmt.Sprintf(" export now writes %s  report updated", p.run.Tuner().Story().What)
 	}
 	fmt.Fprintln(p.w, line)
 	if next != "" {
@@ -132,7 +126,9 @@ func (p *tuneProgress) validation(v *tuner.Validation, start bool) {
 	if !start {
 		return
 	}
-	msg := fmt.Sprintf("start     validated %s (mean score %.0f ± %.0f over %d games)", fmtFitness(v.Fitness), v.Mean, v.CI95, v.Games)
+	// The run keeps the figure before it says so: an export works from
+	// this line on (tuner.StartFile).
+	msg := fmt.Sprintf("start     validated %s (mean score %.0f ± %.0f over %d games); export now writes the start, until generation 1 ends", fmtFitness(v.Fitness), v.Mean, v.CI95, v.Games)
 	if v.Stage > 0 {
 		// The next stage validates with another search.
 		p.restart = fmt.Sprintf("start     measured again with %s: %s (mean score %.0f ± %.0f over %d games)",

@@ -91,10 +91,7 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, p
 		// The final race kept the start: no mean beat it.
 		fmt.Fprintf(stdout, "tuned     the start: it won the final race against the run's last means on games of their own, so the start stays recommended; try more generations or another sigma\n")
 	} else if res.Final != nil {
-		of := fmt.Sprintf("generation %d", res.Final.Generation)
-		if a := res.Final.Average; a > 0 {
-			of = fmt.Sprintf("the average of the means of generations %d-%d", res.Final.Generation-a+1, res.Final.Generation)
-		}
+		of := tuner.MeanName(res.Final.Generation, res.Final.Average)
 		fmt.Fprintf(stdout, "tuned     %s %s on the same games (mean score %.0f ± %.0f), %s\n", m, fmtFitness(res.Final.Fitness), res.Final.Mean, res.Final.CI95, of)
 		if line := pairedSummary(cfg.Seed, res.Start, res.Final); line != "" {
 			fmt.Fprintf(stdout, "gain      %s\n", line)
@@ -219,22 +216,8 @@ func describeConfig(cfg *tuner.Config, t *tuner.Tuner) string {
 	line := fmt.Sprintf("%s on %s, %d candidates × %s, %s, %s, fitness %s, seed %d, %d workers",
 		method, tuned, t.Lambda(), games, gens,
 		search, cfg.Fitness.Metric, cfg.Seed, engine.Workers(cfg.Workers))
-	v := cfg.Validation
-	rec := "its last mean"
-	if v.Average > 1 {
-		rec = fmt.Sprintf("the average of its last means (up to %d, a fifth of its generations at most)", v.Average)
-	}
-	switch {
-	case v.Select == 0:
-		line += ", recommending " + rec
-	case v.Average > 1:
-		line += fmt.Sprintf(", recommending the winner of a race on up to %d games each of %s, its last mean and its start", v.Select, rec)
-	default:
-		line += fmt.Sprintf(", recommending the winner of a race on up to %d games each of its last mean and its start", v.Select)
-	}
-	if v.Select > 0 && v.Finalists > 0 {
-		line += fmt.Sprintf(", with its last %d means %s", v.Finalists, v.FinalistSpacing())
-	}
+	rule, _ := tuner.RecommendationRule(cfg)
+	line += ", recommending " + rule
 	return line
 }
 
