@@ -314,7 +314,7 @@ func (t *Tuner) vectorName(v *Validation) string {
 	case v.Generation == 0 && v.Average == 0:
 		return fmt.Sprintf("the start %s (%s)", t.word(), t.startOrigin())
 	case won && race.Entrants[race.Winner].Start:
-		return fmt.Sprintf("%s, the winner of %s and start of %s, which won %s", MeanName(v.Generation, v.Average), t.stageWord(v.Stage-1), t.stageWord(v.Stage), after)
+		return fmt.Sprintf("%s, the winner of %s, which as the start of %s won %s", MeanName(v.Generation, v.Average), t.stageWord(v.Stage-1), t.stageWord(v.Stage), after)
 	case won:
 		return MeanName(v.Generation, v.Average) + ", the winner of " + after
 	}
@@ -331,7 +331,7 @@ func (t *Tuner) raceName(i int, race *RecordRace) string {
 	if len(t.cfg.Stages) == 0 {
 		return fmt.Sprintf("the final race after generation %d", after)
 	}
-	return fmt.Sprintf("%s's final race after generation %d", t.stageWord(i), after)
+	return fmt.Sprintf("the final race of %s after generation %d", t.stageWord(i), after)
 }
 
 // pendingName says what a stage under way hands over, in general.
@@ -365,7 +365,7 @@ func (t *Tuner) entrantName(e entrant) string {
 	case e.start && t.state.Stage == 0:
 		return "the start"
 	case e.start:
-		return fmt.Sprintf("the stage's start (the winner of %s)", t.stageWord(t.state.Stage-1))
+		return "the stage's start (the previous stage's winner)"
 	case e.average > 0:
 		return MeanName(e.Generation, e.average)
 	}

@@ -139,8 +139,8 @@ func TestHandoverText(t *testing.T) {
 	for _, tc := range []struct {
 		name, yml, want, not string
 	}{
-		{"race", acrossYAML, "were stage 2 to end now, the stage's start (the winner of stage 1), the distribution mean of generation 7 (a finalist) and the distribution mean of generation 8 would race on up to 32 games each", "without a race"},
-		{"no finalists", strings.Replace(acrossYAML, "finalists: 2, every: 2, ", "", 1), "the stage's start (the winner of stage 1) and the distribution mean of generation 8 would race", "generation 6"},
+		{"race", acrossYAML, "were stage 2 to end now, the stage's start (the previous stage's winner), the distribution mean of generation 7 (a finalist) and the distribution mean of generation 8 would race on up to 32 games each", "without a race"},
+		{"no finalists", strings.Replace(acrossYAML, "finalists: 2, every: 2, ", "", 1), "the stage's start (the previous stage's winner) and the distribution mean of generation 8 would race", "generation 6"},
 		{"no race", strings.Replace(acrossYAML, "finalists: 2, every: 2, select: 32", "select: 0", 1), "would be validated on 4 held-out games, without a race", "would race"},
 		{"unnamed stage", acrossYAML, "stage 2 of 2\n", "stage 2 (2)"},
 	} {

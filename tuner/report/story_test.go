@@ -192,7 +192,7 @@ func TestStoryFinalRaces(t *testing.T) {
 		"end of stage 1, after generation 5, 32 games",
 		fmt.Sprintf("the stage&#39;s start (the winner of stage 1, generation %d)", last.Generation),
 		"won, recommended: the start keeps its own validated figure",
-		fmt.Sprintf("the winner of stage 1 and start of stage 2, which won stage 2&#39;s final race after generation 15"),
+		"the winner of stage 1, which as the start of stage 2 won the final race of stage 2 after generation 15",
 		"The table under the fitness chart tells the final race that chose them, after generation 15",
 		fmt.Sprintf("tuned: the stage&#39;s start (the winner of stage 1, generation %d), winner of the final race", last.Generation),
 	} {
@@ -406,7 +406,7 @@ func TestStoryStageUnderWay(t *testing.T) {
 	}
 	// Stage 2 began after generation 5: finalists at 7 and 9 (10, the
 	// latest mean, races as such).
-	want := "The current stage has not ended: were stage 2 to end now, the stage's start (the winner of stage 1), the distribution mean of generation 7 (a finalist), the distribution mean of generation 9 (a finalist) and the distribution mean of generation 10 would race on up to 32 games each"
+	want := "The current stage has not ended: were stage 2 to end now, the stage's start (the previous stage's winner), the distribution mean of generation 7 (a finalist), the distribution mean of generation 9 (a finalist) and the distribution mean of generation 10 would race on up to 32 games each"
 	if !strings.HasPrefix(tb.After, want) || tb.After != "The current stage has not ended: "+r.Story.Next+"." {
 		t.Errorf("after the table: %q, want %q..., the run's story", tb.After, want)
 	}
