@@ -63,14 +63,39 @@ func cppBlock(wf *eval.WeightsFile, from string, st *tuner.Story) (string, error
 	for _, l := range cppProvenance(wf, from, st) {
 		fmt.Fprintf(&b, "// %s\n", l)
 	}
-	b.WriteString(cppLines(set, wf.Weights, params, st))
+	b.WriteString(cppLines(set, wf.Weights, params, cppNotes(set, wf.Search, st)))
 	return b.String(), nil
 }
 
+// cppNotes returns the comment on each constant's line, by the set's
+// name of its value: its start and whether the run held it, from the
+// run's story st; for a file (st nil), which records no start, whether a
+// tuner holds it under the file's search: the reference weight of a
+// search that adds no move scores, whose scale alone it would change.
+func cppNotes(set *eval.FeatureSet, search *engine.SearchConfig, st *tuner.Story) func(string) string {
+	if st != nil {
+		return func(name string) string {
+			if i := slices.Index(st.Names, name); i >= 0 {
+				return st.ValueNote(i, cppFloat)
+			}
+			return ""
+		}
+	}
+	ref := ""
+	if search != nil && set.ScaleInvariant && !search.ScoresMoves() {
+		ref = set.Features[set.ReferenceIndex()].Name
+	}
+	return func(name string) string {
+		if name != "" && name == ref {
+			return "held: the set's reference weight, which a tuner holds under this search (no move scores: only the weights' directions matter)"
+		}
+		return ""
+	}
+}
+
 // cppLines writes the constants of the weights w and parameters p of the
-// nneonneo set s, each with its start and whether it is held from st (nil:
-// no comment).
-func cppLines(s *eval.FeatureSet, w, p []float64, st *tuner.Story) string {
+// nneonneo set s, each with its note (nil: none) at the end of its line.
+func cppLines(s *eval.FeatureSet, w, p []float64, note func(name string) string) string {
 	var b strings.Builder
 	for _, k := range cppConstants {
 		var x float64
@@ -80,9 +105,9 @@ func cppLines(s *eval.FeatureSet, w, p []float64, st *tuner.Story) string {
 			x = w[s.Index(k.of)]
 		}
 		fmt.Fprintf(&b, "static const float %s = %s;", k.name, cppFloat(x))
-		if st != nil {
-			if i := slices.Index(st.Names, k.of); i >= 0 {
-				b.WriteString(" // " + st.ValueNote(i, cppFloat))
+		if note != nil {
+			if n := note(k.of); n != "" {
+				b.WriteString(" // " + n)
 			}
 		}
 		b.WriteString("\n")

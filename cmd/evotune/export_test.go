@@ -120,7 +120,7 @@ static const float SCORE_EMPTY_WEIGHT = 270.0f;
 	}
 }
 
-var cppLine = regexp.MustCompile(`^static const float (SCORE_[A-Z_]+) = (-?[0-9]+(?:\.[0-9]*)?(?:e[-+][0-9]+)?)f;(?: // (start .*))?$`)
+var cppLine = regexp.MustCompile(`^static const float (SCORE_[A-Z_]+) = (-?[0-9]+(?:\.[0-9]*)?(?:e[-+][0-9]+)?)f;(?: // ((?:start|held).*))?$`)
 
 // compareBlock parses a printed block back and checks each constant is
 // float32 of the file's value, bit for bit.
