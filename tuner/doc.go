@@ -112,8 +112,18 @@
 //     and the journal. After each generation it appends the history line,
 //     saves the checkpoint and resets the journal, in that order, so every
 //     crash is recoverable. It reaches the tuner only through its methods.
-//   - export.go turns a checkpoint back into a tuner and the recommended
-//     weights into a weights file with provenance.
+//   - export.go turns a checkpoint back into a tuner and what the run
+//     hands over now (Handover) into a weights file with provenance.
+//     When the start's validation finishes, the Run keeps it in
+//     start.ckpt (startrecord.go), so an export before generation 1's
+//     checkpoint has it; a resume replays those games from the journal
+//     instead of reading it.
+//   - story.go is the one account of what a run hands over and why at
+//     each moment (Story: before generation 1, in a stage, between stages,
+//     at the end) and of the rule (RecommendationRule): the weights
+//     file's notes, export's line, the report and tune's progress lines
+//     all tell it in its words, so a change to the rule is told
+//     everywhere from there.
 //
 // Determinism: all randomness comes from the run seed (the optimizer's
 // stream, the game seeds); results land in slots by index and reductions

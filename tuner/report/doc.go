@@ -36,6 +36,12 @@
 // games between candidates, races and validations and says what a
 // candidate played under noise handling and racing.
 //
+// What export writes now is told as the run's tuner.Story tells it, the
+// lines the exported file carries, so the page and the file never say
+// two things; the config is the checkpoint's, with comments where a
+// resume changed it from config.yaml or a search reads a value otherwise
+// (configtext.go).
+//
 // A run of an external player (tuner.PlayerConfig) is shown by what it
 // tuned: the player's id, version and command stand where a feature set's
 // run shows its search, its parameters by name where the weights go, and
