@@ -18,8 +18,7 @@ type Notes struct {
 	// line each.
 	Head []string
 	// Values are notes at the end of a weight's or parameter's line, by
-	// name. A set's shape parameters, which are written on one line
-	// otherwise, get a line each when one of them has a note.
+	// name; a set's shape parameters share a line, and their notes it.
 	Values map[string]string
 }
 
@@ -43,14 +42,16 @@ func (n *Notes) value(name string) string {
 	return oneLine(n.Values[name])
 }
 
-// anyValue says n has a note for one of names.
-func (n *Notes) anyValue(names []string) bool {
-	for _, name := range names {
-		if n.value(name) != "" {
-			return true
+// flowNote is the note of a line that holds the parameters ps (a set's
+// shape parameters are written on one line): each one's note, by name.
+func (n *Notes) flowNote(ps []Param) string {
+	var parts []string
+	for _, p := range ps {
+		if v := n.value(p.Name); v != "" {
+			parts = append(parts, p.Name+" "+v)
 		}
 	}
-	return false
+	return strings.Join(parts, "; ")
 }
 
 // noted returns the node v with name's note at the end of its line.

@@ -8,8 +8,9 @@ import (
 )
 
 // TestNotesAreComments: a file's notes are comments, each on its line
-// (a shape parameter's too), and the file reads back to what it says
-// without them, bit for bit: notes change nothing a reader loads.
+// (the shape parameters' on theirs), and the file reads back to what it
+// says without them, bit for bit: notes change nothing a reader loads,
+// nor where its lines are but for the head's.
 func TestNotesAreComments(t *testing.T) {
 	for _, file := range []func() *WeightsFile{tunedFile, nnTunedFile} {
 		plain, err := file().Marshal()
@@ -30,10 +31,16 @@ func TestNotesAreComments(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := string(noted)
-		for _, name := range s.VectorNames() {
-			if !strings.Contains(text, " # start "+name+"\n") {
-				t.Errorf("%s: no note on %s's line:\n%s", s.Name, name, text)
+		for _, f := range s.Features {
+			if !strings.Contains(text, " # start "+f.Name+"\n") {
+				t.Errorf("%s: no note on %s's line:\n%s", s.Name, f.Name, text)
 			}
+		}
+		if len(s.Params) > 0 && !strings.Contains(text, "} # monotonicity_power start monotonicity_power; sum_power start sum_power\n") {
+			t.Errorf("%s: the parameters' line has not their notes:\n%s", s.Name, text)
+		}
+		if a, b := strings.Count(string(plain), "\n"), strings.Count(text, "\n"); b != a+3 {
+			t.Errorf("%s: %d lines with two head notes, %d without: want the head's alone more", s.Name, b, a)
 		}
 		if !strings.Contains(text, "\n# status: not yet validated\n# a run name with a line break # and a hash\n") {
 			t.Errorf("%s: head notes not written one comment line each:\n%s", s.Name, text)

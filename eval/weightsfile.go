@@ -175,16 +175,10 @@ func (wf *WeightsFile) Marshal() ([]byte, error) {
 	add("weights", featureMap(s, wf.Weights, 0, wf.Notes))
 	if len(s.Params) > 0 {
 		n := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
-		names := make([]string, len(s.Params))
-		for i, p := range s.Params {
-			names[i] = p.Name
-		}
-		if wf.Notes.anyValue(names) {
-			n.Style = 0 // a line each, for the notes
-		}
 		for i, x := range params {
-			n.Content = append(n.Content, str(s.Params[i].Name), wf.Notes.noted(s.Params[i].Name, float(x)))
+			n.Content = append(n.Content, str(s.Params[i].Name), float(x))
 		}
+		n.LineComment = wf.Notes.flowNote(s.Params)
 		add("params", n)
 	}
 	if si := wf.Search; si != nil {
