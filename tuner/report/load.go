@@ -38,8 +38,10 @@ type Run struct {
 	// Config0 is the run directory's config.yaml, the config as the run
 	// began it (a resume may change its limits); nil where it is unread.
 	Config0 *tuner.Config
-	// Checkpoint is the file State comes from.
-	Checkpoint string
+	// Checkpoint is the file State comes from, and StartKept the record
+	// of the start's validation where the state took it from there
+	// (tuner.StartFile).
+	Checkpoint, StartKept string
 	// History holds the complete lines of history.jsonl, in order.
 	History []Generation
 	// Notices say what the report skipped or could not show, one line each.
@@ -119,6 +121,7 @@ func Load(dir string) (*Run, error) {
 		Metric:     t.Metric(),
 		State:      t.State(),
 		Checkpoint: ckpt,
+		StartKept:  t.StartKept(),
 		Notices:    notices,
 	}
 	story := t.Story()

@@ -146,7 +146,7 @@ func (r *Run) page() (*page, error) {
 	p.Facts = append(p.Facts,
 		[2]string{"fitness", fmt.Sprintf("%s over the generation's common games, the same seeds for every candidate", r.Metric)},
 		[2]string{"recommendation", r.recommendationFact()},
-		[2]string{"checkpoint read", r.Checkpoint})
+		[2]string{"checkpoint read", r.checkpointFact()})
 
 	p.Comparison = r.comparison()
 
@@ -173,6 +173,15 @@ func (r *Run) page() (*page, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// checkpointFact names the files the state was read from: the checkpoint,
+// and the start's validation where it came from the run's record of it.
+func (r *Run) checkpointFact() string {
+	if r.StartKept != "" {
+		return r.Checkpoint + "; the start's validation: " + r.StartKept
+	}
+	return r.Checkpoint
 }
 
 // recommendationFact says in one line how the run chooses what it

@@ -255,7 +255,7 @@ func TestChartSeries(t *testing.T) {
 			}
 			want := map[string]map[string]int{
 				"fitness": {"best candidate": n, "median candidate": n, "mean of candidates": n,
-					"validated mean ± 95% CI": vals, "recommended, validated": band, "start weights, validated": 1},
+					"validated mean ± 95% CI": vals, "last validated": band, "start weights, validated": 1},
 				"sigma":      {"σ, normalised coordinates": n},
 				"weights":    {"monotonicity": n, "smoothness": n, "empty": n, "corner (start 0: raw change)": n, "merge": n},
 				"games":      {"games (tuning, races, validation)": n},

@@ -296,7 +296,7 @@ func (s *series) add(x, y, xe, e float64, withErr bool) {
 // (an older line recommending a generation whose validation was skipped
 // as damaged).
 func (r *Run) recommendedLine(ds []decision) series {
-	s := series{Name: "recommended, validated", Kind: line, Color: 8, Band: true}
+	s := series{Name: "last validated", Kind: line, Color: 8, Band: true}
 	if len(r.History) == 0 {
 		return s
 	}

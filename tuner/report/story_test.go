@@ -80,7 +80,7 @@ func TestStoryFinalRaces(t *testing.T) {
 	}
 	c := findChart(r.charts(), "fitness")
 	winners := seriesNamed(c, "race winner, validated ± 95% CI")
-	band := seriesNamed(c, "recommended, validated")
+	band := seriesNamed(c, "last validated")
 	if winners == nil || band == nil {
 		t.Fatalf("fitness chart series %v: want the winners and the recommended band", pointsOf(c))
 	}
@@ -266,7 +266,7 @@ func TestStoryLegacy(t *testing.T) {
 	if s := seriesNamed(c, "validated mean ± 95% CI"); s != nil {
 		t.Errorf("a raced history drew its validations as plain points too")
 	}
-	band := seriesNamed(c, "recommended, validated")
+	band := seriesNamed(c, "last validated")
 	for g, rec := range []int{0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8} {
 		if got, ok := stepAt(band, float64(g)); !ok || got != fig(rec) {
 			t.Errorf("generation %d: recommended figure %v (drawn: %v), want generation %d's %v", g, got, ok, rec, fig(rec))
@@ -307,7 +307,7 @@ func TestStoryLegacy(t *testing.T) {
 	if s := seriesNamed(c, "race entrant, stopped"); s == nil || len(s.X) != 1 || s.X[0] != 0 {
 		t.Errorf("the final race's stopped start is not drawn: %v", pointsOf(c))
 	}
-	if got, _ := stepAt(seriesNamed(c, "recommended, validated"), 10); got != fig(10) {
+	if got, _ := stepAt(seriesNamed(c, "last validated"), 10); got != fig(10) {
 		t.Errorf("recommended after the final race %v, want %v", got, fig(10))
 	}
 }
@@ -412,7 +412,7 @@ func TestStoryStageUnderWay(t *testing.T) {
 	}
 	c := findChart(r.charts(), "fitness")
 	v := r.History[4].Validation
-	if got, _ := stepAt(seriesNamed(c, "recommended, validated"), 10); v == nil || got != v.Mean {
+	if got, _ := stepAt(seriesNamed(c, "last validated"), 10); v == nil || got != v.Mean {
 		t.Errorf("recommended figure at generation 10: %v, want stage 1's winner's (%+v)", got, v)
 	}
 }
@@ -433,7 +433,7 @@ func TestStoryStartAcrossSearches(t *testing.T) {
 		t.Fatalf("stage 1's race %+v, the state's start %+v: want the race to record the start's first-stage figure, unlike the state's", first, r.State.Start)
 	}
 	c := findChart(r.charts(), "fitness")
-	band := seriesNamed(c, "recommended, validated")
+	band := seriesNamed(c, "last validated")
 	if band == nil || len(band.X) < 2 || band.X[0] != 0 || band.Y[0] != first.Start.Mean || band.X[1] != 5 {
 		t.Errorf("band %v: want it to begin at generation 0 with the start's first-stage figure %v until the race after generation 5", pointsIn(band), first.Start.Mean)
 	}
@@ -445,7 +445,7 @@ func TestStoryStartAcrossSearches(t *testing.T) {
 			g.Validation.Start = nil // as an older build wrote it
 		}
 	}
-	band = seriesNamed(findChart(r.charts(), "fitness"), "recommended, validated")
+	band = seriesNamed(findChart(r.charts(), "fitness"), "last validated")
 	if band == nil || len(band.X) == 0 || band.X[0] != 5 {
 		t.Errorf("band %v of an older history: want it to begin at the first race, after generation 5", pointsIn(band))
 	}
