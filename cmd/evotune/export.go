@@ -16,7 +16,7 @@ import (
 var exportCommand = &command{
 	name:     "export",
 	synopsis: "DIR|CHECKPOINT|PARAMS [-o FILE] [--format yaml|cpp|set] [--stage NAME]",
-	summary:  "write the recommended weights of a run (the winner of its final race, validated; while it goes on, the average of its last means, not yet validated) as a weights file, or as 2048.cpp constants, at any time; a run of a player: its params file, or its set line; --stage: the winner of one stage of a ladder",
+	summary:  "write what a run hands over now, at any moment after tune starts (validated, or while a stage goes on not yet validated: each form says which, and why, in itself) as a weights file, or as 2048.cpp constants; a run of a player: its params file, or its set line; --stage: the winner of one stage of a ladder",
 	setup:    setupExport,
 }
 
