@@ -292,7 +292,7 @@ func (o *CMAES) update() {
 		o.lra.adapt(n, o.m, &o.sigma, o.c)
 	}
 	if o.settle != nil {
-		o.settle.adapt(o.settle.dl, o.m, &o.sigma, o.c)
+		o.settle.adapt(o.settle.dl, o.fit, o.m, &o.sigma, o.c)
 	}
 
 	if o.lra != nil || float64(o.g+1-o.eigenG) > o.eigenEvery {

@@ -61,6 +61,7 @@ func (o *CMAES) MarshalBinary() ([]byte, error) {
 		e.f64(s.v)
 		e.int(s.t)
 		e.f64(s.eta)
+		e.f64s(s.fits)
 	}
 	return e.finish(), nil
 }
@@ -133,8 +134,9 @@ func (o *CMAES) UnmarshalBinary(data []byte) error {
 	if s := t.settle; s != nil {
 		s.e = d.finiteF64s("settle E", n)
 		s.v = d.f64()
-		s.t = d.int("settle steps", 0, t.g)
+		s.t = d.int("settle generations", 0, t.g)
 		s.eta = d.f64()
+		s.fits = d.finiteF64s("settle fitness", min(s.t, 2*quarter(s.t+1)))
 		if d.err == nil && !(finite(s.v) && s.v >= 0 && s.eta > 0 && s.eta <= 1) {
 			d.fail("settle: V %v or learning rate %v out of range", s.v, s.eta)
 		}
