@@ -45,6 +45,8 @@ func TestConfigErrors(t *testing.T) {
 		{"lr_adapt with cem", "optimizer: {method: cem, lr_adapt: true}\n", 1, "optimizer.lr_adapt", "method: cmaes"},
 		{"lr_adapt not a bool", "optimizer: {lr_adapt: 2}\n", 1, "optimizer.lr_adapt", ""},
 		{"mirrored with cem", "optimizer: {method: cem, mirrored: true}\n", 1, "optimizer.mirrored", "method: cmaes"},
+		{"settle with cem", "optimizer: {method: cem, settle: true}\n", 1, "optimizer.settle", "method: cmaes"},
+		{"settle with lr_adapt", "optimizer: {settle: true, lr_adapt: true}\n", 1, "optimizer.settle", "choose one"},
 		{"mirrored not a bool", "optimizer: {mirrored: yes please}\n", 1, "optimizer.mirrored", ""},
 		{"algorithm", "search: {algorithm: mcts}\n", 1, "search.algorithm", "expectimax, beam or nneonneo"},
 		{"depth", "\nsearch: {depth: -2}\n", 2, "search.depth", "1 to 20"},

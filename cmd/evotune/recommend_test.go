@@ -33,6 +33,8 @@ validation: {games: 4}
 		{"lr_adapt: true", "cmaes (learning rate adaptation) on standard"},
 		{"mirrored: true", "cmaes (mirrored sampling) on standard"},
 		{"lr_adapt: true, mirrored: true", "cmaes (learning rate adaptation, mirrored sampling) on standard"},
+		// Settling's rate is 1 for its first 10 generations.
+		{"mirrored: true, settle: true", "cmaes (mirrored sampling, settling) on standard"},
 	} {
 		code, out, errs := tune("method: cmaes, population: 4, " + c.options)
 		if code != 0 {
@@ -46,7 +48,7 @@ validation: {games: 4}
 			t.Errorf("%s: %d progress lines show learning rates below 1, want %d:\n%s", c.options, len(rates), want, errs)
 		}
 	}
-	for _, key := range []string{"lr_adapt", "mirrored"} {
+	for _, key := range []string{"lr_adapt", "mirrored", "settle"} {
 		code, out, errs := tune("method: cem, " + key + ": true")
 		if lines := strings.Split(strings.TrimSpace(errs), "\n"); code != 2 || len(lines) != 1 ||
 			!strings.Contains(errs, "optimizer."+key) || !strings.Contains(errs, "method: cmaes") {
