@@ -131,20 +131,21 @@
 // averages E and V at rate 0.1, as LRA's do, kept as averages of the steps
 // so far (divided by the sum of their weights), and their signal-to-noise
 // estimate, corrected so that pure noise gives 0 however many steps it
-// averages, over its deviation under pure noise is a z score. From the
-// 10th step on, η moves by a factor exp(0.1η·clip(z − 0.5, −1, 1)), at
-// most 1. The
-// update is then taken η-scaled: m = m_old + η Δm, C = C_old + η ΔC and
-// log σ = log σ_old + η Δlog σ; the paths are not scaled. Unlike LRA, σ
-// is not raised as η falls. On a plateau of noise z is about 0 ± 1, η
-// falls about as 1/(1 + k/15), and the mean, C and σ stop wandering (on
-// pure noise, over 150 generations, the settled mean travels an eighth as
-// far as plain CMA-ES's and σ's log range is a tenth: TestSettleFlat); on
-// a slope whose direction
-// holds it stays 1 and the run is plain CMA-ES's (TestSettleClimbs). Near
-// a noiseless optimum the steps point nowhere in particular too, so it
-// converges more slowly there (TestSettleConverges): it is for noisy
-// objectives, such as games.
+// averages, over its deviation under pure noise is a z score; and the
+// generation's mean fitness is kept for a climb test, the latest quarter
+// of the generations (5 at least) against the quarter before, by a z test
+// at 2 on their pooled variance. From the 10th generation on, η moves by
+// a factor exp(0.1η·r), at most 1, with r = clip(z − 0.5, −1, 1), but not
+// below 0 while the run climbs. The update is then taken η-scaled:
+// m = m_old + η Δm, C = C_old + η ΔC and log σ = log σ_old + η Δlog σ;
+// the paths are not scaled. Unlike LRA, σ is not raised as η falls. On a
+// plateau of noise z is about 0 ± 1, η falls about as 1/(1 + k/15), and
+// the mean, C and σ stop wandering (on pure noise, over 150 generations,
+// the settled mean travels a seventh as far as plain CMA-ES's and σ's log
+// range is an eighth: TestSettleFlat); on a slope whose direction holds,
+// and on a sphere, whose steps point nowhere in particular once σ has
+// adapted but whose fitness keeps falling, it stays 1 and the run is plain
+// CMA-ES's (TestSettleClimbs, TestSettleHoldsWhileClimbing).
 //
 // With Mirrored, mirrored sampling with pairwise selection (Brockhoff,
 // Auger, Hansen, Arnold & Hohm 2010; Auger, Brockhoff & Hansen 2011):
