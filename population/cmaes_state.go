@@ -136,7 +136,7 @@ func (o *CMAES) UnmarshalBinary(data []byte) error {
 		s.v = d.f64()
 		s.t = d.int("settle generations", 0, t.g)
 		s.eta = d.f64()
-		s.fits = d.finiteF64s("settle fitness", min(s.t, 2*quarter(s.t+1)))
+		s.fits = d.finiteF64s("settle fitness", settleKept(s.t))
 		if d.err == nil && !(finite(s.v) && s.v >= 0 && s.eta > 0 && s.eta <= 1) {
 			d.fail("settle: V %v or learning rate %v out of range", s.v, s.eta)
 		}

@@ -102,6 +102,20 @@ func (s *settle) z() float64 {
 // quarter is the climb test's window after t generations.
 func quarter(t int) int { return max(settleWarmup/2, t/4) }
 
+// settleKept is the number of fitness values settling holds after t
+// generations: each generation adds one, and the oldest go beyond the two
+// quarters the next generation's test reads (2·quarter(t+1)). That bound
+// grows by two every fourth generation from t+1 = 24 on, and the values
+// held catch up with it a generation later: they are one short of it when
+// t+1 is a multiple of 4 (a state's t can be anything, so no loop).
+func settleKept(t int) int {
+	k := min(t, 2*quarter(t+1))
+	if t+1 >= 24 && (t+1)%4 == 0 {
+		k--
+	}
+	return k
+}
+
 // climbing reports whether the mean fitness of the latest quarter of the
 // generations is below (better than) the quarter's before by more than
 // settleClimbZ standard errors, from their pooled variance.

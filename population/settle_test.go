@@ -186,3 +186,45 @@ func TestSettleNoisySphere(t *testing.T) {
 		t.Errorf("noisy sphere: settled median final f %.3g is not below half plain CMA-ES's %.3g", settled[5], plain[5])
 	}
 }
+
+// TestSettleStateEveryGeneration saves and restores a settling optimizer
+// after every one of 200 generations, through the windows' growth, and
+// checks that the restored one goes on bit for bit.
+func TestSettleStateEveryGeneration(t *testing.T) {
+	f := noisySphere(0.5)
+	cfg := CMAESConfig{Config: Config{X0: []float64{3, -2, 1, 4, -1}, Seed: 9, Noisy: true}, Mirrored: true, Settle: true}
+	straight, _ := NewCMAES(cfg)
+	o, err := NewCMAES(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g := range 200 {
+		want := step(t, straight, f)
+		if got := step(t, o, f); !sameBits(got, want) {
+			t.Fatalf("generation %d differs after a restore", g+1)
+		}
+		if len(o.settle.fits) != settleKept(o.settle.t) {
+			t.Fatalf("generation %d: %d fitness values held, want %d", g+1, len(o.settle.fits), settleKept(o.settle.t))
+		}
+		b, err := o.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		o = new(CMAES)
+		if err := o.UnmarshalBinary(b); err != nil {
+			t.Fatalf("generation %d: %v", g+1, err)
+		}
+	}
+}
+
+// TestSettleKept checks settleKept's closed form against the values held
+// generation by generation.
+func TestSettleKept(t *testing.T) {
+	k := 0
+	for g := 1; g <= 5000; g++ {
+		k = min(k+1, 2*quarter(g+1))
+		if got := settleKept(g); got != k {
+			t.Fatalf("settleKept(%d) = %d, want %d", g, got, k)
+		}
+	}
+}
