@@ -1,0 +1,61 @@
+package tunebench
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/golden"
+)
+
+// TestSnake16GamesGolden pins the games the snake16 set plays, with its
+// halving table and with a vector whose weights do not halve, at every
+// depth a player of the problem uses and deeper: a change to how the set
+// compiles or how the engine reads it that moves a value by a rounding
+// moves a game here.
+func TestSnake16GamesGolden(t *testing.T) {
+	uneven := make([]float64, 17)
+	for k := range 16 {
+		uneven[k] = math.Pow(0.63, float64(k)) * (1 + float64(k%5)/9)
+	}
+	uneven[16] = 41.7
+	searches := []struct {
+		name         string
+		cfg          engine.SearchConfig
+		moves, games int
+	}{
+		{"expectimax 1", engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 1}, 0, 3},
+		{"expectimax 2", engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 2}, 0, 3},
+		{"expectimax 3", engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 3}, 500, 3},
+		{"expectimax 5", engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 5}, 200, 2},
+		{"expectimax 7", engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: 7}, 30, 2},
+		{"beam 5 width 8", engine.SearchConfig{Algorithm: engine.AlgorithmBeam, Depth: 5, Width: 8}, 300, 2},
+	}
+	var sb strings.Builder
+	sb.WriteString("# weights\tsearch\tseed\tscore\tmoves\tmax_tile\tfinal\n")
+	for _, w := range []struct {
+		name string
+		w    []float64
+	}{{"defaults", Snake16.Defaults}, {"uneven", uneven}} {
+		e, err := Snake16.Compile(w.w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sc := range searches {
+			cfg := sc.cfg.WithPlayDefaults()
+			cfg.Width, cfg.LossValue = sc.cfg.Width, engine.DefaultLossValue
+			s, err := engine.NewSearcher(e, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range sc.games {
+				seed := engine.GameSeed(16, uint64(i))
+				r := engine.PlayLimit(seed, s, sc.moves)
+				fmt.Fprintf(&sb, "%s\t%s\t%d\t%d\t%d\t%d\t%v\n", w.name, sc.name, seed, r.Score, r.Moves, r.MaxTile, r.Final.Hex())
+			}
+		}
+	}
+	golden.Check(t, "testdata/snake16-games.golden", []byte(sb.String()))
+}
