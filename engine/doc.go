@@ -20,6 +20,18 @@
 //     with a fixed-size transposition table kept for a game, a configurable
 //     loss value, an optional probability cutoff and an optional adaptive
 //     depth; with the cutoff off, the table never changes a value.
+//   - Most of an expectimax search's nodes are the leaves below its last
+//     move layers, and those hang below spawn layers whose boards differ by
+//     one tile. An evaluator that is row decomposable says so by being a
+//     LineEvaluator: its value is a sum of row and column tables plus a
+//     term of the largest of per-row keys (Lines), as every built-in set's
+//     but classic's is. Expectimax then values such a spawn layer in one
+//     pass (spawnLeaves): the lines without the new tile are slid and
+//     valued once, and a move slides one new line and reads its cross
+//     lines from the tables, with no call per leaf. Other evaluators get
+//     the move layer in one pass with a call of Evaluate per leaf. The
+//     values, moves and node counts are the plain search's to the bit;
+//     beam search reads the tables too.
 //   - Nneonneo reproduces the search of nneonneo/2048-ai node for node and
 //     in its float32 arithmetic (heuristic only, its depth cap and adaptive
 //     limit, probability cutoff and per-root-move table), so that weights

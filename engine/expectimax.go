@@ -98,6 +98,8 @@ const (
 // each goroutine its own.
 type Expectimax struct {
 	eval     Evaluator
+	lines    *Lines // eval's tables if it is a LineEvaluator, read at the leaves
+	uniform  bool   // lines has one table for every line (Lines.uniform)
 	opts     ExpectimaxOptions
 	scoreMul float64 // 1, or 0 when HeuristicOnly; multiplying by 1 is exact
 	table    []ttEntry
@@ -118,7 +120,8 @@ func NewExpectimax(e Evaluator, opts ExpectimaxOptions) (*Expectimax, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Expectimax{eval: e, opts: opts, tag: 1, scoreMul: 1}
+	s := &Expectimax{opts: opts, tag: 1, scoreMul: 1}
+	s.setEvaluator(e)
 	if opts.HeuristicOnly {
 		s.scoreMul = 0
 	}
@@ -132,8 +135,13 @@ func NewExpectimax(e Evaluator, opts ExpectimaxOptions) (*Expectimax, error) {
 // SetEvaluator switches evaluators (a new candidate's weights, say) and
 // forgets every cached value, without reallocating the table.
 func (s *Expectimax) SetEvaluator(e Evaluator) {
-	s.eval = e
+	s.setEvaluator(e)
 	s.Reset()
+}
+
+func (s *Expectimax) setEvaluator(e Evaluator) {
+	s.eval, s.lines = e, linesOf(e)
+	s.uniform = s.lines != nil && s.lines.uniform()
 }
 
 // Reset forgets every cached value. Play calls it before each game so that a
@@ -228,7 +236,7 @@ func (s *Expectimax) Depth() int { return s.depth }
 func (s *Expectimax) max(b Board, d int, prob float64) float64 {
 	s.nodes++
 	if d == 0 {
-		return s.eval.Evaluate(b)
+		return s.evaluate(b)
 	}
 	t := b.Transpose() // shared by up and down
 	best, found := 0.0, false
@@ -259,10 +267,6 @@ func (s *Expectimax) max(b Board, d int, prob float64) float64 {
 // after is the value of a legal move from a move layer with d plies left:
 // the move's score plus the spawn layer below, nb being the board it leaves.
 func (s *Expectimax) after(nb Board, score, d int, prob float64) float64 {
-	if d == 1 { // the spawn layer below is a leaf: skip the call
-		s.nodes++
-		return s.scoreMul*float64(score) + s.eval.Evaluate(nb)
-	}
 	return s.scoreMul*float64(score) + s.chance(nb, d-1, prob)
 }
 
@@ -275,7 +279,7 @@ func (s *Expectimax) chance(b Board, d int, prob float64) float64 {
 	free := b.emptyCells()
 	empty := bits.OnesCount64(free)
 	if d == 0 || empty == 0 || prob < s.opts.ProbCutoff {
-		return s.eval.Evaluate(b)
+		return s.evaluate(b)
 	}
 	var slot *ttEntry
 	if s.table != nil {
@@ -285,16 +289,23 @@ func (s *Expectimax) chance(b Board, d int, prob float64) float64 {
 			return slot.value
 		}
 	}
-	p2 := prob * 0.9 / float64(empty)
-	p4 := prob * 0.1 / float64(empty)
 	sum := 0.0
 	if d == 1 { // the move layer below is a leaf: skip the calls
 		s.nodes += 2 * uint64(empty)
 		for m := free; m != 0; m &= m - 1 {
 			two := Board(m & -m) // the lowest empty cell, holding a 2
-			sum += 0.9*s.eval.Evaluate(b|two) + 0.1*s.eval.Evaluate(b|two<<1)
+			sum += 0.9*s.evaluate(b|two) + 0.1*s.evaluate(b|two<<1)
+		}
+	} else if d == 2 && s.lines != nil { // the move layers below have only leaves: leaves.go
+		sum = s.spawnLeaves(b, free)
+	} else if d == 2 {
+		for m := free; m != 0; m &= m - 1 {
+			two := Board(m & -m)
+			sum += 0.9*s.maxLeaves(b|two) + 0.1*s.maxLeaves(b|two<<1)
 		}
 	} else {
+		p2 := prob * 0.9 / float64(empty)
+		p4 := prob * 0.1 / float64(empty)
 		for m := free; m != 0; m &= m - 1 {
 			two := Board(m & -m)
 			sum += 0.9*s.max(b|two, d-1, p2) + 0.1*s.max(b|two<<1, d-1, p4)

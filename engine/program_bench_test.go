@@ -1,0 +1,148 @@
+package engine_test
+
+import (
+	"bufio"
+	"flag"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/eval"
+)
+
+var (
+	progPositions = flag.String("progpos", "", "BenchmarkProgramPositions: positions written by nn-harness --positions 1")
+	progWeights   = flag.String("progweights", "", "BenchmarkProgramPositions: a weights file (default: the standard set's defaults)")
+	progDepth     = flag.Int("progdepth", 5, "BenchmarkProgramPositions: plies")
+	progTable     = flag.Int("progtable", -1, "BenchmarkProgramPositions: log2 table entries (-1: the players' default)")
+)
+
+// BenchmarkProgramPositions searches the positions of nneonneo/2048-ai's
+// own games (its harness's --positions 1: every position, game by game)
+// as a player of this engine would meet them: the players' search at
+// -progdepth plies (move scores, loss value, table kept for a game and the
+// cutoff of its depth), with the weights of -progweights. It reports the
+// CPU a move, to set beside the program's own figure for those games
+// (docs/measurements.md, "The leaf layer"):
+//
+//	go test ./engine -run '^$' -bench ProgramPositions -benchtime 1x \
+//	    -progpos cap2.tsv -progdepth 5 -progweights weights.yaml
+func BenchmarkProgramPositions(b *testing.B) {
+	if *progPositions == "" {
+		b.Skip("no -progpos file")
+	}
+	e := progEvaluator(b)
+	pos := loadProgramPositions(b, *progPositions)
+	s, err := engine.NewSearcher(e, progConfig())
+	if err != nil {
+		b.Fatal(err)
+	}
+	x := s.(*engine.Expectimax)
+	b.ReportAllocs()
+	moves := 0
+	var nodes, hits uint64
+	cpu0 := cpuTime(b)
+	for b.Loop() {
+		for i, p := range pos {
+			if i == 0 || p.seed != pos[i-1].seed || p.move != pos[i-1].move+1 {
+				x.Reset()
+			}
+			x.Move(p.board)
+			n, h := x.Nodes()
+			nodes += n
+			hits += h
+		}
+		moves += len(pos)
+	}
+	b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(moves), "cpu-ns/move")
+	b.ReportMetric(float64(nodes)/float64(moves), "nodes/move")
+	b.ReportMetric(float64(hits)/float64(moves), "hits/move")
+	b.ReportMetric(float64(moves)/float64(b.N), "moves/op")
+}
+
+// progConfig is the players' search at -progdepth plies, with the table
+// of -progtable.
+func progConfig() engine.SearchConfig {
+	cfg := engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: *progDepth, LossValue: engine.DefaultLossValue}.WithPlayDefaults()
+	if *progTable >= 0 {
+		cfg.TableBits = *progTable
+	}
+	return cfg
+}
+
+// progEvaluator compiles the weights of -progweights, or the standard
+// set's defaults.
+func progEvaluator(b *testing.B) engine.Evaluator {
+	if *progWeights == "" {
+		set, err := eval.Set("standard")
+		if err != nil {
+			b.Fatal(err)
+		}
+		return set.Default()
+	}
+	wf, err := eval.ReadWeightsFile(*progWeights)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := wf.Compile()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
+// loadProgramPositions reads the harness's "board seed moves" lines.
+func loadProgramPositions(tb testing.TB, path string) []position {
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var out []position
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		if strings.HasPrefix(sc.Text(), "#") {
+			continue
+		}
+		fields := strings.Fields(sc.Text())
+		if len(fields) != 3 {
+			tb.Fatalf("%s:%d: want board seed moves", path, line)
+		}
+		b, err1 := engine.ParseBoard(fields[0])
+		seed, err2 := strconv.ParseUint(fields[1], 10, 64)
+		move, err3 := strconv.Atoi(fields[2])
+		if err1 != nil || err2 != nil || err3 != nil {
+			tb.Fatalf("%s:%d: bad board, seed or move", path, line)
+		}
+		out = append(out, position{"program", seed, move, b})
+	}
+	if err := sc.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+var progGames = flag.Int("proggames", 10, "BenchmarkProgramGames: games per op")
+
+// BenchmarkProgramGames plays seeded games (base seed 1) with the players'
+// search at -progdepth plies and the weights of -progweights, the games
+// `evotune play` plays, and reports the CPU a move.
+func BenchmarkProgramGames(b *testing.B) {
+	e := progEvaluator(b)
+	s, err := engine.NewSearcher(e, progConfig())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	moves := 0
+	cpu0 := cpuTime(b)
+	for b.Loop() {
+		for i := range *progGames {
+			moves += engine.Play(engine.GameSeed(1, uint64(i)), s).Moves
+		}
+	}
+	b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(moves), "cpu-ns/move")
+	b.ReportMetric(float64(moves)/float64(b.N), "moves/op")
+}
