@@ -10,8 +10,8 @@ import (
 type evalKind uint8
 
 const (
-	// kindLines: Σ over the 4 rows and 4 columns of table[line], plus
-	// cornerTab[cornerKey(b)].
+	// kindLines: an engine.Lines (the standard set's), whose tables the
+	// searchers read themselves.
 	kindLines evalKind = iota
 	// kindClassic: the classic terms from the shared classic row table.
 	kindClassic
@@ -24,15 +24,14 @@ const (
 // compiled is what the built-in sets' Models compile to: weights (and
 // parameters) folded into tables. One type with a switch on its kind, rather
 // than a type per set, keeps Evaluate a leaf function that a searcher's
-// interface call reaches directly. It is immutable and safe to share between
-// goroutines; Evaluate does not allocate.
+// interface call reaches directly (for kindLines the searchers read the
+// tables instead). It is immutable and safe to share between goroutines;
+// Evaluate does not allocate.
 type compiled struct {
 	kind evalKind
 
-	// kindLines: a line's weighted terms, indexed by the line's 16 bits,
-	// and the weighted corner term by corner key (see cornerKey).
-	table     *[1 << 16]float64
-	cornerTab [32]float64
+	// kindLines: the tables.
+	lines *engine.Lines
 
 	// kindClassic: weights of empty, mono and smooth.
 	classic [3]float64
@@ -41,7 +40,18 @@ type compiled struct {
 	table32 *[1 << 16]float32
 }
 
-var _ engine.LineTable32 = (*compiled)(nil)
+var (
+	_ engine.LineTable32   = (*compiled)(nil)
+	_ engine.LineEvaluator = (*compiled)(nil)
+)
+
+// Lines returns the tables of kindLines, nil for the other kinds.
+func (c *compiled) Lines() *engine.Lines {
+	if c.kind != kindLines {
+		return nil
+	}
+	return c.lines
+}
 
 // LineTable32 returns the float32 line table of kindLines32, whose
 // Evaluate is the form engine.LineTable32 describes, and nil for the other
@@ -55,16 +65,12 @@ func (c *compiled) LineTable32() *[1 << 16]float32 {
 
 // Evaluate returns Σ w[i]·feature[i](b).
 func (c *compiled) Evaluate(b engine.Board) float64 {
+	if c.kind == kindLines {
+		return c.lines.Evaluate(b)
+	}
 	x := uint64(b)
 	y := uint64(b.Transpose()) // its rows are b's columns read top to bottom
 	switch c.kind {
-	case kindLines:
-		t := c.table
-		// A balanced sum: a chain of 8 dependent additions would cost more
-		// than the look-ups.
-		rows := (t[uint16(x)] + t[uint16(x>>16)]) + (t[uint16(x>>32)] + t[uint16(x>>48)])
-		cols := (t[uint16(y)] + t[uint16(y>>16)]) + (t[uint16(y>>32)] + t[uint16(y>>48)])
-		return (rows + cols) + c.cornerTab[cornerKey(x)&31]
 	case kindLines32:
 		// Left to right, each sum rounded to float32: rows, columns, then
 		// the two, as the reproduced engine adds them.
@@ -124,8 +130,8 @@ func cornerRank(x uint64) uint64 {
 }
 
 // cornerTable returns the weighted corner term by corner key.
-func cornerTable(w float64) [32]float64 {
-	var t [32]float64
+func cornerTable(w float64) *[256]float64 {
+	t := new([256]float64)
 	for m := range 16 {
 		t[2*m+1] = w * float64(m)
 	}

@@ -37,14 +37,19 @@
 //
 // An evaluation is Σ w[i]·feature[i](board), and it runs at every leaf of
 // every search, so a Model compiles a vector into tables once per candidate
-// and its evaluator must not allocate. The built-in Models compile to one
-// unexported type with a switch on the set's kind, which keeps Evaluate a
-// leaf function: for standard, every feature but corner is a sum over the 8
-// lines (empty a sum over the 4 rows, which the table carries at half weight
-// for rows and columns alike), so one 65536-entry float64 table indexed by a
-// line's 16 bits serves both, and a board costs 8 look-ups (4 rows of the
-// board, 4 of its transpose) plus a 32-entry corner table indexed by a key
-// computed from two 64 KiB byte tables. An evaluator is immutable, shared
+// and its evaluator must not allocate. For standard, every feature but
+// corner is a sum over the 8 lines (empty a sum over the 4 rows, which the
+// table carries at half weight for rows and columns alike), so one
+// 65536-entry float64 table indexed by a line's 16 bits serves both, and a
+// board costs 8 look-ups (4 rows of the board, 4 of its transpose) plus a
+// corner term indexed by the largest of row keys from two 64 KiB byte
+// tables: the form engine.Lines describes, whose tables the searchers read
+// themselves at their leaves (the leaf layer, engine's doc). A set of one's
+// own whose features are each a row's or a column's compiles to that form
+// too (tuner/tunebench's snake16 does). The other built-in forms (classic,
+// nneonneo's float32 table) are one unexported type with a switch on the
+// set's kind, which keeps Evaluate a leaf function that the searchers'
+// interface call reaches directly. An evaluator is immutable, shared
 // between goroutines, and reached by the searchers through
 // engine.Evaluator, whatever set it came from.
 //

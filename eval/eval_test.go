@@ -305,3 +305,27 @@ func TestConcurrentUse(t *testing.T) {
 		}
 	}
 }
+
+// TestCornerKeysFromColumns checks the standard set's claim that its
+// corner key read from the columns (Lines.ColKeys) is the key read from
+// the rows, which the leaf layer relies on for vertical moves.
+func TestCornerKeysFromColumns(t *testing.T) {
+	s, err := Lookup("standard")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := s.(engine.LineEvaluator).Lines()
+	key := func(keys [4]*[1 << 16]uint8, x uint64) uint8 {
+		return max(keys[0][uint16(x)], keys[1][uint16(x>>16)], keys[2][uint16(x>>32)], keys[3][uint16(x>>48)])
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	for range 200_000 {
+		b := refboard.Shaped[engine.Board](rng)
+		if rng.IntN(2) == 0 {
+			b = engine.Board(rng.Uint64())
+		}
+		if r, c := key(l.Keys, uint64(b)), key(l.ColKeys, uint64(b.Transpose())); r != c {
+			t.Fatalf("%v: corner key %d from the rows, %d from the columns", b.Hex(), r, c)
+		}
+	}
+}

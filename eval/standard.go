@@ -100,7 +100,17 @@ func (standardModel) Compile(w, _ []float64) (engine.Evaluator, error) {
 		l := lines[i]
 		t[i] = wm*float64(l.mono) + ws*float64(l.smooth) + we*float64(l.empty) + wg*float64(l.merge)
 	}
-	return &compiled{kind: kindLines, table: t, cornerTab: cornerTable(w[stdCorner])}, nil
+	l := &engine.Lines{
+		Rows:     [4]*[1 << 16]float64{t, t, t, t},
+		Cols:     [4]*[1 << 16]float64{t, t, t, t},
+		Keys:     [4]*[1 << 16]uint8{&cornerKeyEnd, &cornerKeyMid, &cornerKeyMid, &cornerKeyEnd},
+		KeyValue: cornerTable(w[stdCorner]),
+		// The corner is a corner of its column as of its row: read from
+		// the columns (top to bottom), the same keys give the same largest
+		// key (see cornerKey).
+		ColKeys: [4]*[1 << 16]uint8{&cornerKeyEnd, &cornerKeyMid, &cornerKeyMid, &cornerKeyEnd},
+	}
+	return &compiled{kind: kindLines, lines: l}, nil
 }
 
 func (standardModel) Features(b engine.Board, _, f []float64) {
