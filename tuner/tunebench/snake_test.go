@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/cputime"
 	"github.com/evotune/evotune/internal/golden"
 )
 
@@ -58,4 +59,62 @@ func TestSnake16GamesGolden(t *testing.T) {
 		}
 	}
 	golden.Check(t, "testdata/snake16-games.golden", []byte(sb.String()))
+}
+
+// cellTable is snake16's evaluator as it was before it compiled to row
+// tables: each cell's value by rank, added cell by cell.
+type cellTable [16][16]float64
+
+func (t *cellTable) Evaluate(b engine.Board) float64 {
+	v := 0.0
+	for i := range 16 {
+		v += t[i][b>>(4*i)&0xf]
+	}
+	return v
+}
+
+// BenchmarkSnake16Games plays 20 seeded games with snake16's defaults and
+// the players' search, the set compiled to row tables (rows, what Compile
+// gives) and to a table of cell values added cell by cell (cells, which
+// the searchers must call): CPU a move.
+//
+//	go test ./tuner/tunebench -run '^$' -bench Snake16Games -benchtime 2x -count 6
+func BenchmarkSnake16Games(b *testing.B) {
+	rows, err := Snake16.Compile(Snake16.Defaults)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cells := new(cellTable)
+	for i := range 16 {
+		cells[i][0] = Snake16.Defaults[16]
+		for r := 1; r < 16; r++ {
+			cells[i][r] = Snake16.Defaults[snakeCell[i]] * math.Ldexp(1, r)
+		}
+	}
+	for _, depth := range []int{2, 3, 5} {
+		for _, form := range []struct {
+			name string
+			e    engine.Evaluator
+		}{{"rows", rows}, {"cells", cells}} {
+			b.Run(fmt.Sprintf("plies=%d/form=%s", depth, form.name), func(b *testing.B) {
+				cfg := engine.SearchConfig{Algorithm: engine.AlgorithmExpectimax, Depth: depth, LossValue: engine.DefaultLossValue}.WithPlayDefaults()
+				s, err := engine.NewSearcher(form.e, cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				moves := 0
+				cpu0, err := cputime.Process()
+				if err != nil {
+					b.Fatal(err)
+				}
+				for b.Loop() {
+					for i := range 20 {
+						moves += engine.Play(engine.GameSeed(3, uint64(i)), s).Moves
+					}
+				}
+				cpu1, _ := cputime.Process()
+				b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(moves), "cpu-ns/move")
+			})
+		}
+	}
 }
