@@ -65,12 +65,19 @@ func (c *compiled) LineTable32() *[1 << 16]float32 {
 
 // Evaluate returns Σ w[i]·feature[i](b).
 func (c *compiled) Evaluate(b engine.Board) float64 {
-	if c.kind == kindLines {
-		return c.lines.Evaluate(b)
-	}
 	x := uint64(b)
 	y := uint64(b.Transpose()) // its rows are b's columns read top to bottom
 	switch c.kind {
+	case kindLines:
+		// Lines.Evaluate's sums for the standard set's shape (one table,
+		// the corner key), written out as before the form existed: the
+		// searchers that still call Evaluate (beam search) would pay two
+		// calls for it. TestLeafLayerMatchesTwin holds the two equal.
+		l := c.lines
+		t := l.Rows[0]
+		rows := (t[uint16(x)] + t[uint16(x>>16)]) + (t[uint16(x>>32)] + t[uint16(x>>48)])
+		cols := (t[uint16(y)] + t[uint16(y>>16)]) + (t[uint16(y>>32)] + t[uint16(y>>48)])
+		return (rows + cols) + l.KeyValue[uint8(cornerKey(x))]
 	case kindLines32:
 		// Left to right, each sum rounded to float32: rows, columns, then
 		// the two, as the reproduced engine adds them.
