@@ -3,6 +3,7 @@ package tunebench
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
@@ -70,33 +71,62 @@ func (snakeModel) Features(b engine.Board, _, dst []float64) {
 	}
 }
 
-// Compile folds the weights into a table per row of the row's value (its
-// cells' values added left to right): every feature is a cell's, so the
-// set is a sum over rows, and the searchers read the tables where they
-// would call Evaluate (engine.Lines): a move at 2 to 5 plies costs about
-// 0.6 of its CPU with a table of cell values added cell by cell
-// (BenchmarkSnake16Games). The rows are added in pairs, so the sum rounds
-// differently from one over the cells in order where the weights are not
-// powers of two; the golden games are the same.
+// Compile folds the weights into each cell's value by rank. Every feature
+// is a cell's, so the set is a sum over rows: a row's value is its cells'
+// added left to right, and the board's the rows' added in pairs, the form
+// of engine.Lines, whose tables the searchers read where they would call
+// Evaluate: a move at 2 to 5 plies costs about 0.6 of the CPU of calling
+// an evaluator per leaf (BenchmarkSnake16Games). The rows are added in
+// pairs, so the sum rounds differently from one over the cells in order
+// where the weights are not powers of two; the golden games are the same.
 func (snakeModel) Compile(w, _ []float64) (engine.Evaluator, error) {
-	var cell [16][16]float64 // each cell's value by rank
+	e := new(snakeEval)
 	for i := range 16 {
-		cell[i][0] = w[16]
+		e.cell[i][0] = w[16]
 		for r := 1; r < 16; r++ {
-			cell[i][r] = w[snakeCell[i]] * math.Ldexp(1, r)
+			e.cell[i][r] = w[snakeCell[i]] * math.Ldexp(1, r)
 		}
 	}
-	l := new(engine.Lines)
-	for row := range l.Rows {
-		t := new([1 << 16]float64)
-		for line := range t {
-			v := 0.0
-			for c := range 4 {
-				v += cell[4*row+c][line>>(4*c)&0xf]
+	return e, nil
+}
+
+// snakeEval is a compiled snake16 vector. Its row tables (2 MiB) are built
+// when a searcher first asks for them, not by Compile: registering the set
+// compiles its defaults in every process, most of which never search with
+// it.
+type snakeEval struct {
+	cell  [16][16]float64 // each cell's value by rank
+	once  sync.Once
+	lines engine.Lines
+}
+
+var _ engine.LineEvaluator = (*snakeEval)(nil)
+
+// row is the value of row r of b: its cells' values added left to right.
+func (e *snakeEval) row(b engine.Board, r int) float64 {
+	v := 0.0
+	for c := range 4 {
+		i := 4*r + c
+		v += e.cell[i][b>>(4*i)&0xf]
+	}
+	return v
+}
+
+// Evaluate is engine.Lines' sum of the rows, from the cell values.
+func (e *snakeEval) Evaluate(b engine.Board) float64 {
+	return (e.row(b, 0) + e.row(b, 1)) + (e.row(b, 2) + e.row(b, 3))
+}
+
+// Lines returns the row tables, built on the first call.
+func (e *snakeEval) Lines() *engine.Lines {
+	e.once.Do(func() {
+		for r := range e.lines.Rows {
+			t := new([1 << 16]float64)
+			for line := range t {
+				t[line] = e.row(engine.Board(line)<<(16*r), r)
 			}
-			t[line] = v
+			e.lines.Rows[r] = t
 		}
-		l.Rows[row] = t
-	}
-	return l, nil
+	})
+	return &e.lines
 }

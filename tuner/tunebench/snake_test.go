@@ -3,6 +3,7 @@ package tunebench
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -115,6 +116,27 @@ func BenchmarkSnake16Games(b *testing.B) {
 				cpu1, _ := cputime.Process()
 				b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(moves), "cpu-ns/move")
 			})
+		}
+	}
+}
+
+// TestSnake16LinesAreEvaluate checks that the row tables the searchers
+// read give Evaluate's values bit for bit.
+func TestSnake16LinesAreEvaluate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 16))
+	w := make([]float64, 17)
+	for i := range w {
+		w[i] = (rng.Float64() - 0.3) * math.Pow(10, float64(rng.IntN(6)-3))
+	}
+	e, err := Snake16.Compile(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := e.(engine.LineEvaluator).Lines()
+	for range 100_000 {
+		b := engine.Board(rng.Uint64())
+		if got, want := l.Evaluate(b), e.Evaluate(b); got != want {
+			t.Fatalf("%v: tables %v, Evaluate %v", b.Hex(), got, want)
 		}
 	}
 }
