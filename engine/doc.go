@@ -30,8 +30,8 @@
 //     valued once, and a move slides one new line and reads its cross
 //     lines from the tables, with no call per leaf. Other evaluators get
 //     the move layer in one pass with a call of Evaluate per leaf. The
-//     values, moves and node counts are the plain search's to the bit;
-//     beam search reads the tables too.
+//     values, moves and node counts are the plain search's to the bit
+//     (leaves.go).
 //   - Nneonneo reproduces the search of nneonneo/2048-ai node for node and
 //     in its float32 arithmetic (heuristic only, its depth cap and adaptive
 //     limit, probability cutoff and per-root-move table), so that weights

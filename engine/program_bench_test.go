@@ -3,6 +3,7 @@ package engine_test
 import (
 	"bufio"
 	"flag"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -124,12 +125,24 @@ func loadProgramPositions(tb testing.TB, path string) []position {
 	return out
 }
 
-var progGames = flag.Int("proggames", 10, "BenchmarkProgramGames: games per op")
+var (
+	progGames = flag.Int("proggames", 10, "BenchmarkProgramGames: games per op")
+	progDump  = flag.String("progdump", "", "BenchmarkProgramGames: write every position played to this file, as nn-harness --positions 1 does")
+)
 
 // BenchmarkProgramGames plays seeded games (base seed 1) with the players'
 // search at -progdepth plies and the weights of -progweights, the games
-// `evotune play` plays, and reports the CPU a move.
+// `evotune play --seed 1` plays, and reports the CPU a move. With -progdump
+// it writes the positions of its first pass in the format of the
+// program's harness, so that the program can search them too (its values
+// mode) and the two be compared on this engine's positions:
+//
+//	go test ./engine -run '^$' -bench ProgramGames -benchtime 1x \
+//	    -progdepth 5 -proggames 20 -progweights weights.yaml -progdump own5.tsv
 func BenchmarkProgramGames(b *testing.B) {
+	if *progDump != "" {
+		dumpPositions(b)
+	}
 	e := progEvaluator(b)
 	s, err := engine.NewSearcher(e, progConfig())
 	if err != nil {
@@ -145,4 +158,44 @@ func BenchmarkProgramGames(b *testing.B) {
 	}
 	b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(moves), "cpu-ns/move")
 	b.ReportMetric(float64(moves)/float64(b.N), "moves/op")
+}
+
+// dumpPositions writes the positions of the games BenchmarkProgramGames
+// plays, "board seed moves" after a header line, game by game.
+func dumpPositions(b *testing.B) {
+	s, err := engine.NewSearcher(progEvaluator(b), progConfig())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "# board\tseed\tmoves (every position of %d games at %d plies)\n", *progGames, *progDepth)
+	for i := range *progGames {
+		seed := engine.GameSeed(1, uint64(i))
+		rec := &recorder{p: s, seed: uint64(i + 1), out: &sb}
+		engine.Play(seed, rec)
+	}
+	if err := os.WriteFile(*progDump, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// recorder is a Player that writes each board it is asked about.
+type recorder struct {
+	p     engine.Player
+	seed  uint64
+	moves int
+	out   *strings.Builder
+}
+
+func (r *recorder) Move(b engine.Board) engine.Dir {
+	r.moves++
+	fmt.Fprintf(r.out, "%s\t%d\t%d\n", b.Hex(), r.seed, r.moves)
+	return r.p.Move(b)
+}
+
+// Reset passes a new game on to the player.
+func (r *recorder) Reset() {
+	if x, ok := r.p.(engine.Resetter); ok {
+		x.Reset()
+	}
 }
