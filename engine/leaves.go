@@ -14,8 +14,8 @@ import (
 // score and value as they do on c, so they are slid and valued once
 // (axisBase), and a move then slides and values one new line and reads
 // the cross lines of the board it makes (a horizontal move's columns, a
-// vertical move's rows): about a third of the look-ups of a move layer
-// valued on its own, and no call per leaf. That takes the tables of a
+// vertical move's rows): about half the look-ups of a move layer valued
+// on its own, and no call per leaf. That takes the tables of a
 // LineEvaluator; an evaluator without them gets maxLeaves, the move layer
 // in one pass with a call of Evaluate per leaf.
 //
