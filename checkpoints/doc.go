@@ -12,7 +12,7 @@
 // A run directory runs/NAME holds, among the tuner's own files:
 //
 //	lock                     Lock: an OS file lock + the holder's pid
-//	journal.jsonl            Journal: games finished in the current generation
+//	journal.jsonl            Journal: games finished in the current generation, the clock
 //	checkpoints/             Store: the newest keep checkpoints
 //	    gen-00000012.ckpt    after 12 completed generations
 //	    .gen-*.tmp           a save in progress (or one cut short by a crash)
@@ -88,6 +88,17 @@
 // torn, bit-flipped or hand-edited line is skipped and reported, never
 // misread. gen is the generation the game belongs to (completed
 // generations before it).
+//
+// Between the games, a running run journals its clock every second or so
+// (Journal.AppendClock, format v2 of the line; a game's line is still v1):
+//
+//	{"v":2,"gen":12,"elapsed_ms":…,"cpu_ms":…,"crc":"1a2b3c4d"}
+//
+// the wall-clock and CPU time the run had spent, every earlier process
+// counted: the history records them only when a generation ends, so a
+// process stopped before that (by Ctrl-C, kill -9 or a power cut) would
+// otherwise take its time with it. ReadJournalContents returns these lines
+// with the games; ReadJournal the games alone.
 //
 // Journal.Append writes its line at once with one write call (many workers
 // append at once; a mutex keeps lines whole) but does not fsync: a killed

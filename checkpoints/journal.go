@@ -2,14 +2,11 @@ package checkpoints
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -32,7 +29,8 @@ const (
 	DefaultFlushEvery = time.Second
 )
 
-// A Journal appends finished games to a file, one self-checking line each.
+// A Journal appends finished games to a file, one self-checking line each,
+// and the run's clock (AppendClock) between them.
 // Append writes its line at once (a write into the kernel, microseconds),
 // so a killed process loses no finished game; a background goroutine
 // fsyncs every flush interval, so a power cut loses at most the games of
@@ -146,12 +144,24 @@ func (j *Journal) Path() string { return j.path }
 // full disk): entries are kept and retried, but until a flush succeeds
 // they would be lost in a crash.
 func (j *Journal) Append(e Entry) error {
+	return j.append(func(b []byte) []byte { return appendLine(b, e) })
+}
+
+// AppendClock writes a line of the run's clock, as Append writes a game's:
+// at once, without an fsync. A resumed run counts the time of a process
+// that stopped without a checkpoint from the latest such line.
+func (j *Journal) AppendClock(c Clock) error {
+	return j.append(func(b []byte) []byte { return appendClockLine(b, c) })
+}
+
+// append adds the line that line appends to the buffer and writes it.
+func (j *Journal) append(line func([]byte) []byte) error {
 	j.mu.Lock()
 	if j.closed {
 		j.mu.Unlock()
 		return j.errClosed()
 	}
-	j.buf = appendLine(j.buf, e)
+	j.buf = line(j.buf)
 	j.mu.Unlock()
 	j.flushMu.Lock()
 	defer j.flushMu.Unlock()
@@ -229,7 +239,8 @@ func (j *Journal) Close() error {
 // Generation: a crash between the checkpoint and Reset leaves the old
 // entries in place. The kept entries are written right after the file is
 // emptied, before it is synced; a process killed between the two loses
-// them, which costs only their games played again.
+// them, which costs only their games played again. Clock lines go too: the
+// checkpoint's history holds a later clock.
 func (j *Journal) Reset(keep ...Entry) error {
 	j.flushMu.Lock()
 	defer j.flushMu.Unlock()
@@ -256,151 +267,4 @@ func (j *Journal) Reset(keep ...Entry) error {
 		}
 	}
 	return j.f.Sync()
-}
-
-// ReadJournal returns the entries of the journal at path, in file order. A
-// line that is torn (a crash mid-write), corrupt or of an unknown version
-// is left out and reported in skipped as an error naming the file and line
-// and wrapping ErrCorrupt or ErrVersion. A missing file is an empty journal.
-// The same game may appear twice (a game replayed after a crash that lost
-// its flush only partly); entries of a game are identical.
-func ReadJournal(path string) (entries []Entry, skipped []error, err error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
-	} else if err != nil {
-		return nil, nil, err
-	}
-	entries, skipped = parseJournal(path, data)
-	return entries, skipped, nil
-}
-
-// parseJournal decodes the lines of data, the contents of the file path.
-func parseJournal(path string, data []byte) (entries []Entry, skipped []error) {
-	for n := 1; len(data) > 0; n++ {
-		line, rest, _ := bytes.Cut(data, []byte{'\n'})
-		data = rest
-		if len(line) == 0 {
-			continue
-		}
-		e, bad := decodeLine(line)
-		if bad != nil {
-			skipped = append(skipped, &kindError{bad.kind, fmt.Sprintf("%s:%d: %s", path, n, bad.detail)})
-			continue
-		}
-		entries = append(entries, e)
-	}
-	return entries, skipped
-}
-
-// Journal line format, version 1 (one line, valid JSON):
-//
-//	{"v":1,"gen":G,"fp":"0x%016x","seed":S,"score":N,"max_tile":N,"moves":N,"final":"0x%016x","crc":"%08x"}
-//
-// crc is the CRC-32C of the line's bytes before `,"crc"`. Readers accept
-// only the exact bytes appendLine writes for the decoded entry.
-const (
-	linePrefix = `{"v":1,`
-	crcKey     = `,"crc":"`
-	crcSuffix  = len(crcKey) + 8 + len(`"}`)
-)
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-// appendLine appends the journal line of e, newline included.
-func appendLine(b []byte, e Entry) []byte {
-	start := len(b)
-	b = append(b, linePrefix...)
-	b = append(b, `"gen":`...)
-	b = strconv.AppendInt(b, int64(e.Generation), 10)
-	b = append(b, `,"fp":"0x`...)
-	b = appendHex(b, e.Fingerprint, 16)
-	b = append(b, `","seed":`...)
-	b = strconv.AppendUint(b, e.Seed, 10)
-	b = append(b, `,"score":`...)
-	b = strconv.AppendInt(b, int64(e.Score), 10)
-	b = append(b, `,"max_tile":`...)
-	b = strconv.AppendInt(b, int64(e.MaxTile), 10)
-	b = append(b, `,"moves":`...)
-	b = strconv.AppendInt(b, int64(e.Moves), 10)
-	b = append(b, `,"final":"0x`...)
-	b = appendHex(b, e.Final, 16)
-	b = append(b, '"')
-	crc := crc32.Checksum(b[start:], castagnoli)
-	b = append(b, crcKey...)
-	b = appendHex(b, uint64(crc), 8)
-	return append(b, "\"}\n"...)
-}
-
-// appendHex appends the low 4*digits bits of v as lower-case hex digits.
-func appendHex(b []byte, v uint64, digits int) []byte {
-	const hex = "0123456789abcdef"
-	for i := digits - 1; i >= 0; i-- {
-		b = append(b, hex[v>>(4*i)&15])
-	}
-	return b
-}
-
-// lineJSON is a journal line as encoding/json sees it.
-type lineJSON struct {
-	V       int    `json:"v"`
-	Gen     int    `json:"gen"`
-	FP      string `json:"fp"`
-	Seed    uint64 `json:"seed"`
-	Score   int    `json:"score"`
-	MaxTile int    `json:"max_tile"`
-	Moves   int    `json:"moves"`
-	Final   string `json:"final"`
-	CRC     string `json:"crc"`
-}
-
-// decodeLine decodes one journal line without its newline.
-func decodeLine(line []byte) (Entry, *problem) {
-	n := len(line)
-	if n < len(linePrefix)+crcSuffix || string(line[n-crcSuffix:n-crcSuffix+len(crcKey)]) != crcKey || line[n-2] != '"' || line[n-1] != '}' {
-		if start := []byte(`{"v":`); bytes.HasPrefix(line, start) || bytes.HasPrefix(start, line) {
-			return Entry{}, corrupt("incomplete line (torn write?)")
-		}
-		return Entry{}, corrupt("not a journal line")
-	}
-	want, err := strconv.ParseUint(string(line[n-10:n-2]), 16, 32)
-	if err != nil {
-		return Entry{}, corrupt("malformed checksum")
-	}
-	if crc32.Checksum(line[:n-crcSuffix], castagnoli) != uint32(want) {
-		return Entry{}, corrupt("checksum mismatch")
-	}
-	if !bytes.HasPrefix(line, []byte(linePrefix)) {
-		var v struct {
-			V int `json:"v"`
-		}
-		if json.Unmarshal(line, &v) == nil && v.V > 1 {
-			return Entry{}, &problem{ErrVersion, fmt.Sprintf("journal line format v%d, newer than this build's v1", v.V)}
-		}
-		return Entry{}, corrupt("not a journal line")
-	}
-	var j lineJSON
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
-		return Entry{}, corrupt("malformed line: %v", err)
-	}
-	e := Entry{Generation: j.Gen, Seed: j.Seed, Score: j.Score, MaxTile: j.MaxTile, Moves: j.Moves}
-	var ok1, ok2 bool
-	e.Fingerprint, ok1 = parseHex64(j.FP)
-	e.Final, ok2 = parseHex64(j.Final)
-	// Only the exact bytes the writer would produce are an entry: this
-	// rules out duplicate keys, missing fields, spacing, number spellings.
-	if canon := appendLine(nil, e); !ok1 || !ok2 || !bytes.Equal(canon[:len(canon)-1], line) {
-		return Entry{}, corrupt("malformed line")
-	}
-	return e, nil
-}
-
-func parseHex64(s string) (uint64, bool) {
-	if len(s) != 18 || s[:2] != "0x" {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(s[2:], 16, 64)
-	return v, err == nil
 }

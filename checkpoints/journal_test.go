@@ -53,9 +53,9 @@ func TestJournalLineFormat(t *testing.T) {
 	if !strings.HasPrefix(line, want) || !strings.HasSuffix(line, "\"}\n") || len(line) != len(want)+8+3 {
 		t.Fatalf("line %q, want %q + crc", line, want)
 	}
-	got, bad := decodeLine([]byte(line[:len(line)-1]))
-	if bad != nil || got != e {
-		t.Fatalf("decodeLine: %+v, %v", got, bad)
+	got, clock, bad := decodeLine([]byte(line[:len(line)-1]))
+	if bad != nil || clock != nil || got != e {
+		t.Fatalf("decodeLine: %+v, %v, %v", got, clock, bad)
 	}
 }
 
@@ -224,7 +224,7 @@ func TestJournalCorruptLines(t *testing.T) {
 	spaced := appendLine(nil, entry(2))
 	spaced = bytes.Replace(spaced, []byte(`"gen":`), []byte(`"gen": `), 1)
 	lines = append(lines, spaced)
-	newer := bytes.Replace(appendLine(nil, entry(3)), []byte(`"v":1`), []byte(`"v":2`), 1)
+	newer := bytes.Replace(appendLine(nil, entry(3)), []byte(`"v":1`), []byte(`"v":3`), 1)
 	lines = append(lines, resignLine(newer))
 	lines = append(lines, appendLine(nil, entry(4)))
 	write(t, path, bytes.Join(lines, nil))
@@ -241,7 +241,7 @@ func TestJournalCorruptLines(t *testing.T) {
 		{ErrCorrupt, ":3: not a journal line"},
 		{ErrCorrupt, ":4: not a journal line"},
 		{ErrCorrupt, ":6: checksum mismatch"},
-		{ErrVersion, ":7: journal line format v2, newer than this build's v1"},
+		{ErrVersion, ":7: journal line format v3, newer than this build's v2"},
 	}
 	if len(skipped) != len(want) {
 		t.Fatalf("skipped %v", skipped)
@@ -275,7 +275,7 @@ func TestDecodeLineRejectsNonCanonical(t *testing.T) {
 			t.Fatalf("edit %q does not apply to %s", edit, line)
 		}
 		edited = resignLine(edited)
-		if e, bad := decodeLine(edited[:len(edited)-1]); bad == nil {
+		if e, _, bad := decodeLine(edited[:len(edited)-1]); bad == nil {
 			t.Errorf("edit %q accepted: %+v", edit, e)
 		}
 	}
@@ -378,20 +378,95 @@ func TestJournalDiskFullKeepsEntries(t *testing.T) {
 func FuzzJournalLine(f *testing.F) {
 	f.Add(appendLine(nil, entry(3)))
 	f.Add(appendLine(nil, Entry{}))
+	f.Add(appendClockLine(nil, Clock{Generation: 4, Elapsed: 83*time.Second + 250*time.Millisecond, CPU: 160 * time.Second}))
+	f.Add(append(appendLine(nil, entry(1)), appendClockLine(nil, Clock{Elapsed: -time.Millisecond})...))
 	f.Add([]byte(`{"v":1,"gen":0}`))
+	f.Add([]byte(`{"v":2,"gen":0,"elapsed_ms":99999999999999999999,"cpu_ms":0}`))
 	f.Add([]byte("garbage\n\n{\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		entries, skipped := parseJournal("journal.jsonl", data)
-		for _, e := range skipped {
+		c := parseJournal("journal.jsonl", data)
+		for _, e := range c.Skipped {
 			if !errors.Is(e, ErrCorrupt) && !errors.Is(e, ErrVersion) {
 				t.Fatalf("error %v wraps neither ErrCorrupt nor ErrVersion", e)
 			}
 		}
 		// Whatever decodes re-encodes to a line of the input.
-		for _, e := range entries {
+		for _, e := range c.Entries {
 			if !bytes.Contains(data, bytes.TrimSuffix(appendLine(nil, e), []byte("\n"))) {
 				t.Fatalf("entry %+v is not in the input", e)
 			}
 		}
+		for _, k := range c.Clocks {
+			if !bytes.Contains(data, bytes.TrimSuffix(appendClockLine(nil, k), []byte("\n"))) {
+				t.Fatalf("clock %+v is not in the input", k)
+			}
+		}
 	})
+}
+
+func TestJournalClockLineFormat(t *testing.T) {
+	t.Parallel()
+	c := Clock{Generation: 7, Elapsed: 601*time.Second + 250*time.Millisecond, CPU: 1190*time.Second + 3*time.Millisecond}
+	line := string(appendClockLine(nil, c))
+	want := `{"v":2,"gen":7,"elapsed_ms":601250,"cpu_ms":1190003,"crc":"`
+	if !strings.HasPrefix(line, want) || !strings.HasSuffix(line, "\"}\n") || len(line) != len(want)+8+3 {
+		t.Fatalf("line %q, want %q + crc", line, want)
+	}
+	_, got, bad := decodeLine([]byte(line[:len(line)-1]))
+	if bad != nil || got == nil || *got != c {
+		t.Fatalf("decodeLine: %+v, %v", got, bad)
+	}
+	// Edited and signed again, a clock line is still refused unless its
+	// bytes are the writer's.
+	for _, edit := range [][2]string{
+		{`"gen":7`, `"gen": 7`},
+		{`"cpu_ms":1190003`, `"cpu_ms":1.190003e6`},
+		{`,"cpu_ms":1190003`, ``},
+		{`"v":2,`, `"v":2,"extra":0,`},
+		{`"elapsed_ms":601250`, `"elapsed_ms":601250,"elapsed_ms":601250`},
+	} {
+		edited := []byte(strings.Replace(line, edit[0], edit[1], 1))
+		edited = resignLine(edited)
+		if _, k, bad := decodeLine(edited[:len(edited)-1]); bad == nil {
+			t.Errorf("edit %q accepted: %+v", edit, k)
+		}
+	}
+}
+
+// TestJournalClocks: clock lines between games come back in order, apart
+// from the games, and survive a torn line after them; Reset drops them.
+func TestJournalClocks(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), JournalName)
+	j := openJournal(t, path, time.Hour)
+	clocks := []Clock{{Generation: 2, Elapsed: time.Second}, {Generation: 2, Elapsed: 2 * time.Second, CPU: 3 * time.Second}}
+	j.Append(entry(0))
+	j.AppendClock(clocks[0])
+	j.Append(entry(1))
+	j.AppendClock(clocks[1])
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	write(t, path, append(data, `{"v":2,"gen":2,"elap`...)) // a clock line torn by a kill
+	c, err := ReadJournalContents(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(c.Entries, []Entry{entry(0), entry(1)}) || !slices.Equal(c.Clocks, clocks) || len(c.Skipped) != 1 {
+		t.Fatalf("entries %v, clocks %v, skipped %v", c.Entries, c.Clocks, c.Skipped)
+	}
+	wantErr(t, c.Skipped[0], ErrCorrupt, path+":5: incomplete line")
+	if got, _ := readJournal(t, path); !slices.Equal(got, c.Entries) {
+		t.Errorf("ReadJournal: %v", got)
+	}
+
+	j = openJournal(t, path, time.Hour)
+	defer j.Close()
+	if err := j.Reset(entry(2)); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := ReadJournalContents(path); len(c.Clocks) != 0 || len(c.Entries) != 1 {
+		t.Errorf("after Reset: %+v", c)
+	}
 }
