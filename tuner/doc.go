@@ -111,7 +111,12 @@
 //     config.yaml, history.jsonl (history.go), checkpoints (checkpoint.go)
 //     and the journal. After each generation it appends the history line,
 //     saves the checkpoint and resets the journal, in that order, so every
-//     crash is recoverable. It reaches the tuner only through its methods.
+//     crash is recoverable. Its clock (runclock.go: wall-clock and CPU
+//     time, every process that ran the run counted) is written to the
+//     history at each generation's end and to the journal every second
+//     between, so a process stopped mid-generation keeps its time in the
+//     run's duration and figures. It reaches the tuner only through its
+//     methods.
 //   - export.go turns a checkpoint back into a tuner and what the run
 //     hands over now (Handover) into a weights file with provenance.
 //     When the start's validation finishes, the Run keeps it in

@@ -3,6 +3,7 @@ package tuner
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/engine"
@@ -113,4 +114,23 @@ func (c *journalCache) Record(gen int, fp, seed uint64, r engine.Result) {
 	// An error here (a full disk) surfaces at the next flush, reset or
 	// checkpoint; the game itself is not lost, only its journal entry.
 	_ = c.j.Append(e)
+}
+
+// clock journals the run's clock under the generation in progress. Like a
+// game's entry, a failed write surfaces at the next flush, reset or
+// checkpoint.
+func (c *journalCache) clock(elapsed, cpu time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.j != nil {
+		_ = c.j.AppendClock(checkpoints.Clock{Generation: c.gen, Elapsed: elapsed, CPU: cpu})
+	}
+}
+
+// journalled returns the number of games the cache holds: at resume, those
+// the journal gives back instead of their being played again.
+func (c *journalCache) journalled() int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return len(c.known)
 }

@@ -61,6 +61,9 @@ type Run struct {
 	// holds several runs has).
 	elapsed0, cpu0, cpuStart time.Duration
 	cpuOK                    bool
+	// clockStop ends the clock's journal lines (tickClock), clockDone
+	// says they have ended.
+	clockStop, clockDone chan struct{}
 	// historyLines counts the lines of history.jsonl.
 	historyLines int
 	// Notices are things a resumed run should tell the user (checkpoints
@@ -152,14 +155,14 @@ func Resume(dir string, o ResumeOverrides, opts Options) (_ *Run, err error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	entries, bad, err := checkpoints.ReadJournal(filepath.Join(dir, checkpoints.JournalName))
+	journal, err := checkpoints.ReadJournalContents(filepath.Join(dir, checkpoints.JournalName))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	if len(bad) > 0 {
-		r.Notices = append(r.Notices, fmt.Sprintf("%d journal lines skipped as torn or corrupt (first: %v); those games are played again", len(bad), bad[0]))
+	if bad := journal.Skipped; len(bad) > 0 {
+		r.Notices = append(r.Notices, fmt.Sprintf("%d journal lines skipped as torn or corrupt (first: %v); any game among them is played again", len(bad), bad[0]))
 	}
-	r.cache = newJournalCache(entries, state.Generation)
+	r.cache = newJournalCache(journal.Entries, state.Generation)
 	if opts, err = opts.forPlayer(cfg); err != nil {
 		return nil, err
 	}
@@ -177,6 +180,7 @@ func Resume(dir string, o ResumeOverrides, opts Options) (_ *Run, err error) {
 	if err != nil {
 		return nil, err
 	}
+	r.recoverClock(journal.Clocks, state.Generation)
 	if err := r.checkBudget(o); err != nil {
 		return nil, err
 	}
@@ -269,6 +273,7 @@ func (r *Run) Dir() string { return r.dir }
 // directory is then consistent for a resume.
 func (r *Run) Close() error {
 	var errs []error
+	r.stopClock()
 	if r.journal != nil {
 		errs = append(errs, r.journal.Close())
 	}
@@ -286,6 +291,7 @@ func (r *Run) Close() error {
 // directory holds every completed generation and the error wraps ctx's.
 func (r *Run) Run(ctx context.Context) (*Outcome, error) {
 	t := r.t
+	r.tickClock()
 	if t.Finished() == "" {
 		if err := t.ValidateStart(ctx); err != nil {
 			return r.outcome(), err
