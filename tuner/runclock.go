@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/evotune/evotune/checkpoints"
@@ -90,6 +91,20 @@ func (r *Run) recoverClock(clocks []checkpoints.Clock, gen int) {
 			r.elapsed0, r.cpu0 = max(r.elapsed0, c.Elapsed), max(r.cpu0, c.CPU)
 		}
 	}
+}
+
+// JournalClock returns the latest clock the journal of the run in dir
+// holds for generation gen (the newest checkpoint's) or a later one, and
+// false if it holds none: the time the run spent past its history's last
+// line, which a report of a stopped run counts. It takes no lock.
+func JournalClock(dir string, gen int) (elapsed, cpu time.Duration, ok bool) {
+	c, err := checkpoints.ReadJournalContents(filepath.Join(dir, checkpoints.JournalName))
+	if err != nil {
+		return 0, 0, false
+	}
+	var r Run
+	r.recoverClock(c.Clocks, gen)
+	return r.elapsed0, r.cpu0, r.elapsed0 > 0
 }
 
 // startClocks notes the time and CPU time at which this process took the

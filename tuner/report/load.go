@@ -46,6 +46,19 @@ type Run struct {
 	History []Generation
 	// Notices say what the report skipped or could not show, one line each.
 	Notices []string
+	// journalElapsed and journalCPU are the run's clock in seconds as its
+	// journal last recorded it (see clock).
+	journalElapsed, journalCPU float64
+}
+
+// clock returns the run's wall-clock and CPU seconds: its history's last
+// line's, or the journal's latest clock where that is later, as in a run
+// stopped in the middle of a generation.
+func (r *Run) clock() (elapsed, cpu float64) {
+	if n := len(r.History); n > 0 {
+		elapsed, cpu = r.History[n-1].Elapsed, r.History[n-1].CPU
+	}
+	return max(elapsed, r.journalElapsed), max(cpu, r.journalCPU)
 }
 
 // Generation is one line of history.jsonl. It mirrors tuner.Record but
@@ -128,6 +141,9 @@ func Load(dir string) (*Run, error) {
 	r.Story = &story
 	if cfg, err := tuner.LoadConfig(filepath.Join(dir, tuner.ConfigFile)); err == nil {
 		r.Config0 = cfg
+	}
+	if e, c, ok := tuner.JournalClock(dir, r.State.Generation); ok {
+		r.journalElapsed, r.journalCPU = e.Seconds(), c.Seconds()
 	}
 	path := filepath.Join(dir, tuner.HistoryFile)
 	data, err := os.ReadFile(path)

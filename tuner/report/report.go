@@ -123,12 +123,13 @@ func (r *Run) page() (*page, error) {
 		{"generations completed", generations(s.Generation, cfg.Generations)},
 	}
 	p.Facts = append(p.Facts, r.gamesFacts()...)
-	if last != nil {
-		p.Facts = append(p.Facts,
-			[2]string{"wall time", roundSeconds(last.Elapsed)})
-		if last.CPU > 0 {
-			p.Facts = append(p.Facts, [2]string{"CPU time", cpuFact(last.CPU, last.Elapsed)})
+	if elapsed, cpu := r.clock(); elapsed > 0 {
+		p.Facts = append(p.Facts, [2]string{"wall time", roundSeconds(elapsed)})
+		if cpu > 0 {
+			p.Facts = append(p.Facts, [2]string{"CPU time", cpuFact(cpu, elapsed)})
 		}
+	}
+	if last != nil {
 		p.Facts = append(p.Facts,
 			[2]string{"candidates per generation (λ)", strconv.Itoa(last.Lambda)},
 			[2]string{"evaluations", strconv.Itoa(last.Evaluations)})
@@ -341,8 +342,8 @@ func (r *Run) commands(values []float64) [][2]string {
 	} else {
 		more := max(2*s.Generation, s.Generation+10)
 		cmd := [2]string{"continue a finished run with a higher limit", fmt.Sprintf("evotune resume %s --generations %d", dir, more)}
-		if n := len(r.History); s.EndedByDuration() && n > 0 {
-			spent := seconds(r.History[n-1].Elapsed)
+		if elapsed, _ := r.clock(); s.EndedByDuration() && elapsed > 0 {
+			spent := seconds(elapsed)
 			cmd = [2]string{"continue a run its duration ended with an hour more (the budget counts the time spent)", fmt.Sprintf("evotune resume %s --duration %v", dir, tuner.HourMore(spent))}
 		}
 		cmds = append(cmds, cmd)

@@ -432,6 +432,10 @@ func TestGolden(t *testing.T) {
 	if err := os.WriteFile(hpath, h, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The journal's clock, real time as the history's was.
+	if err := os.Remove(filepath.Join(dir, "journal.jsonl")); err != nil {
+		t.Fatal(err)
+	}
 	r, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
