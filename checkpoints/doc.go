@@ -89,7 +89,7 @@
 // misread. gen is the generation the game belongs to (completed
 // generations before it).
 //
-// Between the games, a running run journals its clock every second or so
+// Between the games, a running run journals its clock twice a second
 // (Journal.AppendClock, format v2 of the line; a game's line is still v1):
 //
 //	{"v":2,"gen":12,"elapsed_ms":…,"cpu_ms":…,"crc":"1a2b3c4d"}

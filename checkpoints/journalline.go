@@ -15,7 +15,7 @@ import (
 // A Clock is a run's clock when its line was written: the wall-clock and
 // CPU time the run had spent, every process that ran it counted. The
 // history records the clock only when a generation ends; a run journals
-// one every second or so besides, so that a process stopped in any way,
+// one twice a second besides, so that a process stopped in any way,
 // kill -9 included, takes at most that much from the count.
 type Clock struct {
 	// Generation is the generation in progress (completed generations

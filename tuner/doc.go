@@ -113,7 +113,7 @@
 //     saves the checkpoint and resets the journal, in that order, so every
 //     crash is recoverable. Its clock (runclock.go: wall-clock and CPU
 //     time, every process that ran the run counted) is written to the
-//     history at each generation's end and to the journal every second
+//     history at each generation's end and to the journal twice a second
 //     between, so a process stopped mid-generation keeps its time in the
 //     run's duration and figures. It reaches the tuner only through its
 //     methods.

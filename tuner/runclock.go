@@ -23,7 +23,7 @@ import (
 // clockEvery is how often a running Run journals its clock: the most
 // wall-clock time a kill -9 takes from the run's count. A line costs one
 // write of about 60 bytes; the journal's own flush syncs it.
-const clockEvery = time.Second
+const clockEvery = 500 * time.Millisecond
 
 // Elapsed returns the run's wall-clock time, earlier processes included.
 func (r *Run) Elapsed() time.Duration { return r.elapsed0 + time.Since(r.start) }
