@@ -117,6 +117,14 @@
 //     between, so a process stopped mid-generation keeps its time in the
 //     run's duration and figures. It reaches the tuner only through its
 //     methods.
+//   - Progress (runprogress.go): the tuner announces each part of a run as
+//     it begins (Phase: the start's validation, a generation, a final
+//     race, the winner's validation); a Run counts the games of the part
+//     in progress, measures the pace of the games it plays under the
+//     journal's cache (pace.go: per search, so games the journal gives
+//     back never count), and puts them with the run's limits into an
+//     estimate of the end: EstimateEnd (estimate.go), a pure function of
+//     an Outlook, plays the rest of the run forward as the tuner would.
 //   - export.go turns a checkpoint back into a tuner and what the run
 //     hands over now (Handover) into a weights file with provenance.
 //     When the start's validation finishes, the Run keeps it in

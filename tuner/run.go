@@ -64,6 +64,12 @@ type Run struct {
 	// clockStop ends the clock's journal lines (tickClock), clockDone
 	// says they have ended.
 	clockStop, clockDone chan struct{}
+	// progress is the phase in progress and the pace (runprogress.go);
+	// lambdas the candidates of each later stage, for its plan; resumed
+	// says Resume opened the run.
+	progress progress
+	lambdas  map[int]int
+	resumed  bool
 	// historyLines counts the lines of history.jsonl.
 	historyLines int
 	// Notices are things a resumed run should tell the user (checkpoints
@@ -135,7 +141,7 @@ func Resume(dir string, o ResumeOverrides, opts Options) (_ *Run, err error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Run{dir: dir, release: release, onGen: opts.Events.Generation, fsys: fsOf(opts)}
+	r := &Run{dir: dir, release: release, onGen: opts.Events.Generation, fsys: fsOf(opts), resumed: true}
 	r.startClocks()
 	defer func() {
 		if err != nil {
@@ -194,11 +200,13 @@ func Resume(dir string, o ResumeOverrides, opts Options) (_ *Run, err error) {
 }
 
 // journalled returns opts with its pool (a local one by default) behind
-// the run's journal cache.
+// the run's pace counter and journal cache, and its events told to the
+// run's progress.
 func (r *Run) journalled(cfg *Config, opts Options) Options {
 	if opts.Pool == nil {
 		opts.Pool = NewLocalPool(cfg.Workers)
 	}
+	opts = r.instrument(opts)
 	opts.Pool = Cached(opts.Pool, r.cache)
 	return opts
 }
@@ -312,6 +320,7 @@ func (r *Run) Run(ctx context.Context) (*Outcome, error) {
 			}
 			break
 		}
+		t.announce(t.GenerationPhase())
 		rec, err := t.Step(ctx, r.Elapsed)
 		if err != nil {
 			return r.outcome(), err

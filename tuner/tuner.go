@@ -20,6 +20,9 @@ type Events struct {
 	Game       func(replayed bool)
 	Generation func(Record)
 	Validation func(v *Validation, start bool)
+	// Phase is told, from the goroutine that runs the tuner, when a part
+	// of the run begins (see Phase); a Run tells it of each generation.
+	Phase func(Phase)
 }
 
 // Options are what a tuner is given besides its config. The zero value

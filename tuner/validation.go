@@ -42,6 +42,7 @@ func (t *Tuner) measure(ctx context.Context, w []float64) (*Validation, error) {
 // validation games, with the current validation search, and records them
 // as the start: the figure every recommendation is compared with.
 func (t *Tuner) validateStart(ctx context.Context) error {
+	t.announce(Phase{Kind: PhaseStart, Generation: t.state.Generation, Games: t.cfg.Validation.Games})
 	v, err := t.measure(ctx, t.init)
 	if err != nil {
 		return err
@@ -59,6 +60,7 @@ func (t *Tuner) validateStart(ctx context.Context) error {
 // the recommended weights. It is the one place a recommendation enters
 // the state.
 func (t *Tuner) conclude(ctx context.Context, done int) (*Validation, error) {
+	t.announceRace(done)
 	w, race, err := t.race(ctx, done)
 	if err != nil {
 		return nil, err
@@ -74,6 +76,7 @@ func (t *Tuner) conclude(ctx context.Context, done int) (*Validation, error) {
 		}
 		return &v, nil
 	}
+	t.announce(Phase{Kind: PhaseWinner, Generation: done, Games: t.cfg.Validation.Games})
 	v, err := t.measure(ctx, w.Weights)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,130 @@
+package tuner
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/evotune/evotune/engine"
+)
+
+// pacedPool measures the pace of the games its pool plays: for each search,
+// the games played and the wall-clock time its batches were in flight. A
+// Run puts it under the journal's cache, so that games taken from the
+// journal, which cost nothing, never count: after a resume the pace is
+// the machine's, not the journal's. While batches of two searches are in
+// flight at once (a validation and the next generation's games played
+// beside it), neither's games nor time count, since the two share the
+// slots in a way the pool alone knows.
+type pacedPool struct {
+	p Pool
+
+	mu     sync.Mutex
+	now    func() time.Time
+	last   time.Time                     // when the counts were last brought up to date
+	active map[engine.SearchConfig]int   // batches in flight by search
+	paces  map[engine.SearchConfig]*pace // what was measured
+}
+
+// pace is what a pacedPool measured of one search.
+type pace struct {
+	games int64
+	busy  time.Duration
+}
+
+var _ SharedPool = (*pacedPool)(nil)
+
+func newPacedPool(p Pool) *pacedPool {
+	return &pacedPool{p: p, now: time.Now, active: map[engine.SearchConfig]int{}, paces: map[engine.SearchConfig]*pace{}}
+}
+
+// Shared implements SharedPool as the pool it wraps does.
+func (pp *pacedPool) Shared() bool { return shared(pp.p) }
+
+// searchOf is the key a batch's pace is kept under: its players' search,
+// or one key for every family of another kind (a player's program, which
+// searches as it does).
+func searchOf(b *Batch) engine.SearchConfig {
+	if fp, ok := b.Players.(FeaturePlayers); ok {
+		return fp.Search
+	}
+	return engine.SearchConfig{}
+}
+
+func (pp *pacedPool) Play(ctx context.Context, b *Batch, results [][]engine.Result, done GameDone) error {
+	key := searchOf(b)
+	pp.mu.Lock()
+	pp.advance()
+	pp.active[key]++
+	pp.mu.Unlock()
+	defer func() {
+		pp.mu.Lock()
+		pp.advance()
+		if pp.active[key]--; pp.active[key] == 0 {
+			delete(pp.active, key)
+		}
+		pp.mu.Unlock()
+	}()
+	return pp.p.Play(ctx, b, results, func(j Job, r engine.Result, replayed bool) {
+		if !replayed {
+			pp.mu.Lock()
+			pp.advance()
+			if len(pp.active) == 1 {
+				pp.of(key).games++
+			}
+			pp.mu.Unlock()
+		}
+		if done != nil {
+			done(j, r, replayed)
+		}
+	})
+}
+
+// advance counts the time since the last call to the one search in
+// flight, if only one is; the caller holds mu.
+func (pp *pacedPool) advance() {
+	now := pp.now()
+	if len(pp.active) == 1 {
+		for key := range pp.active {
+			pp.of(key).busy += now.Sub(pp.last)
+		}
+	}
+	pp.last = now
+}
+
+func (pp *pacedPool) of(key engine.SearchConfig) *pace {
+	p := pp.paces[key]
+	if p == nil {
+		p = &pace{}
+		pp.paces[key] = p
+	}
+	return p
+}
+
+// perGame returns the wall-clock time a game of search takes at the pace
+// measured (the time its batches were in flight over the games they
+// played: on many slots, a fraction of one game's duration), and false
+// before a game of it was played.
+func (pp *pacedPool) perGame(search engine.SearchConfig) (time.Duration, bool) {
+	pp.mu.Lock()
+	defer pp.mu.Unlock()
+	pp.advance()
+	p := pp.paces[search]
+	if p == nil || p.games == 0 {
+		return 0, false
+	}
+	return p.busy / time.Duration(p.games), true
+}
+
+// played returns the games counted so far, of every search, and the time
+// they took.
+func (pp *pacedPool) played() (games int64, busy time.Duration) {
+	pp.mu.Lock()
+	defer pp.mu.Unlock()
+	pp.advance()
+	for _, p := range pp.paces {
+		games += p.games
+		busy += p.busy
+	}
+	return games, busy
+}

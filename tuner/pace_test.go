@@ -1,0 +1,89 @@
+package tuner
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/evotune/evotune/checkpoints"
+	"github.com/evotune/evotune/engine"
+)
+
+// clockedPool plays each game in per of a fake clock, one at a time; during
+// its first game it calls also, if not nil (another batch in flight).
+type clockedPool struct {
+	now  *time.Time
+	per  time.Duration
+	also func()
+}
+
+func (c *clockedPool) Play(_ context.Context, b *Batch, _ [][]engine.Result, done GameDone) error {
+	for i, j := range b.jobs() {
+		*c.now = c.now.Add(c.per)
+		if i == 0 && c.also != nil {
+			also := c.also
+			c.also = nil
+			also()
+		}
+		done(j, engine.Result{}, false)
+	}
+	return nil
+}
+
+// TestPacedPool: the pace of each search is its batches' time over their
+// games; games taken from the journal above it never reach it; time two
+// searches share the pool counts for neither.
+func TestPacedPool(t *testing.T) {
+	now := time.Unix(0, 0)
+	inner := &clockedPool{now: &now, per: time.Second}
+	pp := newPacedPool(inner)
+	pp.now = func() time.Time { return now }
+	shallow, deep := engine.SearchConfig{Depth: 3}, engine.SearchConfig{Depth: 5}
+	batch := func(search engine.SearchConfig, games int) *Batch {
+		return &Batch{Players: FeaturePlayers{Search: search}, Vectors: make([][]float64, 2), Seeds: make([]uint64, games)}
+	}
+	if _, ok := pp.perGame(shallow); ok {
+		t.Fatal("a pace before any game")
+	}
+	pp.Play(context.Background(), batch(shallow, 4), nil, nil) // 8 games, 8 s
+	if per, ok := pp.perGame(shallow); !ok || per != time.Second {
+		t.Errorf("shallow: %v a game, want 1s", per)
+	}
+	// A deep batch during whose first game a shallow one plays: neither
+	// counts the time they share.
+	inner.per = 4 * time.Second
+	inner.also = func() {
+		inner.per = time.Second
+		pp.Play(context.Background(), batch(shallow, 1), nil, nil) // 2 games, 2 s, beside
+		inner.per = 4 * time.Second
+	}
+	pp.Play(context.Background(), batch(deep, 2), nil, nil) // 4 games, 16 s, 2 of them shared
+	if per, ok := pp.perGame(deep); !ok || per != 4*time.Second {
+		t.Errorf("deep: %v a game, want 4s", per)
+	}
+	if per, _ := pp.perGame(shallow); per != time.Second {
+		t.Errorf("shallow after the shared time: %v a game, want 1s", per)
+	}
+	// (The deep game that ended as the shallow batch did counts: its
+	// time before that did.)
+	if games, busy := pp.played(); games != 8+4 || busy != 8*time.Second+16*time.Second {
+		t.Errorf("played %d games in %v, want 12 in 24s", games, busy)
+	}
+
+	// Behind the journal's cache, games it gives back never reach it.
+	b := batch(shallow, 2)
+	b.Vectors = [][]float64{{1}, {2}}
+	var entries []checkpoints.Entry
+	for _, w := range b.Vectors {
+		for _, seed := range b.Seeds {
+			entries = append(entries, checkpoints.Entry{Fingerprint: Fingerprint(w), Seed: seed})
+		}
+	}
+	before, _ := pp.played()
+	inner.per = time.Hour // a game played would show
+	results := [][]engine.Result{make([]engine.Result, 2), make([]engine.Result, 2)}
+	Cached(pp, newJournalCache(entries, 0)).Play(context.Background(), b, results, nil)
+	if after, _ := pp.played(); after != before {
+		t.Errorf("%d games counted of %d taken from the journal", after-before, len(entries))
+	}
+}
