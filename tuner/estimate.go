@@ -2,7 +2,6 @@ package tuner
 
 import (
 	"cmp"
-	"fmt"
 	"time"
 )
 
@@ -64,18 +63,6 @@ type Estimate struct {
 	// estimate can reach): only an interruption or the optimizer's
 	// convergence ends it, and End means nothing.
 	Open bool
-}
-
-// String says when the run ends, seen from now (the run's clock).
-func (e Estimate) String(now time.Duration) string {
-	if e.Open {
-		return "no limit ends it"
-	}
-	left := RoundSpent(max(e.End-now, 0))
-	if e.AtLeast {
-		return fmt.Sprintf("ends in %v at least (at %v, by %s; a later stage's pace is not known yet)", left, RoundSpent(e.End), e.By)
-	}
-	return fmt.Sprintf("ends in ~%v (at ~%v, by %s)", left, RoundSpent(e.End), e.By)
 }
 
 // maxEstimatedGenerations bounds the generations EstimateEnd plays forward:

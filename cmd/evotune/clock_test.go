@@ -36,8 +36,12 @@ validation: {games: 4, select: 0}
 `, depth, games)
 }
 
-// spentProcess is what a process really spent, as the system counts it.
-type spentProcess struct{ wall, cpu time.Duration }
+// spentProcess is what a process really spent, as the system counts it,
+// and what it printed on its standard output.
+type spentProcess struct {
+	wall, cpu time.Duration
+	stdout    string
+}
 
 // stopAfter runs the evotune command args as a child process, sends it
 // sig once it has run for d (and handles Ctrl-C), and returns what it
@@ -59,7 +63,7 @@ func stopAfter(t *testing.T, d time.Duration, sig syscall.Signal, args ...string
 		t.Fatalf("%v: exit %d after %v, want %d\n%s", args, code, sig, want, c.stderr.String())
 	}
 	ps := c.cmd.ProcessState
-	return spentProcess{time.Since(began), ps.UserTime() + ps.SystemTime()}
+	return spentProcess{time.Since(began), ps.UserTime() + ps.SystemTime(), c.stdout.String()}
 }
 
 var spentRE = regexp.MustCompile(`is not more than the (\S+) .* has already spent`)
@@ -116,6 +120,11 @@ func TestClockCountsStoppedProcesses(t *testing.T) {
 			args = []string{"tune", "--config", cfg, "--out", dir, "--workers", "2"}
 		}
 		p := stopAfter(t, stop, sig, args...)
+		// The resume says where it goes on: the stop came mid-generation,
+		// after games that the journal gives back.
+		if i > 0 && !regexp.MustCompile(`(?m)^resumed   at generation \d+ \(\d+ done\)(, the start's validation first)?; \d+ finished games in the journal, taken instead of played again$`).MatchString(p.stdout) {
+			t.Errorf("resume %d does not say where it goes on and what the journal gives back:\n%s", i, p.stdout)
+		}
 		sum.wall += p.wall
 		sum.cpu += p.cpu
 		wallTol += startup

@@ -43,6 +43,39 @@ func newBar(w io.Writer, total int, desc, unit string) *bar {
 	)}
 }
 
+// newPhaseBar returns a bar on w for one part of a run at a time (reset),
+// or nil when w is not a terminal. It shows the count, not a rate or a
+// time left: the description carries the pace of the games played (not
+// those the journal gives back) and the run's end.
+func newPhaseBar(w io.Writer) *bar {
+	if !isTerminal(w) {
+		return nil
+	}
+	return &bar{w: w, pb: progressbar.NewOptions(1,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(false),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionSetWidth(20),
+	)}
+}
+
+// reset starts the bar again at 0 of total.
+func (b *bar) reset(total int) {
+	if b != nil {
+		b.pb.Reset()
+		b.pb.ChangeMax(total)
+	}
+}
+
+// set shows n done.
+func (b *bar) set(n int) {
+	if b != nil {
+		_ = b.pb.Set(n)
+	}
+}
+
 func (b *bar) add(n int) {
 	if b != nil {
 		_ = b.pb.Add(n)

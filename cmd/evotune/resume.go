@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/evotune/evotune/checkpoints"
 	"github.com/evotune/evotune/tuner"
@@ -104,4 +106,51 @@ func setupResume(fs *flag.FlagSet, opts options) runFunc {
 			return r, nil
 		})
 	}
+}
+
+// describeResumed says where a resumed run goes on: the generation and
+// stage, and the finished games its journal gives back.
+func describeResumed(r *tuner.Run, journalled int) string {
+	t := r.Tuner()
+	s := t.State()
+	at := fmt.Sprintf("at generation %d%s (%d done)", s.Generation+1, ofGenerations(t.Config()), s.Generation)
+	if s.Start == nil {
+		// Its figure is saved with generation 1; its games are in the
+		// journal if they finished.
+		at += ", the start's validation first"
+	}
+	if stages := t.Stages(); len(stages) > 1 {
+		at += fmt.Sprintf(", stage %d/%d %q", s.Stage+1, len(stages), stages[s.Stage].Name)
+	}
+	if journalled == 0 {
+		return at + "; no finished game in the journal (the stop lost only the games in flight, or none)"
+	}
+	return fmt.Sprintf("%s; %d finished games in the journal, taken instead of played again", at, journalled)
+}
+
+// describeBudget says what a resumed run has spent, every process that
+// ran it counted, and what its limits leave: the run's duration and
+// generations, and its stage's budget in generations.
+func describeBudget(r *tuner.Run) string {
+	t := r.Tuner()
+	cfg, s := t.Config(), t.State()
+	spent := r.Elapsed()
+	line := fmt.Sprintf("spent %v", spent.Round(time.Second))
+	if cpu, ok := r.CPU(); ok {
+		line += fmt.Sprintf(" (%v CPU)", cpu.Round(time.Second))
+	}
+	var left []string
+	if d := time.Duration(cfg.Duration); d > 0 {
+		left = append(left, fmt.Sprintf("%v of %v", max(d-spent, 0).Round(time.Second), d))
+	}
+	if n := cfg.Generations; n > 0 {
+		left = append(left, fmt.Sprintf("%d of %d generations", max(n-s.Generation, 0), n))
+	}
+	if _, st := t.Stage(); len(t.Stages()) > 1 && st.Generations > 0 {
+		left = append(left, fmt.Sprintf("%d of stage %q's %d generations", max(st.Generations-(s.Generation-s.StageGeneration), 0), st.Name, st.Generations))
+	}
+	if len(left) == 0 {
+		return line + "; no limit: it runs until stopped"
+	}
+	return line + "; left " + strings.Join(left, ", ")
 }

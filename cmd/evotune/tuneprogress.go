@@ -11,8 +11,11 @@ import (
 	"github.com/evotune/evotune/tuner/report"
 )
 
-// tuneProgress shows a run's progress: a bar on a terminal, one plain line
-// per generation otherwise; never both.
+// tuneProgress shows a run's progress: one line per generation, and a
+// line when a longer part of the run begins (the start's validation, the
+// final race, the winner's validation); on a terminal, the same lines
+// above a bar of the part in progress, its games, the pace of the games
+// played and when the run ends by its limits.
 type tuneProgress struct {
 	w        io.Writer
 	terminal bool
@@ -20,6 +23,10 @@ type tuneProgress struct {
 	bar      *bar
 	start    time.Time
 	played   atomic.Int64 // games played by this process, not replayed
+	// phaseGames and phaseDone are the games of the part in progress, as
+	// planned and finished (played or taken from the journal); described
+	// is when the bar was last described (Unix nanoseconds).
+	phaseGames, phaseDone, described atomic.Int64
 	// reportPath is the run report, rewritten after each generation that
 	// validated (once that generation is saved, so the page shows it).
 	reportPath   string
@@ -55,11 +62,52 @@ func (p *tuneProgress) events() tuner.Events {
 			if !replayed {
 				p.played.Add(1)
 			}
-			p.bar.add(1)
+			// Short of the end: a full bar vanishes until the next part,
+			// and games played ahead of a generation count where they
+			// are played.
+			if n := p.phaseDone.Add(1); n < p.phaseGames.Load() {
+				p.bar.set(int(n))
+			}
+			p.refresh(false)
 		},
+		Phase:      p.phase,
 		Generation: p.generation,
 		Validation: p.validation,
 	}
+}
+
+// phase shows that a part of the run begins: on a terminal, a bar of its
+// games; otherwise a line, but for a generation (its line comes at its
+// end).
+func (p *tuneProgress) phase(ph tuner.Phase) {
+	p.phaseGames.Store(int64(ph.Games))
+	p.phaseDone.Store(0)
+	if p.terminal {
+		p.bar.reset(max(ph.Games, 1))
+		p.refresh(true)
+		return
+	}
+	if ph.Kind == tuner.PhaseGeneration {
+		return
+	}
+	line := fmt.Sprintf("phase     %s: %s", phaseName(ph, p.run.Tuner()), phaseGames(ph))
+	if e := fmtEstimate(p.run.Progress()); e != "" {
+		line += "; " + e
+	}
+	fmt.Fprintln(p.w, line)
+}
+
+// refresh describes the bar anew: at most once a second, or now.
+func (p *tuneProgress) refresh(now bool) {
+	if p.bar == nil {
+		return
+	}
+	t, last := time.Now().UnixNano(), p.described.Load()
+	if !now && (t-last < int64(time.Second) || !p.described.CompareAndSwap(last, t)) {
+		return
+	}
+	p.described.Store(t)
+	p.bar.describe(describeProgress(p.run.Progress(), p.run.Tuner()))
 }
 
 // reportEvery is how often, in generations, the report is rewritten while
@@ -71,11 +119,6 @@ func (p *tuneProgress) generation(rec tuner.Record) {
 	if rec.Validation != nil || rec.Generation%reportEvery == 0 {
 		p.writeReport()
 	}
-	cfg := p.run.Tuner().Config()
-	of := ""
-	if cfg.Generations > 0 {
-		of = fmt.Sprintf("/%d", cfg.Generations)
-	}
 	next := ""
 	if rec.StageEnd != "" {
 		next = fmt.Sprintf("stage %d ended (%s)\n%s", rec.Stage, rec.StageEnd, describeStage(p.run.Tuner()))
@@ -86,20 +129,13 @@ func (p *tuneProgress) generation(rec tuner.Record) {
 		next = strings.TrimPrefix(next+"\n"+p.restart, "\n")
 		p.restart = ""
 	}
-	if p.terminal {
-		if next != "" {
-			p.bar.println(next)
-		}
-		desc := fmt.Sprintf("gen %d%s best %s", rec.Generation+1, of, fmtFitness(rec.Best))
-		if n := rec.Noise; n != nil {
-			desc += fmt.Sprintf(", %d games/candidate", n.Next)
-		}
-		p.bar.describe(desc)
-		return
+	pr := p.run.Progress()
+	line := fmt.Sprintf("gen %d%s  best %s  median %s  mean %s  sigma %.3g  games %d  %s  %s",
+		rec.Generation, ofGenerations(p.run.Tuner().Config()), fmtFitness(rec.Best), fmtFitness(rec.Median), fmtFitness(rec.Mean), rec.Sigma, rec.Games,
+		fmtPace(p.played.Load(), time.Since(p.start)), pr.Elapsed.Round(time.Second))
+	if e := fmtEstimate(pr); e != "" {
+		line += "  " + e
 	}
-	line := fmt.Sprintf("gen %d%s  best %s  median %s  sigma %.3g  games %d  %.1f games/s  %s",
-		rec.Generation, of, fmtFitness(rec.Best), fmtFitness(rec.Median), rec.Sigma, rec.Games,
-		float64(p.played.Load())/max(time.Since(p.start).Seconds(), 1e-9), p.run.Elapsed().Round(time.Second))
 	if lr := rec.LearningRates; lr != nil {
 		line += fmt.Sprintf("  learning rates %.2f, %.2f", lr.Mean, lr.Covariance)
 	}
@@ -116,10 +152,14 @@ func (p *tuneProgress) generation(rec tuner.Record) {
 		// The run's story at this moment, as export and the report tell it.
 		line += fmt.Sprintf(" export now writes %s  report updated", p.run.Tuner().Story().What)
 	}
-	fmt.Fprintln(p.w, line)
 	if next != "" {
-		fmt.Fprintln(p.w, next)
+		line += "\n" + next
 	}
+	if p.terminal {
+		p.bar.println(line)
+		return
+	}
+	fmt.Fprintln(p.w, line)
 }
 
 func (p *tuneProgress) validation(v *tuner.Validation, start bool) {
@@ -163,26 +203,6 @@ func describeNoise(n *tuner.RecordNoise) string {
 	return s
 }
 
-// estimateGames is the bar's total: every tuning game the run will play
-// at the current population size, the start's validation, and the final
-// race at its longest with its validation, or -1 (a count without a total)
-// with no generation limit or with noise handling, whose games per
-// generation follow the noise, or with stages, each of which ends with a
-// race of its own.
-func estimateGames(cfg *tuner.Config, lambda, games int) int {
-	if cfg.Generations <= 0 || cfg.Noise.Handling || len(cfg.Stages) > 0 {
-		return -1
-	}
-	v := cfg.Validation
-	race := 0
-	if v.Select > 0 {
-		entrants := 2
-		entrants += v.FinalistsBefore(cfg.Generations)
-		race = entrants * v.Select
-	}
-	return cfg.Generations*lambda*games + 2*v.Games + race
-}
-
 // describeRace says how a stage's final race went: each entrant's
 // generation, games and fitness, and the winner.
 func describeRace(r *tuner.RecordRace) string {
@@ -213,4 +233,113 @@ func describeRace(r *tuner.RecordRace) string {
 		}
 	}
 	return fmt.Sprintf("final race on %d games: %s; %s wins", r.Games, strings.Join(parts, ", "), won)
+}
+
+// ofGenerations is a generation's "/n" of a run with a generation limit.
+func ofGenerations(cfg *tuner.Config) string {
+	if cfg.Generations > 0 {
+		return fmt.Sprintf("/%d", cfg.Generations)
+	}
+	return ""
+}
+
+// phaseName names a part of the run: the generation of how many, and in a
+// ladder the stage.
+func phaseName(ph tuner.Phase, t *tuner.Tuner) string {
+	var s string
+	switch ph.Kind {
+	case tuner.PhaseStart:
+		s = "validating the start"
+		if ph.Stage > 0 {
+			s = "measuring the start again with " + t.Config().StageValidationSearch(ph.Stage).String()
+		}
+	case tuner.PhaseGeneration:
+		s = fmt.Sprintf("generation %d%s", ph.Generation, ofGenerations(t.Config()))
+	case tuner.PhaseRace:
+		s = "the final race"
+	case tuner.PhaseWinner:
+		s = "validating the winner"
+	default:
+		s = ph.String()
+	}
+	if stages := t.Stages(); len(stages) > 1 {
+		s += fmt.Sprintf(" (stage %d/%d %q)", ph.Stage+1, len(stages), stages[ph.Stage].Name)
+	}
+	return s
+}
+
+// phaseGames says what a part of the run plays: its games, at most where
+// racing may stop some early.
+func phaseGames(ph tuner.Phase) string {
+	if ph.Kind == tuner.PhaseRace || ph.Kind == tuner.PhaseGeneration {
+		return fmt.Sprintf("up to %d games", ph.Games)
+	}
+	return fmt.Sprintf("%d games", ph.Games)
+}
+
+// describeProgress is the bar's description, short enough for a line of
+// a terminal with the bar: the part in progress, the pace of the games
+// this process played and when the run ends.
+func describeProgress(pr tuner.Progress, t *tuner.Tuner) string {
+	var s string
+	switch ph := pr.Phase; ph.Kind {
+	case tuner.PhaseStart:
+		s = "validating start"
+	case tuner.PhaseGeneration:
+		s = fmt.Sprintf("gen %d%s", ph.Generation, ofGenerations(t.Config()))
+	case tuner.PhaseRace:
+		s = "final race"
+	case tuner.PhaseWinner:
+		s = "validating winner"
+	}
+	if n := len(t.Stages()); n > 1 {
+		s += fmt.Sprintf(" (stage %d/%d)", pr.Phase.Stage+1, n)
+	}
+	if pace := fmtPace(pr.Played, pr.PlayTime); pace != "" {
+		s += " · " + pace
+	}
+	e := pr.Estimate
+	switch {
+	case e.Open || e.AtLeast && pr.Played == 0:
+	case e.AtLeast:
+		s += fmt.Sprintf(" · end in ≥%v", max(e.End-pr.Elapsed, 0).Round(time.Second))
+	default:
+		s += fmt.Sprintf(" · end in ~%v (%s)", max(e.End-pr.Elapsed, 0).Round(time.Second), e.By)
+	}
+	return s
+}
+
+// fmtPace writes games per second, or per minute where a game takes
+// longer than a second; "" before a game.
+func fmtPace(games int64, d time.Duration) string {
+	if games == 0 || d <= 0 {
+		return ""
+	}
+	r := float64(games) / d.Seconds()
+	if r >= 1 {
+		return fmt.Sprintf("%.1f games/s", r)
+	}
+	return fmt.Sprintf("%.1f games/min", 60*r)
+}
+
+// fmtEstimate says when the run ends by its limits, seen from now (the
+// run's clock); "" where none ends it, or before this process has played
+// a game that would give it a pace.
+func fmtEstimate(pr tuner.Progress) string {
+	e := pr.Estimate
+	if e.Open || e.AtLeast && pr.Played == 0 {
+		return ""
+	}
+	left := max(e.End-pr.Elapsed, 0).Round(time.Second)
+	by := map[string]string{
+		"generations":       "its generations",
+		"duration":          "its duration",
+		"stage generations": "its last stage's generations",
+		"stage duration":    "its last stage's duration",
+		"convergence":       "convergence",
+	}[e.By]
+	if e.AtLeast {
+		return fmt.Sprintf("end in %v at least (by %s; a search that has not played yet adds to it)", left, by)
+	}
+	return fmt.Sprintf("end in ~%v (by %s)", left, by)
 }

@@ -51,9 +51,7 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, p
 		fmt.Fprintf(stdout, "more      evotune resume %s --generations N   (N above %d continues it)\n", r.Dir(), t.State().Generation)
 		return nil
 	}
-	if p.terminal {
-		p.bar = newBar(stderr, estimateGames(cfg, t.Lambda(), t.Games()), "validating start", "games")
-	}
+	p.bar = newPhaseBar(stderr)
 	if cfg.Generations == 0 && cfg.Duration == 0 {
 		fmt.Fprintf(stdout, "note      no stopping condition: runs until interrupted (set generations or duration, or --generations/--duration, to stop on its own)\n")
 	}
@@ -62,6 +60,10 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, p
 	if len(cfg.Stages) > 0 {
 		fmt.Fprintf(stdout, "stages    %s\n", describeLadder(t.Stages()))
 		fmt.Fprintf(stdout, "%s\n", describeStage(t))
+	}
+	if resumed, journalled := r.Resumed(); resumed {
+		fmt.Fprintf(stdout, "resumed   %s\n", describeResumed(r, journalled))
+		fmt.Fprintf(stdout, "budget    %s\n", describeBudget(r))
 	}
 	fmt.Fprintf(stdout, "resume    evotune resume %s   (after Ctrl-C or a crash; progress is saved every generation)\n", r.Dir())
 	p.reportPath = filepath.Join(r.Dir(), report.DefaultFile)
@@ -79,7 +81,11 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, p
 		}
 		return err
 	}
-	fmt.Fprintf(stdout, "\nstopped   %s after %d generations, %d games, %s\n", res.Stop, res.Generations, res.Games, time.Since(start).Round(time.Second))
+	took := time.Since(start).Round(time.Second).String()
+	if resumed, _ := r.Resumed(); resumed {
+		took += fmt.Sprintf(" (%v over every process that ran it)", r.Elapsed().Round(time.Second))
+	}
+	fmt.Fprintf(stdout, "\nstopped   %s after %d generations, %d games, %s\n", res.Stop, res.Generations, res.Games, took)
 	if res.Replayed > 0 {
 		fmt.Fprintf(stdout, "journal   %d finished games taken from the journal instead of played again\n", res.Replayed)
 	}
