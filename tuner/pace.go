@@ -9,13 +9,15 @@ import (
 )
 
 // pacedPool measures the pace of the games its pool plays: for each search,
-// the games played and the wall-clock time its batches were in flight. A
-// Run puts it under the journal's cache, so that games taken from the
-// journal, which cost nothing, never count: after a resume the pace is
-// the machine's, not the journal's. While batches of two searches are in
-// flight at once (a validation and the next generation's games played
-// beside it), neither's games nor time count, since the two share the
-// slots in a way the pool alone knows.
+// the wall-clock time its batches were in flight per game they played,
+// over about the latest paceGames games, since games grow longer as the
+// weights improve (a run that doubles its score doubles its games' length)
+// and the machine's load changes. A Run puts it under the journal's cache,
+// so that games taken from the journal, which cost nothing, never count:
+// after a resume the pace is the machine's, not the journal's. While
+// batches of two searches are in flight at once (a validation and the next
+// generation's games played beside it), neither's games nor time count,
+// since the two share the slots in a way the pool alone knows.
 type pacedPool struct {
 	p Pool
 
@@ -26,10 +28,17 @@ type pacedPool struct {
 	paces  map[engine.SearchConfig]*pace // what was measured
 }
 
-// pace is what a pacedPool measured of one search.
+// paceGames is about how many of the latest games the pace is measured
+// on: each game's weight falls by 1/paceGames with each game after it.
+const paceGames = 64
+
+// pace is what a pacedPool measured of one search: every game and its
+// time, and the latest games' (weighted) with the time since the last one.
 type pace struct {
-	games int64
-	busy  time.Duration
+	games         int64
+	busy          time.Duration
+	recent, since float64       // the latest games and their seconds, weighted
+	sinceLast     time.Duration // the time since the last game
 }
 
 var _ SharedPool = (*pacedPool)(nil)
@@ -70,7 +79,12 @@ func (pp *pacedPool) Play(ctx context.Context, b *Batch, results [][]engine.Resu
 			pp.mu.Lock()
 			pp.advance()
 			if len(pp.active) == 1 {
-				pp.of(key).games++
+				p := pp.of(key)
+				p.games++
+				const keep = 1 - 1.0/paceGames
+				p.recent = p.recent*keep + 1
+				p.since = p.since*keep + p.sinceLast.Seconds()
+				p.sinceLast = 0
 			}
 			pp.mu.Unlock()
 		}
@@ -86,7 +100,9 @@ func (pp *pacedPool) advance() {
 	now := pp.now()
 	if len(pp.active) == 1 {
 		for key := range pp.active {
-			pp.of(key).busy += now.Sub(pp.last)
+			p := pp.of(key)
+			p.busy += now.Sub(pp.last)
+			p.sinceLast += now.Sub(pp.last)
 		}
 	}
 	pp.last = now
@@ -102,9 +118,9 @@ func (pp *pacedPool) of(key engine.SearchConfig) *pace {
 }
 
 // perGame returns the wall-clock time a game of search takes at the pace
-// measured (the time its batches were in flight over the games they
-// played: on many slots, a fraction of one game's duration), and false
-// before a game of it was played.
+// of the latest games (the time its batches were in flight over the games
+// they played: on many slots, a fraction of one game's duration), and
+// false before a game of it was played.
 func (pp *pacedPool) perGame(search engine.SearchConfig) (time.Duration, bool) {
 	pp.mu.Lock()
 	defer pp.mu.Unlock()
@@ -113,7 +129,7 @@ func (pp *pacedPool) perGame(search engine.SearchConfig) (time.Duration, bool) {
 	if p == nil || p.games == 0 {
 		return 0, false
 	}
-	return p.busy / time.Duration(p.games), true
+	return time.Duration(p.since / p.recent * float64(time.Second)), true
 }
 
 // played returns the games counted so far, of every search, and the time

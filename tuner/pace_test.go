@@ -31,8 +31,8 @@ func (c *clockedPool) Play(_ context.Context, b *Batch, _ [][]engine.Result, don
 }
 
 // TestPacedPool: the pace of each search is its batches' time over their
-// games; games taken from the journal above it never reach it; time two
-// searches share the pool counts for neither.
+// games, the latest weighted most; games taken from the journal above it
+// never reach it; time two searches share the pool counts for neither.
 func TestPacedPool(t *testing.T) {
 	now := time.Unix(0, 0)
 	inner := &clockedPool{now: &now, per: time.Second}
@@ -68,6 +68,17 @@ func TestPacedPool(t *testing.T) {
 	// time before that did.)
 	if games, busy := pp.played(); games != 8+4 || busy != 8*time.Second+16*time.Second {
 		t.Errorf("played %d games in %v, want 12 in 24s", games, busy)
+	}
+
+	// The pace follows the latest games: 64 games of 1 s then 64 of 3 s
+	// average 2 s a game, the latest games 2.46 s.
+	mid := engine.SearchConfig{Depth: 4}
+	inner.per = time.Second
+	pp.Play(context.Background(), batch(mid, 32), nil, nil)
+	inner.per = 3 * time.Second
+	pp.Play(context.Background(), batch(mid, 32), nil, nil)
+	if per, _ := pp.perGame(mid); per < 2400*time.Millisecond || per > 2500*time.Millisecond {
+		t.Errorf("after 64 games of 1 s and 64 of 3 s: %v a game, want about 2.46s", per)
 	}
 
 	// Behind the journal's cache, games it gives back never reach it.
