@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"context"
+	"math"
 	"sync"
 	"time"
 
@@ -10,9 +11,10 @@ import (
 
 // pacedPool measures the pace of the games its pool plays: for each search,
 // the wall-clock time its batches were in flight per game they played,
-// over about the latest paceGames games, since games grow longer as the
-// weights improve (a run that doubles its score doubles its games' length)
-// and the machine's load changes. A Run puts it under the journal's cache,
+// over about the last paceWindow of games (the latest paceGames at least,
+// where games are slow), since games grow longer as the weights improve (a
+// run that doubles its score doubles its games' length) and the machine's
+// load changes; a shorter memory follows the noise of a shared machine. A Run puts it under the journal's cache,
 // so that games taken from the journal, which cost nothing, never count:
 // after a resume the pace is the machine's, not the journal's. While
 // batches of two searches are in flight at once (a validation and the next
@@ -28,9 +30,13 @@ type pacedPool struct {
 	paces  map[engine.SearchConfig]*pace // what was measured
 }
 
-// paceGames is about how many of the latest games the pace is measured
-// on: each game's weight falls by 1/paceGames with each game after it.
-const paceGames = 64
+// paceWindow and paceGames are the pace's memory: a game's weight falls
+// by e with each paceWindow of the games after it, and by no less than
+// 1/paceGames with each game after it.
+const (
+	paceWindow = time.Minute
+	paceGames  = 32
+)
 
 // pace is what a pacedPool measured of one search: every game and its
 // time, and the latest games' (weighted) with the time since the last one.
@@ -81,7 +87,7 @@ func (pp *pacedPool) Play(ctx context.Context, b *Batch, results [][]engine.Resu
 			if len(pp.active) == 1 {
 				p := pp.of(key)
 				p.games++
-				const keep = 1 - 1.0/paceGames
+				keep := max(math.Exp(-p.sinceLast.Seconds()/paceWindow.Seconds()), 1-1.0/paceGames)
 				p.recent = p.recent*keep + 1
 				p.since = p.since*keep + p.sinceLast.Seconds()
 				p.sinceLast = 0
