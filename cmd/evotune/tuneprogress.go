@@ -76,25 +76,27 @@ func (p *tuneProgress) events() tuner.Events {
 	}
 }
 
-// phase shows that a part of the run begins: on a terminal, a bar of its
-// games; otherwise a line, but for a generation (its line comes at its
-// end).
+// phase shows that a part of the run begins: a line, but for a
+// generation (its line comes at its end); on a terminal, a bar of its
+// games.
 func (p *tuneProgress) phase(ph tuner.Phase) {
 	p.phaseGames.Store(int64(ph.Games))
 	p.phaseDone.Store(0)
+	if ph.Kind != tuner.PhaseGeneration {
+		line := fmt.Sprintf("phase     %s: %s", phaseName(ph, p.run.Tuner()), phaseGames(ph))
+		if e := fmtEstimate(p.run.Progress()); e != "" {
+			line += "; " + e
+		}
+		if p.terminal {
+			p.bar.println(line)
+		} else {
+			fmt.Fprintln(p.w, line)
+		}
+	}
 	if p.terminal {
 		p.bar.reset(max(ph.Games, 1))
 		p.refresh(true)
-		return
 	}
-	if ph.Kind == tuner.PhaseGeneration {
-		return
-	}
-	line := fmt.Sprintf("phase     %s: %s", phaseName(ph, p.run.Tuner()), phaseGames(ph))
-	if e := fmtEstimate(p.run.Progress()); e != "" {
-		line += "; " + e
-	}
-	fmt.Fprintln(p.w, line)
 }
 
 // refresh describes the bar anew: at most once a second, or now.
@@ -106,7 +108,9 @@ func (p *tuneProgress) refresh(now bool) {
 	if !now && (t-last < int64(time.Second) || !p.described.CompareAndSwap(last, t)) {
 		return
 	}
-	p.described.Store(t)
+	if now {
+		p.described.Store(t)
+	}
 	p.bar.describe(describeProgress(p.run.Progress(), p.run.Tuner()))
 }
 
