@@ -9,17 +9,23 @@ import (
 	"github.com/evotune/evotune/engine"
 )
 
-// clockedPool plays each game in per of a fake clock, one at a time; during
-// its first game it calls also, if not nil (another batch in flight).
+// clockedPool plays each game in per of a fake clock, and cpu of a fake
+// CPU clock, one at a time; during its first game it calls also, if not
+// nil (another batch in flight).
 type clockedPool struct {
-	now  *time.Time
-	per  time.Duration
-	also func()
+	now   *time.Time
+	per   time.Duration
+	clock *time.Duration // CPU
+	cpu   time.Duration
+	also  func()
 }
 
 func (c *clockedPool) Play(_ context.Context, b *Batch, _ [][]engine.Result, done GameDone) error {
 	for i, j := range b.jobs() {
 		*c.now = c.now.Add(c.per)
+		if c.clock != nil {
+			*c.clock += c.cpu
+		}
 		if i == 0 && c.also != nil {
 			also := c.also
 			c.also = nil
@@ -30,14 +36,15 @@ func (c *clockedPool) Play(_ context.Context, b *Batch, _ [][]engine.Result, don
 	return nil
 }
 
-// TestPacedPool: the pace of each search is its batches' time over their
-// games, the latest weighted most; games taken from the journal above it
-// never reach it; time two searches share the pool counts for neither.
+// TestPacedPool: where there is no CPU clock, the pace of each search is
+// its batches' time over their games, the latest weighted most; games
+// taken from the journal above it never reach it; time two searches share
+// the pool counts for neither.
 func TestPacedPool(t *testing.T) {
 	now := time.Unix(0, 0)
 	inner := &clockedPool{now: &now, per: time.Second}
 	pp := newPacedPool(inner)
-	pp.now = func() time.Time { return now }
+	pp.now, pp.cpu = func() time.Time { return now }, nil
 	shallow, deep := engine.SearchConfig{Depth: 3}, engine.SearchConfig{Depth: 5}
 	batch := func(search engine.SearchConfig, games int) *Batch {
 		return &Batch{Players: FeaturePlayers{Search: search}, Vectors: make([][]float64, 2), Seeds: make([]uint64, games)}
@@ -97,5 +104,39 @@ func TestPacedPool(t *testing.T) {
 	Cached(pp, newJournalCache(entries, 0)).Play(context.Background(), b, results, nil)
 	if after, _ := pp.played(); after != before {
 		t.Errorf("%d games counted of %d taken from the journal", after-before, len(entries))
+	}
+}
+
+// TestPacedPoolCPU: with a CPU clock, a game's CPU time follows the latest
+// games, which grow longer, and the wall-clock time per CPU second is the
+// whole process's, so that a burst of load elsewhere is not taken for the
+// rest of the run.
+func TestPacedPoolCPU(t *testing.T) {
+	now, cpu := time.Unix(0, 0), time.Duration(0)
+	inner := &clockedPool{now: &now, per: time.Second, clock: &cpu, cpu: 2 * time.Second}
+	pp := newPacedPool(inner)
+	pp.now = func() time.Time { return now }
+	pp.cpu = func() (time.Duration, error) { return cpu, nil }
+	search := engine.SearchConfig{Depth: 5}
+	batch := &Batch{Players: FeaturePlayers{Search: search}, Vectors: make([][]float64, 4), Seeds: make([]uint64, 16)}
+	pp.Play(context.Background(), batch, nil, nil) // 64 games of 2 CPU s in 1 s: 2 cores
+	if per, _ := pp.perGame(search); per != time.Second {
+		t.Errorf("%v a game, want 1s", per)
+	}
+	// Load elsewhere: 16 games of the same CPU take 4 s each.
+	inner.per = 4 * time.Second
+	batch.Seeds = batch.Seeds[:4]
+	pp.Play(context.Background(), batch, nil, nil)
+	// The process's 128 s over 160 CPU s, times 2 CPU s a game.
+	if per, _ := pp.perGame(search); per != 1600*time.Millisecond {
+		t.Errorf("after a burst of load: %v a game, want 1.6s", per)
+	}
+	// Games twice as long, at the first pace: the latest games' CPU (4 s,
+	// the games before weigh 2% now) at the process's 384 s over 672 CPU s.
+	inner.per, inner.cpu = 2*time.Second, 4*time.Second
+	batch.Seeds = make([]uint64, 32)
+	pp.Play(context.Background(), batch, nil, nil)
+	if per, _ := pp.perGame(search); per < 2230*time.Millisecond || per > 2290*time.Millisecond {
+		t.Errorf("after 128 games twice as long: %v a game, want about 4 s × 384/672 = 2.26 s", per)
 	}
 }
