@@ -88,14 +88,17 @@ func TestLRAReference(t *testing.T) {
 	}
 }
 
-// noisySphereFinals runs CMA-ES for 400 generations on the 5-D sphere from
-// x0 = 3 (σ0 = 1) with additive Gaussian noise of the given deviation, run
-// seeds 0–10, and returns the true f of each run's final mean, sorted.
-func noisySphereFinals(t *testing.T, lra bool, noise float64) []float64 {
+// noisySphereFinals runs CMA-ES (with the options opts sets) for 400
+// generations on the 5-D sphere from x0 = 3 (σ0 = 1) with additive Gaussian
+// noise of the given deviation, run seeds 0–10, and returns the true f of
+// each run's final mean, sorted.
+func noisySphereFinals(t *testing.T, opts func(*CMAESConfig), noise float64) []float64 {
 	t.Helper()
 	var finals []float64
 	for seed := range 11 {
-		o, err := NewCMAES(CMAESConfig{Config: Config{X0: []float64{3, 3, 3, 3, 3}, Sigma0: 1, Seed: uint64(seed), Noisy: true}, LRA: lra})
+		cfg := CMAESConfig{Config: Config{X0: []float64{3, 3, 3, 3, 3}, Sigma0: 1, Seed: uint64(seed), Noisy: true}}
+		opts(&cfg)
+		o, err := NewCMAES(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,12 +125,13 @@ func noisySphereFinals(t *testing.T, lra bool, noise float64) []float64 {
 // (measured: medians 0.015 against 0.23); without noise it still
 // converges, if more slowly than plain CMA-ES.
 func TestLRANoisySphere(t *testing.T) {
-	plain, lra := noisySphereFinals(t, false, 1), noisySphereFinals(t, true, 1)
+	withLRA := func(c *CMAESConfig) { c.LRA = true }
+	plain, lra := noisySphereFinals(t, func(*CMAESConfig) {}, 1), noisySphereFinals(t, withLRA, 1)
 	t.Logf("final f, median of 11 runs: plain %.3g, LRA %.3g", plain[5], lra[5])
 	if lra[len(lra)-1] >= plain[0] {
 		t.Errorf("noisy sphere: LRA's worst final f %.3g is not below plain CMA-ES's best %.3g (medians %.3g, %.3g)", lra[len(lra)-1], plain[0], lra[5], plain[5])
 	}
-	if clean := noisySphereFinals(t, true, 0); clean[len(clean)-1] > 1e-8 {
+	if clean := noisySphereFinals(t, withLRA, 0); clean[len(clean)-1] > 1e-8 {
 		t.Errorf("sphere without noise: LRA's worst final f %.3g after 400 generations, want below 1e-8", clean[len(clean)-1])
 	}
 }
