@@ -267,3 +267,18 @@ func TestTunePlayerIntShownAsInt(t *testing.T) {
 		t.Errorf("play --params mono_power=2.6: exit %d, want mono_power=3 shown\n%s\n%s", code, out, errs)
 	}
 }
+
+// TestTunePlayerEstimate: a run of a player estimates its end from the
+// pace of the player's games, as an in-process run does from its
+// search's, not "0s at least" for want of a pace.
+func TestTunePlayerEstimate(t *testing.T) {
+	cmd := evotunePlayer(t, "--eval", "standard", "--depth", "2")
+	dir := filepath.Join(t.TempDir(), "run")
+	code, _, errs := runCLI(t, "tune", "--config", writeConfig(t, playerConfig(cmd)), "--out", dir)
+	if code != 0 {
+		t.Fatalf("tune: exit %d\n%s", code, errs)
+	}
+	if !regexp.MustCompile(`(?m)^gen 2/3  .* end in ~\d+s \(by its generations\)`).MatchString(errs) {
+		t.Errorf("generation 2's line does not estimate the run's end:\n%s", errs)
+	}
+}
