@@ -115,6 +115,10 @@ func (t *Tuner) Reopen() bool {
 	return t.state.Finished == ""
 }
 
+// Reopened reports whether Reopen let a finished run go on and its next
+// generation has not yet been played.
+func (t *Tuner) Reopened() bool { return t.reopened }
+
 // Finish marks the run done for reason without another generation,
 // running the stage's final race and validating its winner first unless
 // they ran after this generation.

@@ -122,7 +122,10 @@ func describeResumed(r *tuner.Run, journalled int) string {
 	if stages := t.Stages(); len(stages) > 1 {
 		at += fmt.Sprintf(", stage %d/%d %q", s.Stage+1, len(stages), stages[s.Stage].Name)
 	}
-	if journalled == 0 {
+	switch {
+	case journalled == 0 && t.Reopened():
+		return at + "; the run had finished, and its new limits let it go on"
+	case journalled == 0:
 		return at + "; no finished game in the journal (the stop lost only the games in flight, or none)"
 	}
 	return fmt.Sprintf("%s; %d finished games in the journal, taken instead of played again", at, journalled)

@@ -40,7 +40,7 @@ func TestTuneProgressLines(t *testing.T) {
 		t.Fatalf("resume: exit %d\n%s", code, errs)
 	}
 	for _, re := range []string{
-		`(?m)^resumed   at generation 3/5 \(2 done\); no finished game in the journal`,
+		`(?m)^resumed   at generation 3/5 \(2 done\); the run had finished, and its new limits let it go on$`,
 		`(?m)^budget    spent \d+s( \(\d+s CPU\))?; left (59m\d\ds|1h0m0s) of 1h0m0s, 3 of 5 generations$`,
 		`(?m)^stopped   generations: 5 done after 5 generations, \d+ games, \d+s \(\d+s over every process that ran it\)$`,
 	} {
