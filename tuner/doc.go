@@ -31,6 +31,19 @@
 //     (noise.racing: on with noise handling, or alone on a fixed
 //     fitness.games) stops, between blocks of seeds, candidates that μ
 //     others already beat on the paired games: they cannot be parents.
+//   - Settling (optimizer: {settle: true}, population/settle.go) is how
+//     a long run stops wandering on a plateau of noise. Late in a run a
+//     generation's ranks are mostly luck, and plain CMA-ES moves its mean
+//     the whole way to the lucky candidates every generation: the mean
+//     random walks and σ grows or collapses with it. Settled, every update
+//     (the mean's step, the covariance's and σ's log step) is scaled by a
+//     rate that falls, about as 1/(1 + k/15) over k generations, while the
+//     mean's steps keep no direction and the generations' fitness no
+//     longer climbs, and rises again when a slope returns: the mean becomes
+//     an average of many generations' selections, as in a stochastic
+//     approximation, and σ stays where the noise left it. The tuner only
+//     passes the key on; the rate is in the optimizer's state, so a
+//     checkpoint holds it and a resume is byte-identical.
 //   - The final race (race.go, validation.go) is how a run chooses what it
 //     recommends, and its only use of games that do not search: no mean
 //     is measured while a stage searches. When a stage (or the run) ends,
