@@ -141,8 +141,13 @@ func (t *Tuner) averaged() []Finalist {
 		return nil
 	}
 	played := ms[len(ms)-1].Generation - t.state.StageGeneration
-	k := max(1, min(len(ms), int(math.Round(averageShare*float64(played)))))
-	return ms[len(ms)-k:]
+	return ms[len(ms)-min(len(ms), t.averageWindow(played)):]
+}
+
+// averageWindow returns how many means a stage averages after played
+// generations (averaged, where it has kept that many).
+func (t *Tuner) averageWindow(played int) int {
+	return max(1, min(t.cfg.Validation.Average, int(math.Round(averageShare*float64(played)))))
 }
 
 // average returns the average of the means averaged (averaged), the
