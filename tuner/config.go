@@ -316,11 +316,12 @@ type ValidationConfig struct {
 	Search *engine.SearchConfig `yaml:"search,omitempty"`
 	// Average is the most of the stage's last distribution means whose
 	// average is recommended: under noise the mean wanders about the
-	// optimum from one generation to the next, and the average of its last
-	// positions sits nearer it. A stage averages no more than the means of
-	// its last fifth of generations, so that a short stage, or one still
-	// climbing, recommends its latest means. 1 recommends the latest
-	// mean. 1 to 64; absent: 5.
+	// optimum from one generation to the next, and the average of its
+	// positions on the plateau sits nearer it. A stage averages no more
+	// than the means of its last half of generations, so that a stage
+	// averages its plateau rather than its climb; one still climbing at
+	// its end races its latest mean against the average. 1 recommends the
+	// latest mean. 1 to 1024; absent: 256.
 	Average int `yaml:"average"`
 	// Select is the most games each entrant of the race plays (the
 	// average, the latest mean, the stage's start and the finalists, on

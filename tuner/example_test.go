@@ -132,7 +132,7 @@ func Example_ownFeatureSet() {
 	fmt.Printf("%s: %s, %d checks verified\n", wf.Format, wf.SetName, len(wf.Checks))
 	fmt.Printf("weights %.3g, parameters %.3g\n", wf.Weights, wf.Params)
 	// Output:
-	// 6 generations, 3040 games: mean score 2681 at the start, 3348 tuned
+	// 6 generations, 3136 games: mean score 2681 at the start, 3348 tuned
 	// evotune.weights/v2: snake, 9 checks verified
 	// weights [0.653 97.5], parameters [0.857 1.36]
 }

@@ -18,15 +18,18 @@ import (
 // third of the run's games decided nothing the user received.
 //
 // So no game is spent on a mean while a stage searches, and what a stage
-// hands over is the average of its last validation.average distribution
-// means (State.Means): late in a run the mean wanders about the optimum
+// hands over is the average of its last distribution means (State.Means):
+// up to validation.average of them, from the last half of its generations
+// at most (averaged). Late in a run the mean wanders about the optimum
 // with the noise of each generation's ranking, and the average of its
 // last positions sits nearer the optimum than any one of them (on
 // nneonneo-cap1 at 5,000 games, the average of the last 5 scored 0.01 to
 // 0.03 more than the last mean, in median over 8 runs, on held-out games;
-// docs/tunebench-tried.md). Not always: in one run of the 8 the average of
-// points that each scored ×1.54 to ×1.60 scored ×1.50, as the average of
-// points along a curved ridge falls off it.
+// docs/tunebench-tried.md; with settling, the average of the last half
+// lifted standard-3 and snake16-2 further: docs/tunebench-tried-settle.md).
+// Not always: in one run of the 8 the average of points that each scored
+// ×1.54 to ×1.60 scored ×1.50, as the average of points along a curved
+// ridge falls off it.
 //
 // So when the stage ends, the average races its latest mean (where it is
 // an average of more than one) and the stage's start (and, under
@@ -60,10 +63,10 @@ const (
 	// maxFinalists bounds validation.finalists, maxAverage
 	// validation.average.
 	maxFinalists = 16
-	maxAverage   = 64
+	maxAverage   = 1024
 	// averageShare is the largest share of a stage's generations whose
-	// means are averaged.
-	averageShare = 0.2
+	// means are averaged: the last half (see averaged).
+	averageShare = 0.5
 )
 
 // An entrant is a point in the final race.
@@ -124,18 +127,27 @@ func (t *Tuner) entrantsAt(done int) []entrant {
 }
 
 // averaged returns the means the recommendation averages: the stage's
-// last validation.average means, and no more than the last fifth of its
-// generations (averageShare), so that a short stage, or one still
-// climbing, recommends its latest means rather than points it has left
-// behind.
+// last validation.average means, and no more than those of the last half
+// of its generations (averageShare; rounded, one at least). Once a stage
+// reaches its plateau its mean wanders on it, and the average of the whole
+// plateau sits nearer the optimum than that of its last few positions; a
+// stage that reaches its plateau within its first half averages nothing
+// from its climb. A stage still climbing at its end averages points below
+// its latest mean, but the race enters the latest mean too, so the stage
+// still recommends it where it is better.
 func (t *Tuner) averaged() []Finalist {
 	ms := t.state.Means
 	if len(ms) == 0 {
 		return nil
 	}
 	played := ms[len(ms)-1].Generation - t.state.StageGeneration
-	k := max(1, min(len(ms), int(math.Round(averageShare*float64(played)))))
-	return ms[len(ms)-k:]
+	return ms[len(ms)-min(len(ms), t.averageWindow(played)):]
+}
+
+// averageWindow returns how many means a stage averages after played
+// generations (averaged, where it has kept that many).
+func (t *Tuner) averageWindow(played int) int {
+	return max(1, min(t.cfg.Validation.Average, int(math.Round(averageShare*float64(played)))))
 }
 
 // average returns the average of the means averaged (averaged), the

@@ -18,9 +18,9 @@ import (
 
 // raceConfig is smallConfig for ten generations of six candidates on a
 // fixed four games each, the average of at most the last 5 means
-// recommended (2 at the end of 10 generations: a fifth of them),
-// finalists finalists kept every two generations and races of sel games
-// an entrant.
+// recommended (5 at the end of 10 generations: half of them, and 2 after
+// 4), finalists finalists kept every two generations and races of sel
+// games an entrant.
 func raceConfig(t *testing.T, finalists, sel int) *Config {
 	t.Helper()
 	cfg := smallConfig(t)
@@ -32,6 +32,13 @@ func raceConfig(t *testing.T, finalists, sel int) *Config {
 	cfg.Validation.Select = sel
 	cfg.Validation.Average = 5
 	return cfg
+}
+
+// window is the twin of the rule of averaged: the last average means, and
+// those of the last averageShare of the played generations at most
+// (rounded, one at least).
+func window(played, average int) int {
+	return min(average, max(1, int(math.Round(averageShare*float64(played)))))
 }
 
 // stepAll runs tu to its end from its start and returns its records.
@@ -113,8 +120,8 @@ func slowRace(m Metric, rs [][]engine.Result, n int) (played []int, winner int, 
 
 // TestRace checks the final race against its slow twin: its entrants are
 // the start, the finalists kept, the latest mean and the average of the
-// last 2 means (of generations 9 and 10: a fifth of 10, averaged in order
-// as the test does it); each entrant's games,
+// last means (window: 5, of generations 6 to 10, half of 10, averaged in
+// order as the test does it); each entrant's games,
 // fitness and the winner are those of every entrant played on every game
 // and the blocks judged afterwards; the winner is what the run validates,
 // recommends and exports; the race's games are tuning seeds no other game
@@ -165,17 +172,18 @@ func TestRace(t *testing.T) {
 		for _, e := range r.Entrants {
 			gens = append(gens, e.Generation)
 		}
-		if want := []int{0, 6, 8, 10, 10}; !slices.Equal(gens, want) || !r.Entrants[0].Start || r.Entrants[3].Average != 0 || r.Entrants[4].Average != 2 {
-			t.Fatalf("seed %d: entrants %+v, want the start, the finalists 6 and 8, the latest mean and the average of 2 means ending at 10: %v", tc.seed, r.Entrants, want)
+		k := window(10, cfg.Validation.Average)
+		if want := []int{0, 6, 8, 10, 10}; !slices.Equal(gens, want) || !r.Entrants[0].Start || r.Entrants[3].Average != 0 || r.Entrants[4].Average != k {
+			t.Fatalf("seed %d: entrants %+v, want the start, the finalists 6 and 8, the latest mean and the average of %d means ending at 10: %v", tc.seed, r.Entrants, k, want)
 		}
 		avg := make([]float64, len(means[10]))
-		for g := 9; g <= 10; g++ {
+		for g := 10 - k + 1; g <= 10; g++ {
 			for i, x := range means[g] {
 				avg[i] += x
 			}
 		}
 		for i := range avg {
-			avg[i] /= 2
+			avg[i] /= float64(k)
 		}
 		vectors := [][]float64{means[0], means[6], means[8], means[10], avg}
 		// The race's batches: those of the last step whose vectors are the
@@ -226,7 +234,7 @@ func TestRace(t *testing.T) {
 		if st.Validated.Generation != r.Recommends || !slices.Equal(st.Validated.Weights, vectors[winner]) || tu.Recommended() != st.Validated {
 			t.Errorf("seed %d: validated generation %d's, want the winner %d's", tc.seed, st.Validated.Generation, r.Recommends)
 		}
-		if wantAvg := map[bool]int{true: 2}[winner == 4]; st.Validated.Average != wantAvg || last.Validation.Average != wantAvg {
+		if wantAvg := map[bool]int{true: k}[winner == 4]; st.Validated.Average != wantAvg || last.Validation.Average != wantAvg {
 			t.Errorf("seed %d: validated average %d, history %d; want %d", tc.seed, st.Validated.Average, last.Validation.Average, wantAvg)
 		}
 		if last.Validation.Generation != r.Recommends {
@@ -387,7 +395,8 @@ func utilities(rs []engine.Result) []float64 {
 // three so far, which tilts every look against the others; the rate of
 // entrants stopped is logged, with its bound: a tenth of them at most
 // (measured under 0.04 at every length). At select 8 the blocks are single
-// games, where the degrees of freedom matter most.
+// games, where the degrees of freedom matter most. The runs average no
+// means (average 1), so that a race is of three entrants.
 func TestRaceFlat(t *testing.T) {
 	for _, sel := range []int{8, 16, 200} {
 		wins := make([]int, 3)
@@ -396,6 +405,7 @@ func TestRaceFlat(t *testing.T) {
 			cfg := raceConfig(t, 1, sel)
 			cfg.Seed = seed
 			cfg.Generations = 4
+			cfg.Validation.Average = 1
 			tu, err := New(cfg, Options{Pool: flatPool{}})
 			if err != nil {
 				t.Fatal(err)
@@ -403,7 +413,7 @@ func TestRaceFlat(t *testing.T) {
 			recs := stepAll(t, tu)
 			r := recs[len(recs)-1].Validation.Race
 			if len(r.Entrants) != 3 {
-				t.Fatalf("select %d, seed %d: %d entrants, want the start, generation 2 and the average ending at 4", sel, seed, len(r.Entrants))
+				t.Fatalf("select %d, seed %d: %d entrants, want the start, generation 2 and the latest mean, 4", sel, seed, len(r.Entrants))
 			}
 			races++
 			for i, e := range r.Entrants {
@@ -503,8 +513,9 @@ func TestRaceNone(t *testing.T) {
 	cfg := raceConfig(t, 0, 0)
 	recs := stepAll(t, mustNew(t, cfg))
 	last := recs[len(recs)-1]
-	if last.Validation.Race != nil || last.Validation.Generation != 10 || last.Validation.Average != 2 {
-		t.Errorf("select 0: race %+v, validated generation %d averaging %d; want none, 10 and 2 (a fifth of 10)", last.Validation.Race, last.Validation.Generation, last.Validation.Average)
+	k := window(10, cfg.Validation.Average)
+	if last.Validation.Race != nil || last.Validation.Generation != 10 || last.Validation.Average != k {
+		t.Errorf("select 0: race %+v, validated generation %d averaging %d; want none, 10 and %d (half of 10)", last.Validation.Race, last.Validation.Generation, last.Validation.Average, k)
 	}
 	for _, rec := range recs {
 		if rec.Finalist {
@@ -520,13 +531,13 @@ func TestRaceNone(t *testing.T) {
 	}
 	recs = stepAll(t, mustNew(t, raceConfig(t, 0, 16)))
 	r := recs[len(recs)-1].Validation.Race
-	if r == nil || len(r.Entrants) != 3 || !r.Entrants[0].Start || r.Entrants[1].Generation != 10 || r.Entrants[1].Average != 0 || r.Entrants[2].Generation != 10 || r.Entrants[2].Average != 2 {
-		t.Errorf("the default race %+v, want the start, the latest mean and the average of generations 9 and 10", r)
+	if r == nil || len(r.Entrants) != 3 || !r.Entrants[0].Start || r.Entrants[1].Generation != 10 || r.Entrants[1].Average != 0 || r.Entrants[2].Generation != 10 || r.Entrants[2].Average != k {
+		t.Errorf("the default race %+v, want the start, the latest mean and the average of generations %d to 10", r, 10-k+1)
 	}
 }
 
 // TestAverage: the average is of the stage's last validation.average
-// means, and of no more than the last fifth of its generations (rounded,
+// means, and of no more than the last half of its generations (rounded,
 // one at least), and a held coordinate keeps its value exactly.
 func TestAverage(t *testing.T) {
 	ctx := context.Background()
@@ -548,7 +559,7 @@ func TestAverage(t *testing.T) {
 			t.Fatal(err)
 		}
 		ms = append(ms, rec.Weights.Values)
-		k := min(3, max(1, int(math.Round(float64(g)/5))))
+		k := min(3, max(1, int(math.Round(float64(g)/2))))
 		ks[k] = true
 		from := len(ms) - k
 		want := make([]float64, len(rec.Weights.Values))
@@ -607,16 +618,17 @@ func TestFinishWithin(t *testing.T) {
 		each  int // the games an entrant plays at most
 	}{
 		{1 << 40, 16},
-		{4 + 5*12, 12},
-		{4 + 5*9, 8}, // rounded down to whole blocks of 2, at least half
+		{4 + 6*12, 12},
+		{4 + 6*9, 8}, // rounded down to whole blocks of 2, at least half
 		{1, 8},
 	} {
 		cfg := raceConfig(t, 3, 16)
 		cfg.Seed = 3
 		cfg.Generations = 0
 		tu := mustNew(t, cfg)
-		// 7 generations: finalists at 2, 4 and 6, and the average: with
-		// the start, 5 entrants.
+		// 7 generations: finalists at 2, 4 and 6, the latest mean and the
+		// average of the last 4 (half of 7, rounded): with the start, 6
+		// entrants.
 		if err := tu.ValidateStart(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -626,10 +638,10 @@ func TestFinishWithin(t *testing.T) {
 			}
 		}
 		least, most := tu.FinishGames()
-		if want := int64(4 + 5*8); least != want {
-			t.Errorf("FinishGames: least %d, want the validation's 4 and 8 games of 5 entrants", least)
+		if want := int64(4 + 6*8); least != want {
+			t.Errorf("FinishGames: least %d, want the validation's 4 and 8 games of 6 entrants", least)
 		}
-		if want := int64(4 + 5*16); most != want {
+		if want := int64(4 + 6*16); most != want {
 			t.Errorf("FinishGames: most %d, want %d", most, want)
 		}
 		rp := &recordingPool{p: tu.pool.p}
@@ -653,11 +665,11 @@ func TestFinishWithin(t *testing.T) {
 }
 
 // TestRaceStages checks the race across a ladder: each stage ends with a
-// race of its own start, finalists and latest mean; the next stage starts
-// from the winner, and races its start (the winner, under its own
-// validation search) at its end.
+// race of its own start, finalists and latest mean (average 1: no average
+// races); the next stage starts from the winner, and races its start (the
+// winner, under its own validation search) at its end.
 func TestRaceStages(t *testing.T) {
-	yml := strings.Replace(ladderYAML, "validation: {games: 4}", "validation: {every: 1, games: 4, finalists: 2, select: 8, average: 2}", 1)
+	yml := strings.Replace(ladderYAML, "validation: {games: 4}", "validation: {every: 1, games: 4, finalists: 2, select: 8, average: 1}", 1)
 	for _, seed := range []string{"seed: 3", "seed: 4", "seed: 9"} {
 		tu := mustNew(t, parseResolved(t, strings.Replace(yml, "seed: 3", seed, 1)))
 		ctx := context.Background()
@@ -677,7 +689,6 @@ func TestRaceStages(t *testing.T) {
 			r := rec.Validation.Race
 			races = append(races, r)
 			g := rec.Generation
-			// Stages of 3 and 6 generations average a fifth of them: one.
 			if want := []int{starts[len(starts)-1], g - 2, g - 1, g}; len(r.Entrants) != 4 || !r.Entrants[0].Start || r.Entrants[3].Average != 0 ||
 				r.Entrants[0].Generation != want[0] || r.Entrants[1].Generation != want[1] || r.Entrants[2].Generation != want[2] || r.Entrants[3].Generation != want[3] {
 				t.Errorf("%s: the race after generation %d: %+v, want the start (of %d), finalists %d and %d, and the latest mean %d", seed, g, r.Entrants, want[0], want[1], want[2], want[3])
@@ -700,7 +711,8 @@ func TestRaceStages(t *testing.T) {
 // a stage's generations 1, 2, 4, 8 and on, counted from the stage's start,
 // and the race takes the latest validation.finalists of them before its
 // end: in one stage of 10 generations 2, 4 and 8; in a ladder of 3 and 6
-// generations, 1 and 2, then the second stage's 2nd and 4th (5 and 7).
+// generations (average 1: no average races), 1 and 2, then the second
+// stage's 2nd and 4th (5 and 7).
 func TestRaceDoubling(t *testing.T) {
 	cfg := raceConfig(t, 3, 16)
 	cfg.Validation.Spacing = SpacingDoubling
@@ -719,7 +731,7 @@ func TestRaceDoubling(t *testing.T) {
 		t.Errorf("entrants at %v, want %v: the start, the finalists 2, 4 and 8, the latest mean and the average", gens, want)
 	}
 
-	yml := strings.Replace(ladderYAML, "validation: {games: 4}", "validation: {spacing: doubling, games: 4, finalists: 2, select: 8, average: 2}", 1)
+	yml := strings.Replace(ladderYAML, "validation: {games: 4}", "validation: {spacing: doubling, games: 4, finalists: 2, select: 8, average: 1}", 1)
 	tu := mustNew(t, parseResolved(t, yml))
 	var races [][]int
 	for _, rec := range stepAll(t, tu) {
@@ -874,8 +886,8 @@ func TestRaceConfig(t *testing.T) {
 		{"validation: {recommend: best, patience: 2}", `validation.recommend: "best": no longer a setting`},
 		{"validation: {patience: 2}", "validation.patience: 2: no longer a setting"},
 		{"validation: {fallback: 0.05}", "validation.fallback: 0.05: no longer a setting"},
-		{"validation: {average: 0}", "validation.average: 0: want 1 (the latest mean) to 64"},
-		{"validation: {average: 65}", "validation.average: 65: want 1"},
+		{"validation: {average: 0}", "validation.average: 0: want 1 (the latest mean) to 1024"},
+		{"validation: {average: 1025}", "validation.average: 1025: want 1"},
 		{"validation: {finalists: 17}", "validation.finalists: 17: want 0 to 16 earlier means"},
 		{"validation: {finalists: -1}", "validation.finalists: -1: want 0"},
 		{"validation: {finalists: 2, select: 0}", "validation.finalists: 2 with select: 0: there is no race for them"},

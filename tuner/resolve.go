@@ -25,9 +25,10 @@ const (
 	DefaultValidationEvery = 5
 	DefaultValidationGames = 100
 	DefaultKeep            = 3
-	// DefaultAverage is validation.average: the stage's last means whose
-	// average is recommended.
-	DefaultAverage = 5
+	// DefaultAverage is validation.average: the most of the stage's last
+	// means whose average is recommended (those of the last half of its
+	// generations at most).
+	DefaultAverage = 256
 	// SpacingEven and SpacingDoubling are the values of
 	// validation.spacing.
 	SpacingEven     = "even"

@@ -153,7 +153,7 @@ func (t *Tuner) raceAtMost() int {
 		return 0
 	}
 	k := 2 + v.Finalists
-	if v.Average > 1 && float64(t.state.Generation-t.state.StageGeneration)*averageShare >= 2 {
+	if t.averageWindow(t.state.Generation-t.state.StageGeneration) > 1 {
 		k++
 	}
 	return k * v.Select

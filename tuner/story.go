@@ -337,7 +337,7 @@ func (t *Tuner) raceName(i int, race *RecordRace) string {
 // pendingName says what a stage under way hands over, in general.
 func (t *Tuner) pendingName() string {
 	if a := t.cfg.Validation.Average; a > 1 {
-		return fmt.Sprintf("the average of the stage's last distribution means (up to %d, a fifth of its generations at most)", a)
+		return fmt.Sprintf("the average of the stage's last distribution means (up to %d, half of its generations at most)", a)
 	}
 	return "the stage's latest distribution mean"
 }
@@ -406,7 +406,7 @@ func RecommendationRule(cfg *Config) (short, long string) {
 	v := cfg.Validation
 	rec := "its last mean"
 	if v.Average > 1 {
-		rec = fmt.Sprintf("the average of its last means (up to %d, a fifth of its generations at most)", v.Average)
+		rec = fmt.Sprintf("the average of its last means (up to %d, half of its generations at most)", v.Average)
 	}
 	switch {
 	case v.Select == 0:

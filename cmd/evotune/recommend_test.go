@@ -60,9 +60,11 @@ validation: {games: 4}
 // TestTuneFinalRace runs a tune from the command line and checks what it
 // says of its final race: the config line names it, the progress line of
 // the last generation lists the entrants (the start, the finalists, the
-// latest mean) with their games and fitness and the winner, and the
-// summary's tuned weights are the winner's, as exported.
+// latest mean and the average of the last 3 means: half of 6 generations)
+// with their games and fitness and the winner, and the summary's tuned
+// weights are the winner's, as exported.
 func TestTuneFinalRace(t *testing.T) {
+	const average = "the average of the distribution means of generations 4-6"
 	for _, seed := range []string{"3", "4", "5"} {
 		cfg := `name: race
 seed: ` + seed + `
@@ -79,31 +81,31 @@ noise: {handling: false}
 		if code != 0 {
 			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 		}
-		if want := "recommending the winner of a race on up to 24 games each of the average of its last means (up to 5, a fifth of its generations at most), its last mean and its start, with its last 2 means every 2 generations"; !strings.Contains(out, want) {
+		if want := "recommending the winner of a race on up to 24 games each of the average of its last means (up to 256, half of its generations at most), its last mean and its start, with its last 2 means every 2 generations"; !strings.Contains(out, want) {
 			t.Errorf("the config line does not say %q:\n%s", want, out)
 		}
-		race := regexp.MustCompile(`(?m)^gen 6/6 .*final race on (\d+) games: start \d+(?: \(out after \d+ games\))?, gen 2 \d+(?: \(out after \d+ games\))?, gen 4 \d+(?: \(out after \d+ games\))?, gen 6 \d+(?: \(out after \d+ games\))?; (the start|gen \d) wins; export now writes (the start weights|the distribution mean of generation \d)`).FindStringSubmatch(errs + out)
-		// The line names the winner the validation measured.
-		if race != nil && (race[2] == "the start") != (race[3] == "the start weights") {
-			t.Errorf("the race's winner %q, the validated %q", race[2], race[3])
-		}
+		race := regexp.MustCompile(`(?m)^gen 6/6 .*final race on (\d+) games: start \d+(?: \(out after \d+ games\))?, gen 2 \d+(?: \(out after \d+ games\))?, gen 4 \d+(?: \(out after \d+ games\))?, gen 6 \d+(?: \(out after \d+ games\))?, average of gen 4-6 \d+(?: \(out after \d+ games\))?; (the start|gen \d|the average) wins; export now writes (the start weights|the distribution mean of generation \d|` + average + `)`).FindStringSubmatch(errs + out)
 		if race == nil {
-			t.Fatalf("no progress line tells the final race of the start and generations 2, 4 and 6:\n%s%s", out, errs)
+			t.Fatalf("no progress line tells the final race of the start, generations 2, 4 and 6 and the average of 4-6:\n%s%s", out, errs)
 		}
-		won := strings.TrimPrefix(race[2], "gen ")
-		if won == "the start" {
-			won = "0"
+		// The line names the winner the validation measured.
+		won, name := strings.TrimPrefix(race[2], "gen "), "the distribution mean of generation "+strings.TrimPrefix(race[2], "gen ")
+		switch race[2] {
+		case "the start":
+			won, name = "0", "the start weights"
+		case "the average":
+			won, name = "6", average
 		}
-		if v := strings.TrimPrefix(race[3], "the distribution mean of generation "); v != won && !(won == "0" && v == "the start weights") {
+		if race[3] != name {
 			t.Errorf("%s won, %s was validated", race[2], race[3])
 		}
-		tuned := regexp.MustCompile(`(?m)^tuned .*, the distribution mean of generation (\d+)$`).FindStringSubmatch(out)
+		tuned := regexp.MustCompile(`(?m)^tuned .*, (the distribution mean of generation \d+|` + average + `)$`).FindStringSubmatch(out)
 		if won == "0" {
 			if !strings.Contains(out, "tuned     the start: it won the final race") {
 				t.Errorf("the start won, and the summary does not say so:\n%s", out)
 			}
-		} else if tuned == nil || tuned[1] != won {
-			t.Errorf("the summary's tuned weights are %v, want the winner, generation %s:\n%s", tuned, won, out)
+		} else if tuned == nil || tuned[1] != name {
+			t.Errorf("the summary's tuned weights are %v, want the winner, %s:\n%s", tuned, name, out)
 		}
 		wf, err := eval.ReadWeightsFile(filepath.Join(dir, "weights.yaml"))
 		if err != nil {
@@ -116,8 +118,9 @@ noise: {handling: false}
 }
 
 // TestTuneRaceNamesItsWinner: where the latest mean and the average of the
-// last means race (both end at the last generation), the progress line
-// names the entrant that won, the one the validation then measured.
+// last means race (both end at the last generation; the average is of the
+// last 5, half of the 10 generations), the progress line names the entrant
+// that won, the one the validation then measured.
 func TestTuneRaceNamesItsWinner(t *testing.T) {
 	seen := map[string]bool{}
 	for seed := 1; seed <= 8 && !(seen["gen 10"] && len(seen) >= 2); seed++ {
@@ -128,11 +131,11 @@ func TestTuneRaceNamesItsWinner(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d\n%s", code, errs)
 		}
-		m := regexp.MustCompile(`final race on \d+ games: .*; (the start|gen 10|the average) wins; export now writes (the start weights|the distribution mean of generation 10|the average of the distribution means of generations 9-10)[, ]`).FindStringSubmatch(errs + out)
+		m := regexp.MustCompile(`final race on \d+ games: .*; (the start|gen 10|the average) wins; export now writes (the start weights|the distribution mean of generation 10|the average of the distribution means of generations 6-10)[, ]`).FindStringSubmatch(errs + out)
 		if m == nil {
 			t.Fatalf("seed %d: no line of the final race of the start, the last mean and the average:\n%s%s", seed, out, errs)
 		}
-		want := map[string]string{"the start": "the start weights", "gen 10": "the distribution mean of generation 10", "the average": "the average of the distribution means of generations 9-10"}[m[1]]
+		want := map[string]string{"the start": "the start weights", "gen 10": "the distribution mean of generation 10", "the average": "the average of the distribution means of generations 6-10"}[m[1]]
 		if m[2] != want {
 			t.Errorf("seed %d: %q wins, %q validated", seed, m[1], m[2])
 		}

@@ -133,14 +133,15 @@ func TestSearchFact(t *testing.T) {
 
 // TestHandoverText: what the recommended section says of weights not yet
 // validated is the run's story, which follows the config: the final
-// race's entrants, no race under validation.select: 0, and a stage named
-// by its number only once.
+// race's entrants (3 generations into stage 2, the average of its last 2
+// means: half of 3, rounded), no race under validation.select: 0, and a
+// stage named by its number only once.
 func TestHandoverText(t *testing.T) {
 	for _, tc := range []struct {
 		name, yml, want, not string
 	}{
-		{"race", acrossYAML, "were stage 2 to end now, the stage's start (the previous stage's winner), the distribution mean of generation 7 (a finalist) and the distribution mean of generation 8 would race on up to 32 games each", "without a race"},
-		{"no finalists", strings.Replace(acrossYAML, "finalists: 2, every: 2, ", "", 1), "the stage's start (the previous stage's winner) and the distribution mean of generation 8 would race", "generation 6"},
+		{"race", acrossYAML, "were stage 2 to end now, the stage's start (the previous stage's winner), the distribution mean of generation 7 (a finalist), the distribution mean of generation 8 and the average of the distribution means of generations 7-8 would race on up to 32 games each", "without a race"},
+		{"no finalists", strings.Replace(acrossYAML, "finalists: 2, every: 2, ", "", 1), "the stage's start (the previous stage's winner), the distribution mean of generation 8 and the average of the distribution means of generations 7-8 would race", "generation 6"},
 		{"no race", strings.Replace(acrossYAML, "finalists: 2, every: 2, select: 32", "select: 0", 1), "would be validated on 4 held-out games, without a race", "would race"},
 		{"unnamed stage", acrossYAML, "stage 2 of 2\n", "stage 2 (2)"},
 	} {

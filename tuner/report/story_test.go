@@ -405,8 +405,9 @@ func TestStoryStageUnderWay(t *testing.T) {
 		t.Fatalf("story table %+v: want the first stage's race", tb)
 	}
 	// Stage 2 began after generation 5: finalists at 7 and 9 (10, the
-	// latest mean, races as such).
-	want := "The current stage has not ended: were stage 2 to end now, the stage's start (the previous stage's winner), the distribution mean of generation 7 (a finalist), the distribution mean of generation 9 (a finalist) and the distribution mean of generation 10 would race on up to 32 games each"
+	// latest mean, races as such), and the average of the last 3 means
+	// (half of the stage's 5 generations, rounded).
+	want := "The current stage has not ended: were stage 2 to end now, the stage's start (the previous stage's winner), the distribution mean of generation 7 (a finalist), the distribution mean of generation 9 (a finalist), the distribution mean of generation 10 and the average of the distribution means of generations 8-10 would race on up to 32 games each"
 	if !strings.HasPrefix(tb.After, want) || tb.After != "The current stage has not ended: "+r.Story.Next+"." {
 		t.Errorf("after the table: %q, want %q..., the run's story", tb.After, want)
 	}
