@@ -46,7 +46,8 @@ stages:
 // run's two final races each had the model's point as an entrant, fitted
 // to its own stage's last 10 generations, with its weights in the race's
 // record (or the test would not cover the model's state); where it won,
-// the winner read back from the history is what the run recommends.
+// the winner read back from the history is what the run recommends, and
+// the story names it.
 func TestModelResume(t *testing.T) {
 	ref := filepath.Join(t.TempDir(), "ref")
 	r, err := Create(modelConfig(t), ref, Options{})
@@ -97,6 +98,9 @@ func TestModelResume(t *testing.T) {
 	}
 	if got := tu.Handover(); !slices.Equal(got.Weights, v.Weights) || got.Model != v.Model || got.Generation != v.Generation || got.Fitness != v.Fitness {
 		t.Errorf("stage 2's winner read back: %+v, the run recommends %+v", got, v)
+	}
+	if what := tu.Story().What; !strings.HasPrefix(what, "the point of the model fitted to the candidates of generations 15-24, the winner of the final race of stage 2") {
+		t.Errorf("the story names it %q", what)
 	}
 	for _, cuts := range [][]int64{{300}, {900}, {900, 13}, {500, 3, 3}} {
 		if diff := resumeAfterCuts(t, modelConfig(t), cuts, nil).equal(want); diff != "" {
@@ -236,5 +240,21 @@ func TestModelKeepSample(t *testing.T) {
 	tu.keepSample(41, &generation{}, nil, nil)
 	if tu.state.Samples != nil {
 		t.Error("samples kept without the model")
+	}
+}
+
+// TestModelStory: in a stage under way, the story names the model's point
+// among what would race were the stage to end now; the rule names it.
+func TestModelStory(t *testing.T) {
+	tu := runUntil(t, t.TempDir(), modelConfig(t), 20, nil)
+	next := tu.Story().Next
+	if !strings.Contains(next, "the point of the model fitted to the candidates of generations 13-20, the distribution mean of generation 20 and") {
+		t.Errorf("the story's next %q does not name the model's point of generations 13-20 before the latest mean", next)
+	}
+	short, long := RecommendationRule(modelConfig(t))
+	for _, s := range []string{short, long} {
+		if !strings.Contains(s, "the point of a quadratic fitted to the candidates of its last half of generations (10 at least)") {
+			t.Errorf("the rule %q does not name the model", s)
+		}
 	}
 }
