@@ -84,10 +84,17 @@ func (s savedState) state(cfg *Config, format int) State {
 	return st
 }
 
-// payloadFormat versions the payload inside the checkpoint envelope: 2
-// since the final race (a stage's finalists in the state; racing apart
-// from noise handling), 1 before; this build reads both.
-const payloadFormat = 2
+// payloadFormat versions the payload inside the checkpoint envelope: 3
+// since the model (validation.model: the stage's candidates in the
+// state), 2 since the final race (a stage's finalists in the state;
+// racing apart from noise handling), 1 before; this build reads all
+// three. A payload is written in the oldest format that holds it (3 only
+// where the state keeps samples), so that every checkpoint that could be
+// written before keeps its bytes.
+const (
+	payloadFormat      = 3
+	payloadFormatRaces = 2
+)
 
 func encodePayload(cfg *Config, s State, historyLines int) ([]byte, error) {
 	c := *cfg
@@ -96,7 +103,11 @@ func encodePayload(cfg *Config, s State, historyLines int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(payload{Format: payloadFormat, Config: string(yml), State: savedState{State: s}, HistoryLines: historyLines})
+	format := payloadFormatRaces
+	if len(s.Samples) > 0 {
+		format = payloadFormat
+	}
+	return json.Marshal(payload{Format: format, Config: string(yml), State: savedState{State: s}, HistoryLines: historyLines})
 }
 
 // decodeCheckpoint reads a checkpoint's payload: the config (resolved and
@@ -111,7 +122,7 @@ func decodeCheckpoint(c *checkpoints.Checkpoint, path string) (*Config, State, i
 	if err := dec.Decode(&p); err != nil {
 		return nil, State{}, 0, fmt.Errorf("%w: %s: payload: %w", checkpoints.ErrCorrupt, path, err)
 	}
-	if p.Format != 1 && p.Format != payloadFormat {
+	if p.Format < 1 || p.Format > payloadFormat {
 		return nil, State{}, 0, fmt.Errorf("%w: %s: payload format %d, this build reads %d", checkpoints.ErrVersion, path, p.Format, payloadFormat)
 	}
 	cfg, err := ParseConfig([]byte(p.Config), path+" (config)")

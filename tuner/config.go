@@ -216,8 +216,9 @@ func (v ValidationConfig) MarshalYAML() (any, error) {
 		Select    int            `yaml:"select"`
 		Finalists int            `yaml:"finalists,omitempty"`
 		Spacing   string         `yaml:"spacing,omitempty"`
+		Model     bool           `yaml:"model,omitempty"`
 	}
-	w := validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search), Average: v.Average, Select: v.Select, Finalists: v.Finalists, Spacing: v.Spacing}
+	w := validation{Every: v.Every, Games: v.Games, Search: asWritten(v.Search), Average: v.Average, Select: v.Select, Finalists: v.Finalists, Spacing: v.Spacing, Model: v.Model}
 	if v.Finalists == 0 || v.Spacing == SpacingDoubling {
 		w.Every = 0
 	}
@@ -341,6 +342,10 @@ type ValidationConfig struct {
 	// are its means at 64, 32, 16 and 8) however long a budget makes it.
 	// Only with finalists.
 	Spacing string `yaml:"spacing,omitempty"`
+	// Model races, beside the other entrants, the point of a quadratic
+	// fitted to the candidates of the stage's last half of generations on
+	// their common games (see model.go). Only with a race; absent: false.
+	Model bool `yaml:"model,omitempty"`
 
 	// Recommend, Patience and Fallback are the keys of the recommendation
 	// rules of an older evotune (recommend: last, best or race; patience;

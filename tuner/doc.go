@@ -51,8 +51,12 @@
 //     seeds, an entrant the leader beats at 1% (with its degrees of
 //     freedom) stopping early, and the winner alone is measured on the
 //     validation games, which choose nothing: its figure (and the start's,
-//     measured once before the first generation) is unbiased. The next
-//     stage starts from the winner. Recommendation returns what a run
+//     measured once before the first generation) is unbiased. Under
+//     validation.model (model.go, modelfit.go) one more point races: that
+//     of a quadratic fitted to the candidates of the stage's last half of
+//     generations, each generation's luck on its common games taken out
+//     by an effect of its own, so that every game the stage played has a
+//     say in what it hands on. The next stage starts from the winner. Recommendation returns what a run
 //     would hand over if it ended now (its current mean, or the winner once
 //     it has finished); Recommended the winner, validated. budget.go says
 //     how many games the next step and the run's end can play, for a
@@ -146,10 +150,10 @@
 //     instead of reading it.
 //   - story.go is the one account of what a run hands over and why at
 //     each moment (Story: before generation 1, in a stage, between stages,
-//     at the end) and of the rule (RecommendationRule): the weights
-//     file's notes, export's line, the report and tune's progress lines
-//     all tell it in its words, so a change to the rule is told
-//     everywhere from there.
+//     at the end) and of the rule (RecommendationRule, in
+//     story_rule.go): the weights file's notes, export's line, the report
+//     and tune's progress lines all tell it in its words, so a change to
+//     the rule is told everywhere from there.
 //
 // Determinism: all randomness comes from the run seed (the optimizer's
 // stream, the game seeds); results land in slots by index and reductions

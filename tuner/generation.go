@@ -75,9 +75,9 @@ func (g *generation) firstJobs() []Job {
 // evaluate plays generation g and returns the candidates' fitness (larger
 // better; for a candidate racing stopped, over the games it played), the
 // values to tell the optimizer (minimised; a stopped candidate is worse
-// than every candidate that played on), and noise handling's record (nil
-// without it).
-func (t *Tuner) evaluate(ctx context.Context, g *generation) (fit, tell []float64, rec *RecordNoise, err error) {
+// than every candidate that played on), which candidates played every
+// game, and noise handling's record (nil without it).
+func (t *Tuner) evaluate(ctx context.Context, g *generation) (fit, tell []float64, full []bool, rec *RecordNoise, err error) {
 	lam, n := len(g.weights), len(g.seeds)
 	results := make([][]engine.Result, lam)
 	u := make([][]float64, lam)
@@ -107,7 +107,7 @@ func (t *Tuner) evaluate(ctx context.Context, g *generation) (fit, tell []float6
 			}
 		}
 		if err := t.playJobs(ctx, t.search, g.weights, g.seeds, jobs, results); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		plays += len(jobs)
 		for _, jb := range jobs {
@@ -151,13 +151,13 @@ func (t *Tuner) evaluate(ctx context.Context, g *generation) (fit, tell []float6
 		if g.racing {
 			rec = &RecordNoise{Games: n, Played: plays, Dropped: stopped, Next: n, Fixed: true}
 		}
-		return fit, tell, rec, nil
+		return fit, tell, playing, rec, nil
 	}
 	rec = &RecordNoise{Games: n, Played: plays, Dropped: stopped}
 	if err := t.measureNoise(ctx, g, tell, playing, rec); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
-	return fit, tell, rec, nil
+	return fit, tell, playing, rec, nil
 }
 
 // measureNoise is noise handling's measurement and treatment after

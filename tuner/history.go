@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -74,7 +75,10 @@ type RecordValidation struct {
 	Generation int `json:"of_generation,omitempty"`
 	// Average is, where the winner was the average of the stage's last
 	// means, how many it averaged.
-	Average int     `json:"average,omitempty"`
+	Average int `json:"average,omitempty"`
+	// Model is, where the winner was the model's point, the generations
+	// its fit spans (ending at Generation).
+	Model   int     `json:"model,omitempty"`
 	Fitness float64 `json:"fitness"`
 	Mean    float64 `json:"mean"`
 	CI95    float64 `json:"ci95"`
@@ -120,6 +124,9 @@ type RecordRace struct {
 	// and the average of the last means end at the same generation).
 	Recommends int `json:"recommends"`
 	Winner     int `json:"winner,omitempty"`
+	// Model is, under validation.model, what the model's fit was: its
+	// entrant's, or why it has none.
+	Model *RecordModel `json:"model,omitempty"`
 	// Incumbent, Against, Fitness and Fallback are read from the lines of
 	// an older evotune: the generation recommended before its race, its
 	// fitness on the race's games and the new mean's, and whether the
@@ -140,12 +147,42 @@ type RaceEntrant struct {
 	// Average is, for the average of the stage's last means, how many it
 	// averaged (ending at Generation); 0 (omitted) for one mean.
 	Average int `json:"average,omitempty"`
+	// Model is, for the model's point (validation.model), the generations
+	// its fit spans (ending at Generation), and Weights the point, which
+	// no other line holds; 0 (omitted) and nil for every other entrant.
+	Model   int        `json:"model,omitempty"`
+	Weights *WeightMap `json:"weights,omitempty"`
 	// Games is the games it played: the race's, or fewer where it was
 	// shown worse than the leader and stopped; Stopped says it was (also
 	// at the race's last look, where it played as many as the winner).
 	Games   int     `json:"games"`
 	Stopped bool    `json:"stopped,omitempty"`
 	Fitness float64 `json:"fitness"` // its fitness on the games it played
+}
+
+// RecordModel is the fit behind a final race's model entrant (see
+// model.go), or why there is none.
+type RecordModel struct {
+	// First is the first generation of the window whose candidates it
+	// kept (0 where it kept none).
+	First int `json:"first"`
+	// Generations and Points are the generations and candidates fitted
+	// (a generation with fewer than two candidates that played to the
+	// end says nothing and is left out).
+	Generations int `json:"generations"`
+	Points      int `json:"points"`
+	// Basis is "coordinates" (the tuned coordinates, scaled) or
+	// "principal axes" (of the candidates' covariance, above 8 tuned
+	// coordinates).
+	Basis string `json:"basis,omitempty"`
+	// Curved counts the fitted coordinates where the point is a
+	// significant maximum's vertex, Sloped those where it is a step along
+	// a significant slope; the rest stay at the centre.
+	Curved int `json:"curved"`
+	Sloped int `json:"sloped"`
+	// None is why the model has no point (too few points, an
+	// ill-conditioned fit); empty where it raced.
+	None string `json:"none,omitempty"`
 }
 
 // WeightMap is a weight vector written as a JSON object in feature order.
@@ -166,6 +203,40 @@ func (m WeightMap) MarshalJSON() ([]byte, error) {
 	}
 	sb.WriteByte('}')
 	return []byte(sb.String()), nil
+}
+
+// asMap returns the weights by name.
+func (m WeightMap) asMap() map[string]float64 {
+	w := make(map[string]float64, len(m.Names))
+	for i, n := range m.Names {
+		w[n] = m.Values[i]
+	}
+	return w
+}
+
+// UnmarshalJSON reads a JSON object of numbers, in its order (null:
+// nothing).
+func (m *WeightMap) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return fmt.Errorf("tuner: weights: want an object of numbers")
+	}
+	m.Names, m.Values = nil, nil
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return fmt.Errorf("tuner: weights: %w", err)
+		}
+		var x float64
+		if err := dec.Decode(&x); err != nil {
+			return fmt.Errorf("tuner: weights: %s: %w", tok, err)
+		}
+		m.Names, m.Values = append(m.Names, tok.(string)), append(m.Values, x)
+	}
+	return nil
 }
 
 // lastClocks reads the elapsed time and the CPU time of the last complete

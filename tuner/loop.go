@@ -64,7 +64,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 	}
 	t.reopened = false
 	gen := t.plan(t.opt, &t.state.SeedCounter)
-	fit, tell, noise, err := t.evaluate(ctx, gen)
+	fit, tell, full, noise, err := t.evaluate(ctx, gen)
 	if err != nil {
 		return Record{}, err
 	}
@@ -104,6 +104,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 	if k := t.cfg.Validation.Average; len(t.state.Means) > k {
 		t.state.Means = slices.Delete(t.state.Means, 0, len(t.state.Means)-k)
 	}
+	t.keepSample(done, gen, fit, full)
 	if t.finalistAt(done) {
 		// Kept even where the stage ends here (where the race has the
 		// average instead), so that a run stopped at its limit and
@@ -121,7 +122,7 @@ func (t *Tuner) step(ctx context.Context, now func() time.Duration) (Record, err
 		if err != nil {
 			return Record{}, err
 		}
-		rec.Validation = &RecordValidation{Generation: v.Generation, Average: v.Average, Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games, Race: v.Race}
+		rec.Validation = &RecordValidation{Generation: v.Generation, Average: v.Average, Model: v.Model, Fitness: v.Fitness, Mean: v.Mean, CI95: v.CI95, Median: v.Median, Games: v.Games, Race: v.Race}
 		if s := t.state.Start; s != nil {
 			rec.Validation.Start = &RecordFigure{Fitness: s.Fitness, Mean: s.Mean, CI95: s.CI95, Median: s.Median, Games: s.Games}
 		}

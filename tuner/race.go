@@ -34,7 +34,9 @@ import (
 // So when the stage ends, the average races its latest mean (where it is
 // an average of more than one) and the stage's start (and, under
 // validation.finalists, the means kept every validation.every
-// generations before the end: State.Finalists), on validation.select
+// generations before the end: State.Finalists; under validation.model,
+// the point of a quadratic fitted to the stage's candidates: model.go),
+// on validation.select
 // fresh seeds of the race's own (RaceSeed: disjoint from every tuning and
 // validation seed, and apart from the tuning seeds' counter), all on the
 // same games: a stage whose search went nowhere, or somewhere worse,
@@ -77,35 +79,49 @@ type entrant struct {
 	// average is, for the average of the stage's last means, how many it
 	// averages (ending at Generation); 0 for a single mean.
 	average int
+	// model is, for the model's point (model.go), the generations its fit
+	// spans (ending at Generation); 0 for every other entrant. Its
+	// weights are set by entrantsAt.
+	model int
 }
 
 // entrants returns the entrants of the race at the end of the stage after
-// done completed generations (entrantsAt), with their weights.
-func (t *Tuner) entrants(done int) []entrant {
-	es := t.entrantsAt(done)
+// done completed generations (entrantsAt), with their weights, and what
+// the model's fit was (nil without validation.model).
+func (t *Tuner) entrants(done int) ([]entrant, *RecordModel) {
+	es, info := t.entrantsModel(done)
 	for i := range es {
 		switch e := &es[i]; {
 		case e.start:
 			e.Weights = t.base
 		case e.average > 0:
 			e.Weights = t.average()
+		case e.model > 0:
 		case e.Generation == done:
 			e.Weights = t.vector(t.opt.Mean())
 		}
 	}
-	return es
+	return es, info
 }
 
 // entrantsAt returns the entrants of the race after done completed
-// generations (as entrants does, the finalists' weights only): the stage's
-// start, its latest validation.finalists finalists before done, its latest
-// mean, and the average of its last means, which ends at done (one entrant
-// where the average is of the latest mean alone); only the start where the
-// stage has played no generation.
+// generations (as entrants does, the finalists' and the model's weights
+// only): the stage's start, its latest validation.finalists finalists
+// before done, under validation.model the model's point where its fit
+// gives one, its latest mean, and the average of its last means, which
+// ends at done (one entrant where the average is of the latest mean
+// alone); only the start where the stage has played no generation.
 func (t *Tuner) entrantsAt(done int) []entrant {
+	es, _ := t.entrantsModel(done)
+	return es
+}
+
+// entrantsModel is entrantsAt, with what the model's fit was (nil
+// without validation.model).
+func (t *Tuner) entrantsModel(done int) ([]entrant, *RecordModel) {
 	es := []entrant{{Finalist: Finalist{Generation: t.stageFrom()}, start: true}}
 	if done == t.state.StageGeneration {
-		return es
+		return es, nil
 	}
 	var before []entrant
 	for _, f := range t.state.Finalists {
@@ -117,13 +133,20 @@ func (t *Tuner) entrantsAt(done int) []entrant {
 		before = before[len(before)-k:]
 	}
 	es = append(es, before...)
+	// The model comes before the latest mean and the average, so that
+	// they win a tie with it, and the average stays last (the entrant
+	// recommended without a race).
+	w, info := t.modelAt(done)
+	if w != nil {
+		es = append(es, entrant{Finalist: Finalist{Generation: done, Weights: w}, model: done - info.First + 1})
+	}
 	latest := entrant{Finalist: Finalist{Generation: done}}
 	if n := len(t.averaged()); n > 1 {
 		// The latest mean races the average: on a curved ridge the
 		// average of points along it can fall off it.
-		return append(es, latest, entrant{Finalist: Finalist{Generation: done}, average: n})
+		return append(es, latest, entrant{Finalist: Finalist{Generation: done}, average: n}), info
 	}
-	return append(es, latest)
+	return append(es, latest), info
 }
 
 // averaged returns the means the recommendation averages: the stage's
@@ -207,7 +230,7 @@ func (t *Tuner) raceGames(entrants int) int {
 // and returns the winner and the race's record; without a race
 // (validation.select: 0) the average wins as it is.
 func (t *Tuner) race(ctx context.Context, done int) (entrant, *RecordRace, error) {
-	es := t.entrants(done)
+	es, info := t.entrants(done)
 	if t.cfg.Validation.Select == 0 || len(es) == 1 {
 		return es[len(es)-1], nil, nil
 	}
@@ -252,12 +275,17 @@ func (t *Tuner) race(ctx context.Context, done int) (entrant, *RecordRace, error
 	}
 	end := maxAlive(played, alive)
 	w := t.leader(rs, alive, end)
-	rec := &RecordRace{Games: end, Recommends: es[w].Generation, Winner: w}
+	rec := &RecordRace{Games: end, Recommends: es[w].Generation, Winner: w, Model: info}
 	for i, e := range es {
-		rec.Entrants = append(rec.Entrants, RaceEntrant{
-			Generation: e.Generation, Start: e.start, Average: e.average, Games: played[i], Stopped: !alive[i],
+		re := RaceEntrant{
+			Generation: e.Generation, Start: e.start, Average: e.average, Model: e.model, Games: played[i], Stopped: !alive[i],
 			Fitness: t.fitness(rs[i][:played[i]]),
-		})
+		}
+		if e.model > 0 {
+			// Its weights are nowhere else in the history.
+			re.Weights = &WeightMap{Names: t.names, Values: e.Weights}
+		}
+		rec.Entrants = append(rec.Entrants, re)
 	}
 	return es[w], rec, nil
 }

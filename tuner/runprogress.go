@@ -145,14 +145,17 @@ func (r *Run) planFrom(p Phase) runPlan {
 }
 
 // raceAtMost is the most games a stage's final race plays: its start, its
-// latest mean, the average of its last means where that is another point
-// and its finalists, each validation.select games.
+// latest mean, the average of its last means where that is another point,
+// its finalists and the model's point, each validation.select games.
 func (t *Tuner) raceAtMost() int {
 	v := t.cfg.Validation
 	if v.Select == 0 {
 		return 0
 	}
 	k := 2 + v.Finalists
+	if v.Model {
+		k++
+	}
 	if t.averageWindow(t.state.Generation-t.state.StageGeneration) > 1 {
 		k++
 	}

@@ -129,12 +129,16 @@ func (t *Tuner) stageWinner(lines []stageLine, j int, from []float64) (v, start 
 		return nil, nil, 0, fmt.Errorf("%w %s: %s line %d was written by an older evotune, before final races: its winner's weights are in the checkpoint of generation %d, if it is still kept", ErrStage, name, HistoryFile, end.Generation, end.Generation)
 	}
 	gen, avg, isStart := rv.Generation, rv.Average, false
+	var model *RaceEntrant
 	if r := rv.Race; r != nil {
 		if r.Winner < 0 || r.Winner >= len(r.Entrants) {
 			return nil, nil, 0, fmt.Errorf("%w %s: %s line %d: race winner %d of %d entrants", ErrStage, name, HistoryFile, end.Generation, r.Winner, len(r.Entrants))
 		}
 		e := r.Entrants[r.Winner]
 		gen, avg, isStart = e.Generation, e.Average, e.Start
+		if e.Model > 0 {
+			model = &e
+		}
 	}
 	free, err := freeCoordinates(t.cfg, *t.stages[j].Search)
 	if err != nil {
@@ -144,6 +148,14 @@ func (t *Tuner) stageWinner(lines []stageLine, j int, from []float64) (v, start 
 	switch {
 	case isStart:
 		w = slices.Clone(from)
+	case model != nil:
+		// The model's point is in its entrant's record alone.
+		if model.Weights == nil {
+			return nil, nil, 0, fmt.Errorf("%w %s: %s line %d: the model's point won the race, and its weights are not in the line", ErrStage, name, HistoryFile, end.Generation)
+		}
+		if w, err = t.meanOf(stageLine{Generation: end.Generation, Weights: model.Weights.asMap()}); err != nil {
+			return nil, nil, 0, err
+		}
 	case avg > 0:
 		var ms []Finalist
 		for _, l := range mine {
@@ -169,7 +181,7 @@ func (t *Tuner) stageWinner(lines []stageLine, j int, from []float64) (v, start 
 		}
 	}
 	v = &Validation{Generation: gen, Weights: w, Fitness: rv.Fitness, Mean: rv.Mean, CI95: rv.CI95,
-		Median: rv.Median, Games: rv.Games, Stage: j, Average: avg, Race: rv.Race}
+		Median: rv.Median, Games: rv.Games, Stage: j, Average: avg, Model: rv.Model, Race: rv.Race}
 	if s := rv.Start; s != nil {
 		start = &Validation{Weights: t.init, Fitness: s.Fitness, Mean: s.Mean, CI95: s.CI95, Median: s.Median, Games: s.Games, Stage: j}
 	}

@@ -34,6 +34,12 @@ type State struct {
 	// kept (a race has those before its own generation), in the order of
 	// their generations.
 	Finalists []Finalist `json:"finalists,omitempty"`
+	// Samples are, under validation.model, the current stage's latest
+	// generations' candidates that the model fits (model.go), in the
+	// order of their generations; nil otherwise, and in the checkpoints
+	// of an evotune before the model, whose model then fits the
+	// generations played since.
+	Samples []Sample `json:"samples,omitempty"`
 	// Concluded is the generation after which the latest final race ran
 	// (with Validated, its winner's validation): a run that finishes or
 	// begins its next stage there does not race again.
@@ -83,6 +89,9 @@ type Validation struct {
 	// its stage's last means, how many means it averaged (those of
 	// generations Generation-Average+1 to Generation); 0 for one mean.
 	Average int `json:"average,omitempty"`
+	// Model is, for a winner that was the model's point, the generations
+	// its fit spans (ending at Generation); 0 otherwise.
+	Model int `json:"model,omitempty"`
 	// Race is the final race that chose these weights.
 	Race *RecordRace `json:"race,omitempty"`
 }
@@ -133,5 +142,7 @@ func (s State) clone() State {
 	s.StageStart = slices.Clone(s.StageStart)
 	s.Finalists = slices.Clone(s.Finalists)
 	s.Means = slices.Clone(s.Means)
+	// A sample's slices are never written once kept.
+	s.Samples = slices.Clone(s.Samples)
 	return s
 }

@@ -79,8 +79,9 @@ func (t *Tuner) nextStage(ctx context.Context, done int) error {
 		return fmt.Errorf("tuner: stage %d: %w", i+1, err)
 	}
 	// Noise handling's games per candidate start again from the stage's,
-	// and the stage keeps finalists of its own.
-	t.state.Noise, t.state.Finalists, t.state.Means = nil, nil, nil
+	// and the stage keeps finalists, means and the model's samples of its
+	// own (a stage may tune other coordinates).
+	t.state.Noise, t.state.Finalists, t.state.Means, t.state.Samples = nil, nil, nil, nil
 	t.state.Stage, t.state.StageGeneration, t.state.StageStart = i, done, slices.Clone(v.Weights)
 	t.state.StageEvaluations = evaluations
 	if t.valSearch != before {

@@ -14,7 +14,7 @@ import (
 // and set line, the line export prints, the report's recommended weights
 // and fitness chart, tune's config line. The rule itself lives in race.go
 // and validation.go; a change to it is told everywhere by changing
-// RecommendationRule and the texts below, and the tests that render a
+// RecommendationRule (story_rule.go) and the texts below, and the tests that render a
 // report at each moment and compare it with what export writes hold the
 // outputs together.
 
@@ -294,6 +294,22 @@ func MeanName(gen, average int) string {
 	return fmt.Sprintf("the distribution mean of generation %d", gen)
 }
 
+// ModelName names the model's point (validation.model) after generation
+// gen, fitted to the candidates of the span generations ending there.
+func ModelName(gen, span int) string {
+	return fmt.Sprintf("the point of the model fitted to the candidates of generations %d-%d", gen-span+1, gen)
+}
+
+// PointName names a point of a final race after generation gen: the
+// model's point for model above 0 (ModelName), else the mean or the
+// average of average means ending there (MeanName).
+func PointName(gen, average, model int) string {
+	if model > 0 {
+		return ModelName(gen, model)
+	}
+	return MeanName(gen, average)
+}
+
 // vectorName names a vector the run hands over, and how it was chosen.
 func (t *Tuner) vectorName(v *Validation) string {
 	if v.Games == 0 {
@@ -314,11 +330,11 @@ func (t *Tuner) vectorName(v *Validation) string {
 	case v.Generation == 0 && v.Average == 0:
 		return fmt.Sprintf("the start %s (%s)", t.word(), t.startOrigin())
 	case won && race.Entrants[race.Winner].Start:
-		return fmt.Sprintf("%s, the winner of %s, which as the start of %s won %s", MeanName(v.Generation, v.Average), t.stageWord(v.Stage-1), t.stageWord(v.Stage), after)
+		return fmt.Sprintf("%s, the winner of %s, which as the start of %s won %s", PointName(v.Generation, v.Average, v.Model), t.stageWord(v.Stage-1), t.stageWord(v.Stage), after)
 	case won:
-		return MeanName(v.Generation, v.Average) + ", the winner of " + after
+		return PointName(v.Generation, v.Average, v.Model) + ", the winner of " + after
 	}
-	return MeanName(v.Generation, v.Average) + ", validated without a race"
+	return PointName(v.Generation, v.Average, v.Model) + ", validated without a race"
 }
 
 // raceName names the final race of stage i that ran after the generation
@@ -351,7 +367,7 @@ func (t *Tuner) raceText(es []entrant) string {
 	names := make([]string, len(es))
 	for i, e := range es {
 		names[i] = t.entrantName(e)
-		if !e.start && e.average == 0 && e.Generation < es[len(es)-1].Generation {
+		if !e.start && e.average == 0 && e.model == 0 && e.Generation < es[len(es)-1].Generation {
 			names[i] += " (a finalist)"
 		}
 	}
@@ -366,10 +382,8 @@ func (t *Tuner) entrantName(e entrant) string {
 		return "the start"
 	case e.start:
 		return "the stage's start (the previous stage's winner)"
-	case e.average > 0:
-		return MeanName(e.Generation, e.average)
 	}
-	return MeanName(e.Generation, 0)
+	return PointName(e.Generation, e.average, e.model)
 }
 
 // stageEnds says when the current stage ends by its limits and the run's.
@@ -397,44 +411,4 @@ func (t *Tuner) stageEnds() string {
 		return ends[0] + " (no other limit)"
 	}
 	return strings.Join(ends[:len(ends)-1], ", ") + " or " + ends[len(ends)-1] + ", whichever comes first"
-}
-
-// RecommendationRule says how a run of cfg chooses what it recommends:
-// short after "recommending" in tune's config line, long as the report and
-// docs/config.md give it.
-func RecommendationRule(cfg *Config) (short, long string) {
-	v := cfg.Validation
-	rec := "its last mean"
-	if v.Average > 1 {
-		rec = fmt.Sprintf("the average of its last means (up to %d, half of its generations at most)", v.Average)
-	}
-	switch {
-	case v.Select == 0:
-		short = rec
-	case v.Average > 1:
-		short = fmt.Sprintf("the winner of a race on up to %d games each of %s, its last mean and its start", v.Select, rec)
-	default:
-		short = fmt.Sprintf("the winner of a race on up to %d games each of its last mean and its start", v.Select)
-	}
-	finalists := ""
-	if v.Select > 0 && v.Finalists > 0 {
-		short += fmt.Sprintf(", with its last %d means %s", v.Finalists, v.FinalistSpacing())
-		finalists = fmt.Sprintf(", its last %d means kept %s", v.Finalists, v.FinalistSpacing())
-	}
-	handed := "the average of its last means"
-	if v.Average <= 1 {
-		handed = "its latest distribution mean"
-	}
-	before := fmt.Sprintf(" Before that, an export hands over the stage's start (the run's start once it is measured, or the previous stage's winner) until the stage's first generation ends, and then %s, not yet validated.", handed)
-	if v.Select == 0 {
-		long = fmt.Sprintf("At the end of each stage (a run without stages has one), %s is validated on %d held-out games, without a race: what the run recommends, and where the next stage starts.", strings.Replace(rec, "its", "the stage's", 1), v.Games)
-		return short, long + before
-	}
-	entrants := "its start" + finalists + ", its latest mean and " + rec
-	if v.Average <= 1 {
-		entrants = "its start" + finalists + " and its latest mean"
-	}
-	long = fmt.Sprintf("At the end of each stage (a run without stages has one), %s race on up to %d games each, the same seeds for all, seeds no tuning or validation game plays, in %d blocks. From the second block on, an entrant that the leader beats (one-sided paired t test at %g%%) stops. The best that played to the end wins and is validated on %d held-out games, which choose nothing: what the run recommends, and where the next stage starts.",
-		entrants, v.Select, raceBlocks, 100*raceLevel, v.Games)
-	return short, long + before
 }

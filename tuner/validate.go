@@ -168,6 +168,8 @@ func (c *Config) validateRest() error {
 		return c.errorf("validation.spacing", "%s without finalists: spacing places the earlier means that race (give finalists, or leave spacing out)", v.Spacing)
 	case v.Spacing == SpacingDoubling && c.written("validation.every"):
 		return c.errorf("validation.every", "%d with spacing: doubling, which keeps finalists at generations 1, 2, 4, 8, ... (leave every out, or give spacing: even)", v.Every)
+	case v.Model && v.Select == 0:
+		return c.errorf("validation.model", "true with select: 0: the model's point is an entrant of the final race, and there is none (give select, or leave model out)")
 	}
 	if c.Checkpoints.Keep < 1 {
 		return c.errorf("checkpoints.keep", "%d: want at least 1", c.Checkpoints.Keep)

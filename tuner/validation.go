@@ -69,7 +69,7 @@ func (t *Tuner) conclude(ctx context.Context, done int) (*Validation, error) {
 		// The stage's start won, already measured on these games with
 		// this search: the figure is the same, and costs nothing.
 		v := *known
-		v.Generation, v.Race, v.Stage, v.Average = w.Generation, race, t.state.Stage, w.average
+		v.Generation, v.Race, v.Stage, v.Average, v.Model = w.Generation, race, t.state.Stage, w.average, w.model
 		t.state.Validated = &v
 		if t.events.Validation != nil {
 			t.events.Validation(&v, false)
@@ -81,7 +81,7 @@ func (t *Tuner) conclude(ctx context.Context, done int) (*Validation, error) {
 	if err != nil {
 		return nil, err
 	}
-	v.Generation, v.Race, v.Average = w.Generation, race, w.average
+	v.Generation, v.Race, v.Average, v.Model = w.Generation, race, w.average, w.model
 	t.state.Validated = v
 	if t.events.Validation != nil {
 		t.events.Validation(v, false)

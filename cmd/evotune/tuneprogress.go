@@ -220,6 +220,8 @@ func describeRace(r *tuner.RecordRace) string {
 			name = "start"
 		case e.Average > 0:
 			name = fmt.Sprintf("average of gen %d-%d", e.Generation-e.Average+1, e.Generation)
+		case e.Model > 0:
+			name = fmt.Sprintf("model of gen %d-%d", e.Generation-e.Model+1, e.Generation)
 		}
 		part := fmt.Sprintf("%s %s", name, fmtFitness(e.Fitness))
 		if e.Games < r.Games {
@@ -234,6 +236,8 @@ func describeRace(r *tuner.RecordRace) string {
 			won = "the start"
 		case e.Average > 0:
 			won = "the average"
+		case e.Model > 0:
+			won = "the model"
 		}
 	}
 	return fmt.Sprintf("final race on %d games: %s; %s wins", r.Games, strings.Join(parts, ", "), won)

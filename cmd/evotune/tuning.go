@@ -97,7 +97,7 @@ func runTuning(ctx context.Context, stdout, stderr io.Writer, pf *playerFlags, p
 		// The final race kept the start: no mean beat it.
 		fmt.Fprintf(stdout, "tuned     the start: it won the final race against the run's last means on games of their own, so the start stays recommended; try more generations or another sigma\n")
 	} else if res.Final != nil {
-		of := tuner.MeanName(res.Final.Generation, res.Final.Average)
+		of := tuner.PointName(res.Final.Generation, res.Final.Average, res.Final.Model)
 		fmt.Fprintf(stdout, "tuned     %s %s on the same games (mean score %.0f ± %.0f), %s\n", m, fmtFitness(res.Final.Fitness), res.Final.Mean, res.Final.CI95, of)
 		if line := pairedSummary(cfg.Seed, res.Start, res.Final); line != "" {
 			fmt.Fprintf(stdout, "gain      %s\n", line)

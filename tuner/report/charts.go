@@ -212,7 +212,12 @@ func (r *Run) fitnessCaption() string {
 		if r.Config.Validation.Finalists > 0 {
 			finalists = "finalists, "
 		}
-		s += fmt.Sprintf("At the end of each stage its start, %slatest mean and the average of its last means race on games of their own: rings are each entrant's fitness on the race's games (an average spans the generations it averages), crosses the entrants stopped early as clearly behind the leader. The winner alone is then measured on %d held-out validation games: the point with error bars. ", finalists, r.Config.Validation.Games)
+		spans := "an average spans the generations it averages"
+		if r.Config.Validation.Model {
+			finalists += "the point of a quadratic fitted to its candidates (the model's), "
+			spans = "an average or the model's point spans the generations it draws on"
+		}
+		s += fmt.Sprintf("At the end of each stage its start, %slatest mean and the average of its last means race on games of their own: rings are each entrant's fitness on the race's games ("+spans+"), crosses the entrants stopped early as clearly behind the leader. The winner alone is then measured on %d held-out validation games: the point with error bars. ", finalists, r.Config.Validation.Games)
 	}
 	until := "a stage's end chooses another point"
 	if legacy(ds) {

@@ -86,7 +86,7 @@ func winner(v *tuner.RecordValidation) int {
 		}
 	}
 	for i, e := range es {
-		if !e.Start && e.Generation == v.Race.Recommends && (e.Average > 0) == (v.Average > 0) {
+		if !e.Start && e.Generation == v.Race.Recommends && (e.Average > 0) == (v.Average > 0) && (e.Model > 0) == (v.Model > 0) {
 			return i
 		}
 	}
@@ -228,10 +228,7 @@ func (r *Run) storySeries() []series {
 			s.add(float64(d.Generation), y, 0, e, withErr)
 			continue
 		}
-		x, xe := float64(d.Of), 0.0
-		if d.V.Average > 1 {
-			x, xe = float64(d.Of)-float64(d.V.Average-1)/2, float64(d.V.Average-1)/2
-		}
+		x, xe := span(d.Of, max(d.V.Average, d.V.Model))
 		if d.Winner >= 0 && d.V.Race.Entrants[d.Winner].Start {
 			// The start that won keeps its own figure: drawn where the
 			// start races.
@@ -242,10 +239,7 @@ func (r *Run) storySeries() []series {
 			continue
 		}
 		for i, en := range d.V.Race.Entrants {
-			x, xe := float64(en.Generation), 0.0
-			if en.Average > 1 {
-				x, xe = float64(en.Generation)-float64(en.Average-1)/2, float64(en.Average-1)/2
-			}
+			x, xe := span(en.Generation, max(en.Average, en.Model))
 			s := &entrants
 			if r.stopped(d, i) {
 				s = &stopped
@@ -367,7 +361,7 @@ func (r *Run) lastFinal(v *tuner.Validation) *decision {
 		return nil
 	}
 	d := ds[len(ds)-1]
-	if !d.Final || d.Recommends != v.Generation || d.V.Average != v.Average {
+	if !d.Final || d.Recommends != v.Generation || d.V.Average != v.Average || d.V.Model != v.Model {
 		return nil
 	}
 	return &d
@@ -383,6 +377,8 @@ func (r *Run) recommendedName(v *tuner.Validation) string {
 		}
 	}
 	switch {
+	case v.Model > 0:
+		return modelName(v.Generation, v.Model)
 	case v.Average > 1:
 		return fmt.Sprintf("average of the means of generations %d–%d", v.Generation-v.Average+1, v.Generation)
 	case v.Generation == 0:
@@ -391,9 +387,27 @@ func (r *Run) recommendedName(v *tuner.Validation) string {
 	return fmt.Sprintf("mean of generation %d", v.Generation)
 }
 
+// span returns where a point of generations gen-k+1 to gen is drawn: its
+// middle and half its width (a point of one generation for k ≤ 1).
+func span(gen, k int) (x, xe float64) {
+	if k > 1 {
+		return float64(gen) - float64(k-1)/2, float64(k-1) / 2
+	}
+	return float64(gen), 0
+}
+
+// modelName names the model's point of a final race after generation gen,
+// fitted to the candidates of the k generations ending there.
+func modelName(gen, k int) string {
+	return fmt.Sprintf("model's point (fitted to generations %d–%d)", gen-k+1, gen)
+}
+
 // meanText names the distribution mean, or the average of means, that v is,
 // as a sentence begins.
 func meanText(v *tuner.Validation) string {
+	if v.Model > 0 {
+		return fmt.Sprintf("The point of the model fitted to the candidates of generations %d to %d", v.Generation-v.Model+1, v.Generation)
+	}
 	if v.Average > 1 {
 		return fmt.Sprintf("The average of the distribution means of generations %d to %d", v.Generation-v.Average+1, v.Generation)
 	}

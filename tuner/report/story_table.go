@@ -170,6 +170,8 @@ func (r *Run) entrantName(e tuner.RaceEntrant, stage int) string {
 		return "start " + r.vectorWord() + "s"
 	case e.Start:
 		return fmt.Sprintf("the stage's start (the winner of stage %d, generation %d)", stage-1, e.Generation)
+	case e.Model > 0:
+		return modelName(e.Generation, e.Model)
 	case e.Average > 1:
 		return fmt.Sprintf("average of the means of generations %d–%d", e.Generation-e.Average+1, e.Generation)
 	}
@@ -245,6 +247,9 @@ func (r *Run) finalRowLegacy(d decision) []string {
 		games = strconv.Itoa(v.Race.Games)
 	}
 	after := genName(d.Recommends)
+	if v.Model > 0 {
+		after = modelName(v.Generation, v.Model)
+	}
 	if v.Average > 1 {
 		after = fmt.Sprintf("average of generations %d–%d", v.Generation-v.Average+1, v.Generation)
 	}

@@ -454,3 +454,59 @@ func TestStoryStartAcrossSearches(t *testing.T) {
 		t.Errorf("caption of an older history %q", caption)
 	}
 }
+
+// modelYAML is a run whose second stage's final race the model's point
+// wins (validation.model), fitted to generations 15-24.
+const modelYAML = `
+name: model
+seed: 3
+generations: 24
+optimizer: {population: 8}
+search: {depth: 1}
+fitness: {games: 4}
+validation: {games: 4, select: 8, average: 1, model: true}
+checkpoints: {keep: 2}
+stages:
+  - generations: 12
+  - sigma: 0.2
+`
+
+// TestStoryModelWon: the model's point is named as an entrant of both
+// races and as the winner of the second, drawn across the generations its
+// fit spans, and the recommended weights are said to be it.
+func TestStoryModelWon(t *testing.T) {
+	r, err := Load(realRun(t, modelYAML, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := r.State.Recommended()
+	if v.Model != 10 || v.Generation != 24 {
+		t.Fatalf("recommended %+v: the test wants the model's point of generations 15-24", v)
+	}
+	var names []string
+	won := ""
+	for _, row := range r.storyTable().Rows {
+		names = append(names, row.Cells[1])
+		if strings.HasPrefix(row.Cells[4], "won") {
+			won = row.Cells[1]
+		}
+	}
+	for _, want := range []string{"model's point (fitted to generations 3–12)", "model's point (fitted to generations 15–24)"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("the races' rows %q lack %q", names, want)
+		}
+	}
+	if won != "model's point (fitted to generations 15–24)" {
+		t.Errorf("the winner's row is %q", won)
+	}
+	if got := r.recommendedName(v); got != "model's point (fitted to generations 15–24)" {
+		t.Errorf("recommended name %q", got)
+	}
+	if got := r.recommendedText(v); !strings.HasPrefix(got, "The point of the model fitted to the candidates of generations 15 to 24, the winner of the final race after generation 24") {
+		t.Errorf("recommended text %q", got)
+	}
+	winners := seriesNamed(findChart(r.charts(), "fitness"), "race winner, validated ± 95% CI")
+	if n := len(winners.X); n != 2 || winners.X[1] != 19.5 || winners.XErr[1] != 4.5 {
+		t.Errorf("winners drawn at %v ± %v, want the second at 19.5 ± 4.5", winners.X, winners.XErr)
+	}
+}
