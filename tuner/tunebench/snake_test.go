@@ -85,13 +85,7 @@ func BenchmarkSnake16Games(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cells := new(cellTable)
-	for i := range 16 {
-		cells[i][0] = Snake16.Defaults[16]
-		for r := 1; r < 16; r++ {
-			cells[i][r] = Snake16.Defaults[snakeCell[i]] * math.Ldexp(1, r)
-		}
-	}
+	cells := (*cellTable)(&rows.(*snakeEval).cell)
 	for _, depth := range []int{2, 3, 5} {
 		for _, form := range []struct {
 			name string
