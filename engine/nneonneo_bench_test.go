@@ -1,9 +1,6 @@
 package engine_test
 
 import (
-	"bufio"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/evotune/evotune/engine"
@@ -16,29 +13,9 @@ import (
 const nnPositionsFile = "testdata/nneonneo_positions.txt"
 
 func loadNNPositions(tb testing.TB) []engine.Board {
-	f, err := os.Open(nnPositionsFile)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
 	var out []engine.Board
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		if strings.HasPrefix(sc.Text(), "#") {
-			continue
-		}
-		fields := strings.Fields(sc.Text())
-		if len(fields) != 3 {
-			tb.Fatalf("%s:%d: want board seed moves", nnPositionsFile, line)
-		}
-		b, err := engine.ParseBoard(fields[0])
-		if err != nil {
-			tb.Fatalf("%s:%d: %v", nnPositionsFile, line, err)
-		}
-		out = append(out, b)
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
+	for _, p := range loadProgramPositions(tb, nnPositionsFile) {
+		out = append(out, p.board)
 	}
 	return out
 }
