@@ -94,6 +94,11 @@ func benchPositions(b *testing.B, e engine.Evaluator, opts engine.ExpectimaxOpti
 		b.Fatal(err)
 	}
 	s.SetTableScope(scope)
+	benchSearcherPositions(b, s, pos)
+}
+
+// benchSearcherPositions is benchPositions for a searcher already made.
+func benchSearcherPositions(b *testing.B, s *engine.Expectimax, pos []position) {
 	b.ReportAllocs()
 	var nodes, hits uint64
 	moves := 0

@@ -40,27 +40,8 @@ func BenchmarkProgramPositions(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	x := s.(*engine.Expectimax)
-	b.ReportAllocs()
-	moves := 0
-	var nodes, hits uint64
-	cpu0 := cpuTime(b)
-	for b.Loop() {
-		for i, p := range pos {
-			if i == 0 || p.seed != pos[i-1].seed || p.move != pos[i-1].move+1 {
-				x.Reset()
-			}
-			x.Move(p.board)
-			n, h := x.Nodes()
-			nodes += n
-			hits += h
-		}
-		moves += len(pos)
-	}
-	b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(moves), "cpu-ns/move")
-	b.ReportMetric(float64(nodes)/float64(moves), "nodes/move")
-	b.ReportMetric(float64(hits)/float64(moves), "hits/move")
-	b.ReportMetric(float64(moves)/float64(b.N), "moves/op")
+	benchSearcherPositions(b, s.(*engine.Expectimax), pos)
+	b.ReportMetric(float64(len(pos)), "moves/op")
 }
 
 // progConfig is the players' search at -progdepth plies, with the table
