@@ -3,11 +3,9 @@ package engine_test
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/eval"
-	"github.com/evotune/evotune/internal/cputime"
 )
 
 // midgame returns boards from real games at move 300 or so: the positions
@@ -50,7 +48,7 @@ func benchSearch(b *testing.B, opts engine.ExpectimaxOptions, boards []engine.Bo
 	b.ReportAllocs()
 	var nodes uint64
 	i := 0
-	cpu0 := cpuTime(b)
+	cpu0 := engine.CPUTime(b)
 	for b.Loop() {
 		// A fresh table each time: the figure is a single search's, not one
 		// helped by the same board searched before.
@@ -61,7 +59,7 @@ func benchSearch(b *testing.B, opts engine.ExpectimaxOptions, boards []engine.Bo
 		i++
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-	b.ReportMetric(float64(nodes)/(cpuTime(b)-cpu0).Seconds(), "nodes/cpu-s")
+	b.ReportMetric(float64(nodes)/(engine.CPUTime(b)-cpu0).Seconds(), "nodes/cpu-s")
 	b.ReportMetric(float64(nodes)/float64(i), "nodes/op")
 }
 
@@ -102,7 +100,7 @@ func benchSearcherPositions(b *testing.B, s *engine.Expectimax, pos []position) 
 	b.ReportAllocs()
 	var nodes, hits uint64
 	moves := 0
-	cpu0 := cpuTime(b)
+	cpu0 := engine.CPUTime(b)
 	for b.Loop() {
 		for i, p := range pos {
 			if i == 0 || p.seed != pos[i-1].seed || p.move != pos[i-1].move+1 {
@@ -116,21 +114,10 @@ func benchSearcherPositions(b *testing.B, s *engine.Expectimax, pos []position) 
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(moves), "ns/move")
-	b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(moves), "cpu-ns/move")
+	b.ReportMetric(float64((engine.CPUTime(b)-cpu0).Nanoseconds())/float64(moves), "cpu-ns/move")
 	b.ReportMetric(float64(nodes)/float64(moves), "nodes/move")
 	b.ReportMetric(float64(hits)/float64(moves), "hits/move")
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-}
-
-// cpuTime is cputime.Process for a benchmark, which stops on an error: on
-// a loaded machine CPU time varies far less than the wall time b.Elapsed
-// reports.
-func cpuTime(b *testing.B) time.Duration {
-	d, err := cputime.Process()
-	if err != nil {
-		b.Fatal(err)
-	}
-	return d
 }
 
 // positionsEval is the evaluator the table benchmarks search with.

@@ -49,7 +49,7 @@ func BenchmarkLayout(b *testing.B) {
 					b.ReportAllocs()
 					var nodes, hits uint64
 					moves, diff := 0, 0
-					cpu0 := cpuTime(b)
+					cpu0 := engine.CPUTime(b)
 					for b.Loop() {
 						for i, p := range pos {
 							if i == 0 || p.seed != pos[i-1].seed || p.move != pos[i-1].move+1 {
@@ -67,7 +67,7 @@ func BenchmarkLayout(b *testing.B) {
 					}
 					passes := float64(moves) / float64(len(pos))
 					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(moves), "ns/move")
-					b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(moves), "cpu-ns/move")
+					b.ReportMetric(float64((engine.CPUTime(b)-cpu0).Nanoseconds())/float64(moves), "cpu-ns/move")
 					b.ReportMetric(float64(nodes)/float64(moves), "nodes/move")
 					b.ReportMetric(float64(hits)/float64(moves), "hits/move")
 					b.ReportMetric(float64(diff)/passes, "diff/pass")

@@ -128,7 +128,7 @@ func benchLeafLayers(b *testing.B, e Evaluator) {
 	b.ReportAllocs()
 	sum := 0.0
 	i, layers := 0, 0
-	cpu0 := cpuNow(b)
+	cpu0 := cpuTime(b)
 	for b.Loop() {
 		c := boards[i%len(boards)]
 		switch {
@@ -143,7 +143,7 @@ func benchLeafLayers(b *testing.B, e Evaluator) {
 		layers += 2 * bits.OnesCount64(c.emptyCells())
 		i++
 	}
-	b.ReportMetric(float64((cpuNow(b)-cpu0).Nanoseconds())/float64(layers), "cpu-ns/layer")
+	b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(layers), "cpu-ns/layer")
 	_ = sum
 }
 
@@ -166,9 +166,10 @@ func benchLines() *Lines {
 	return &Lines{Rows: [4]*[1 << 16]float64{t, t, t, t}, Cols: [4]*[1 << 16]float64{t, t, t, t}, Keys: keys, KeyValue: kv, ColKeys: keys}
 }
 
-// cpuNow is the process's CPU time: on a loaded machine it varies far
-// less than the wall time b.Elapsed reports.
-func cpuNow(b *testing.B) time.Duration {
+// cpuTime is cputime.Process for a benchmark, which stops on an error: on
+// a loaded machine CPU time varies far less than the wall time b.Elapsed
+// reports.
+func cpuTime(b *testing.B) time.Duration {
 	d, err := cputime.Process()
 	if err != nil {
 		b.Fatal(err)

@@ -40,7 +40,7 @@ func BenchmarkNneonneoPositions(b *testing.B) {
 			b.ReportAllocs()
 			var nodes uint64
 			moves := 0
-			cpu0 := cpuTime(b)
+			cpu0 := engine.CPUTime(b)
 			for b.Loop() {
 				for _, x := range boards {
 					s.Move(x)
@@ -49,7 +49,7 @@ func BenchmarkNneonneoPositions(b *testing.B) {
 				}
 				moves += len(boards)
 			}
-			b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(moves), "cpu-ns/move")
+			b.ReportMetric(float64((engine.CPUTime(b)-cpu0).Nanoseconds())/float64(moves), "cpu-ns/move")
 			b.ReportMetric(float64(nodes)/float64(moves), "nodes/move")
 		})
 	}

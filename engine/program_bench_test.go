@@ -131,13 +131,13 @@ func BenchmarkProgramGames(b *testing.B) {
 	}
 	b.ReportAllocs()
 	moves := 0
-	cpu0 := cpuTime(b)
+	cpu0 := engine.CPUTime(b)
 	for b.Loop() {
 		for i := range *progGames {
 			moves += engine.Play(engine.GameSeed(1, uint64(i)), s).Moves
 		}
 	}
-	b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(moves), "cpu-ns/move")
+	b.ReportMetric(float64((engine.CPUTime(b)-cpu0).Nanoseconds())/float64(moves), "cpu-ns/move")
 	b.ReportMetric(float64(moves)/float64(b.N), "moves/op")
 }
 
