@@ -89,8 +89,6 @@ func leafEvaluators(t *testing.T) []struct {
 	for i := range randomKeys {
 		randomKeys[i] = uint8(rng.IntN(256))
 	}
-	end, mid := cornerKeys()
-	corner := [4]*[1 << 16]uint8{end, mid, mid, end}
 	std, err := eval.Set("standard")
 	if err != nil {
 		t.Fatal(err)
@@ -103,6 +101,9 @@ func leafEvaluators(t *testing.T) []struct {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The standard set's corner keys, read from the rows or the columns.
+	corner := standard.(engine.LineEvaluator).Lines().Keys
+	end, mid := corner[0], corner[1]
 	u := table()
 	perLine := [4]*[1 << 16]float64{table(), table(), table(), table()}
 	perCol := [4]*[1 << 16]float64{table(), table(), table(), table()}
@@ -121,25 +122,6 @@ func leafEvaluators(t *testing.T) []struct {
 		{"classic", classic},
 		{"standard through Evaluate", plain{standard}},
 	}
-}
-
-// cornerKeys are the standard set's corner keys, from their definition: a
-// line's key is twice its largest rank, plus one in an end line whose end
-// cell holds that rank. The largest key over the rows is the largest over
-// the columns, the board's corner being a corner of a row and of a column.
-func cornerKeys() (end, mid *[1 << 16]uint8) {
-	end, mid = new([1 << 16]uint8), new([1 << 16]uint8)
-	for line := range 1 << 16 {
-		m := 0
-		for i := range 4 {
-			m = max(m, line>>(4*i)&0xf)
-		}
-		end[line], mid[line] = uint8(2*m), uint8(2*m)
-		if line&0xf == m || line>>12 == m {
-			end[line]++
-		}
-	}
-	return end, mid
 }
 
 // TestLeafLayerMatchesTwin checks the search, the leaf layer included,
