@@ -110,13 +110,10 @@ func (t *Tuner) keepSample(done int, g *generation, fit []float64, full []bool) 
 	t.state.Samples = slices.DeleteFunc(t.state.Samples, func(s Sample) bool { return s.Generation <= from })
 }
 
-// modelInfo is what the model's fit says of itself (RecordModel).
-type modelInfo = RecordModel
-
 // modelAt returns the model's point after done completed generations (a
 // full vector) and what its fit was; a nil point where the model has
 // none (the info says why), or where validation.model is off (nil info).
-func (t *Tuner) modelAt(done int) ([]float64, *modelInfo) {
+func (t *Tuner) modelAt(done int) ([]float64, *RecordModel) {
 	if !t.cfg.Validation.Model {
 		return nil, nil
 	}
@@ -127,7 +124,7 @@ func (t *Tuner) modelAt(done int) ([]float64, *modelInfo) {
 			ss = append(ss, s)
 		}
 	}
-	info := &modelInfo{}
+	info := &RecordModel{}
 	if len(ss) > 0 {
 		info.First = ss[0].Generation
 	}
@@ -152,7 +149,7 @@ func (t *Tuner) modelAt(done int) ([]float64, *modelInfo) {
 // modelPoint returns the model's point of the samples ss (d tuned
 // coordinates each) in the optimizer's coordinates, unclamped, and fills
 // info with the fit; an error wrapping errModelFit where it has none.
-func modelPoint(ss []Sample, d int, info *modelInfo) ([]float64, error) {
+func modelPoint(ss []Sample, d int, info *RecordModel) ([]float64, error) {
 	if len(ss) == 0 {
 		return nil, fmt.Errorf("%w: no generation's candidates kept", errModelFit)
 	}

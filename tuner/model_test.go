@@ -122,7 +122,7 @@ func TestModelNearer(t *testing.T) {
 		for seed := range uint64(runs) {
 			rng := rand.New(rand.NewPCG(seed, uint64(tc.d)))
 			ss, loss := noisySearch(rng, tc.d, 20, tc.lam, 3, false)
-			info := &modelInfo{}
+			info := &RecordModel{}
 			x, err := modelPoint(ss, tc.d, info)
 			if err != nil {
 				t.Fatalf("d %d, seed %d: %v", tc.d, seed, err)
@@ -165,7 +165,7 @@ func TestModelFlat(t *testing.T) {
 		for seed := range uint64(runs) {
 			rng := rand.New(rand.NewPCG(seed, 100+uint64(tc.d)))
 			ss, _ := noisySearch(rng, tc.d, 20, tc.lam, 3, true)
-			info := &modelInfo{}
+			info := &RecordModel{}
 			if _, err := modelPoint(ss, tc.d, info); err != nil {
 				t.Fatalf("d %d, seed %d: %v", tc.d, seed, err)
 			}

@@ -227,14 +227,16 @@ func (t *Tuner) raceGames(entrants int) int {
 }
 
 // race runs the final race of the stage after done completed generations
-// and returns the winner and the race's record; without a race
-// (validation.select: 0) the average wins as it is.
+// (announcing it: PhaseRace) and returns the winner and the race's
+// record; without a race (validation.select: 0) the average wins as it
+// is.
 func (t *Tuner) race(ctx context.Context, done int) (entrant, *RecordRace, error) {
 	es, info := t.entrants(done)
 	if t.cfg.Validation.Select == 0 || len(es) == 1 {
 		return es[len(es)-1], nil, nil
 	}
 	n := t.raceGames(len(es))
+	t.announce(Phase{Kind: PhaseRace, Generation: done, Games: len(es) * n})
 	seeds := make([]uint64, n)
 	for j := range seeds {
 		seeds[j] = RaceSeed(t.cfg.Seed, done, j)
