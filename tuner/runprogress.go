@@ -212,13 +212,7 @@ func (r *Run) outlook(pl runPlan, done int, share float64, now time.Duration) Ou
 		if games <= 0 {
 			return 0
 		}
-		if r.t.cfg.Player != nil {
-			// A player's games are paced under one key whatever the
-			// config's search says (searchOf): the program searches as
-			// it does.
-			search = engine.SearchConfig{}
-		}
-		per, ok := r.progress.pool.perGame(search)
+		per, ok := r.progress.pool.perGame(paceKey(r.t.playersOf(search)))
 		if !ok {
 			return -1
 		}
