@@ -1,7 +1,6 @@
 package tuner
 
 import (
-	"math"
 	"sync"
 	"time"
 
@@ -181,12 +180,10 @@ func (r *Run) stageGames(i int) int {
 		r.lambdas[i] = lam
 	}
 	n := t.stages[i].Games
-	if !t.cfg.Noise.Handling {
-		return lam * n
+	if t.cfg.Noise.Handling {
+		n = t.cfg.Noise.startGames(n)
 	}
-	block, lo, hi := t.cfg.Noise.bounds(n)
-	n = gamesFor(float64(min(max(n, lo), hi)), block, lo, hi)
-	return lam*n + min(int(math.Ceil(t.reevaluations(lam))), lam)*n
+	return int(t.generationGames(lam, n))
 }
 
 // Progress returns the run's progress and the estimate of its end. It is
