@@ -59,16 +59,6 @@ func (t *Tuner) announce(p Phase) {
 	t.events.Phase(p)
 }
 
-// announceRace announces the final race after done completed
-// generations, if one is played: entrants × their most games each.
-func (t *Tuner) announceRace(done int) {
-	k := len(t.entrantsAt(done))
-	if t.cfg.Validation.Select == 0 || k < 2 {
-		return
-	}
-	t.announce(Phase{Kind: PhaseRace, Generation: done, Games: k * t.raceGames(k)})
-}
-
 // GenerationPhase is the phase of the next generation: its number and the
 // most games it plays (StepGames).
 func (t *Tuner) GenerationPhase() Phase {

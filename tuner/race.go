@@ -235,6 +235,7 @@ func (t *Tuner) race(ctx context.Context, done int) (entrant, *RecordRace, error
 		return es[len(es)-1], nil, nil
 	}
 	n := t.raceGames(len(es))
+	t.announce(Phase{Kind: PhaseRace, Generation: done, Games: len(es) * n})
 	seeds := make([]uint64, n)
 	for j := range seeds {
 		seeds[j] = RaceSeed(t.cfg.Seed, done, j)

@@ -60,7 +60,6 @@ func (t *Tuner) validateStart(ctx context.Context) error {
 // the recommended weights. It is the one place a recommendation enters
 // the state.
 func (t *Tuner) conclude(ctx context.Context, done int) (*Validation, error) {
-	t.announceRace(done)
 	w, race, err := t.race(ctx, done)
 	if err != nil {
 		return nil, err
