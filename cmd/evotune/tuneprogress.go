@@ -254,21 +254,12 @@ func ofGenerations(cfg *tuner.Config) string {
 // phaseName names a part of the run: the generation of how many, and in a
 // ladder the stage.
 func phaseName(ph tuner.Phase, t *tuner.Tuner) string {
-	var s string
-	switch ph.Kind {
-	case tuner.PhaseStart:
-		s = "validating the start"
-		if ph.Stage > 0 {
-			s = "measuring the start again with " + t.Config().StageValidationSearch(ph.Stage).String()
-		}
-	case tuner.PhaseGeneration:
-		s = fmt.Sprintf("generation %d%s", ph.Generation, ofGenerations(t.Config()))
-	case tuner.PhaseRace:
-		s = "the final race"
-	case tuner.PhaseWinner:
-		s = "validating the winner"
-	default:
-		s = ph.String()
+	s := ph.String()
+	switch {
+	case ph.Kind == tuner.PhaseStart && ph.Stage > 0:
+		s = "measuring the start again with " + t.Config().StageValidationSearch(ph.Stage).String()
+	case ph.Kind == tuner.PhaseGeneration:
+		s += ofGenerations(t.Config())
 	}
 	if stages := t.Stages(); len(stages) > 1 {
 		s += fmt.Sprintf(" (stage %d/%d %q)", ph.Stage+1, len(stages), stages[ph.Stage].Name)
