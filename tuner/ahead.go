@@ -167,12 +167,9 @@ func (t *Tuner) nextBatch() (*Batch, error) {
 	}
 	at := t.state.SeedCounter
 	g := t.plan(opt, &at)
-	var players Players = FeaturePlayers{Set: t.set, Search: t.search}
-	if t.cfg.Player != nil {
-		if t.players == nil {
-			return nil, errNoPlayers
-		}
-		players = t.players
+	players := t.playersOf(t.search)
+	if players == nil {
+		return nil, errNoPlayers
 	}
 	return &Batch{Generation: t.state.Generation, Players: players, Vectors: g.weights, Seeds: g.seeds,
 		MaxMoves: t.cfg.Fitness.MaxMoves, Jobs: g.firstJobs()}, nil

@@ -11,18 +11,24 @@ import "math"
 // nothing. A caller that runs the tuner to a budget of games uses it to
 // stop while its last word still fits (see FinishWithin).
 func (t *Tuner) StepGames() (step, finishLeast, finishMost int64) {
-	lam := int64(t.opt.Lambda())
-	n := int64(t.NextGames())
-	step = lam * n
-	if t.cfg.Noise.Handling {
-		step += min(int64(math.Ceil(t.reevaluations(int(lam)))), lam) * n
-	}
+	step = t.generationGames(t.opt.Lambda(), t.NextGames())
 	done := t.state.Generation + 1
 	least, most := t.finishGames(done)
 	if t.stopReasonAt(done, 0) != "" || t.state.Stage < len(t.stages)-1 && t.stageEndAt(done, 0) != "" {
 		return step + most, 0, 0
 	}
 	return step, least, most
+}
+
+// generationGames is the most games a generation of lam candidates
+// plays at n games each: with noise handling, its re-evaluations on n
+// fresh games besides.
+func (t *Tuner) generationGames(lam, n int) int64 {
+	games := int64(lam) * int64(n)
+	if t.cfg.Noise.Handling {
+		games += min(int64(math.Ceil(t.reevaluations(lam))), int64(lam)) * int64(n)
+	}
+	return games
 }
 
 // FinishGames returns the fewest and the most games Finish plays now: the

@@ -209,15 +209,22 @@ func (t *Tuner) reevaluations(lam int) float64 {
 	return 2 + float64(lam)/20
 }
 
+// playersOf is the family a batch of search plays: the set's searchers
+// with that search, or the run's player, which searches as it does (nil
+// where the run tunes a player and none was given).
+func (t *Tuner) playersOf(search engine.SearchConfig) Players {
+	if t.cfg.Player != nil {
+		return t.players
+	}
+	return FeaturePlayers{Set: t.set, Search: search}
+}
+
 // playJobs plays jobs (nil: every candidate on every seed) into results
 // and counts them.
 func (t *Tuner) playJobs(ctx context.Context, search engine.SearchConfig, weights [][]float64, seeds []uint64, jobs []Job, results [][]engine.Result) error {
-	var players Players = FeaturePlayers{Set: t.set, Search: search}
-	if t.cfg.Player != nil {
-		if t.players == nil {
-			return fmt.Errorf("tuner: the run tunes player %s, and no players were given to play it", t.cfg.Player.Declared.ID)
-		}
-		players = t.players
+	players := t.playersOf(search)
+	if players == nil {
+		return fmt.Errorf("tuner: the run tunes player %s, and no players were given to play it", t.cfg.Player.Declared.ID)
 	}
 	b := &Batch{
 		Generation: t.state.Generation,

@@ -202,6 +202,14 @@ func (c *NoiseConfig) bounds(games int) (block, lo, hi int) {
 	return block, lo, max(up(4*games), lo)
 }
 
+// startGames is the games per candidate noise handling sets at the start
+// of a stage that plays games a candidate: those cut to the bounds, in
+// whole blocks.
+func (c *NoiseConfig) startGames(games int) int {
+	block, lo, hi := c.bounds(games)
+	return gamesFor(float64(min(max(games, lo), hi)), block, lo, hi)
+}
+
 // parents is the number of candidates the optimizer's update uses with
 // positive weight: what racing must not get wrong.
 func parents(method string, lambda int, elite float64) int {

@@ -69,18 +69,19 @@ func newPacedPool(p Pool) *pacedPool {
 // Shared implements SharedPool as the pool it wraps does.
 func (pp *pacedPool) Shared() bool { return shared(pp.p) }
 
-// searchOf is the key a batch's pace is kept under: its players' search,
-// or one key for every family of another kind (a player's program, which
-// searches as it does).
-func searchOf(b *Batch) engine.SearchConfig {
-	if fp, ok := b.Players.(FeaturePlayers); ok {
+// paceKey is the key the pace of a family's games is kept under: its
+// search, or one key for every family of another kind (a player's
+// program, which searches as it does). Tuner.playersOf gives the family
+// of a search, so the estimate looks a pace up as the batches keep it.
+func paceKey(p Players) engine.SearchConfig {
+	if fp, ok := p.(FeaturePlayers); ok {
 		return fp.Search
 	}
 	return engine.SearchConfig{}
 }
 
 func (pp *pacedPool) Play(ctx context.Context, b *Batch, results [][]engine.Result, done GameDone) error {
-	key := searchOf(b)
+	key := paceKey(b.Players)
 	pp.mu.Lock()
 	pp.advance()
 	pp.active[key]++

@@ -1,9 +1,6 @@
 package tuner
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // A PhaseKind is what a run is doing: the parts a progress display names
 // and an estimate of the end adds up.
@@ -65,11 +62,6 @@ func (t *Tuner) announce(p Phase) {
 // GenerationPhase is the phase of the next generation: its number and the
 // most games it plays (StepGames).
 func (t *Tuner) GenerationPhase() Phase {
-	lam := int64(t.opt.Lambda())
-	n := int64(t.NextGames())
-	games := lam * n
-	if t.cfg.Noise.Handling {
-		games += min(int64(math.Ceil(t.reevaluations(int(lam)))), lam) * n
-	}
+	games := t.generationGames(t.opt.Lambda(), t.NextGames())
 	return Phase{Kind: PhaseGeneration, Generation: t.state.Generation + 1, Stage: t.state.Stage, Games: int(games)}
 }

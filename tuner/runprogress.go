@@ -1,7 +1,6 @@
 package tuner
 
 import (
-	"math"
 	"sync"
 	"time"
 
@@ -181,12 +180,10 @@ func (r *Run) stageGames(i int) int {
 		r.lambdas[i] = lam
 	}
 	n := t.stages[i].Games
-	if !t.cfg.Noise.Handling {
-		return lam * n
+	if t.cfg.Noise.Handling {
+		n = t.cfg.Noise.startGames(n)
 	}
-	block, lo, hi := t.cfg.Noise.bounds(n)
-	n = gamesFor(float64(min(max(n, lo), hi)), block, lo, hi)
-	return lam*n + min(int(math.Ceil(t.reevaluations(lam))), lam)*n
+	return int(t.generationGames(lam, n))
 }
 
 // Progress returns the run's progress and the estimate of its end. It is
@@ -212,13 +209,7 @@ func (r *Run) outlook(pl runPlan, done int, share float64, now time.Duration) Ou
 		if games <= 0 {
 			return 0
 		}
-		if r.t.cfg.Player != nil {
-			// A player's games are paced under one key whatever the
-			// config's search says (searchOf): the program searches as
-			// it does.
-			search = engine.SearchConfig{}
-		}
-		per, ok := r.progress.pool.perGame(search)
+		per, ok := r.progress.pool.perGame(paceKey(r.t.playersOf(search)))
 		if !ok {
 			return -1
 		}

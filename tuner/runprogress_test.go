@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 	"testing"
 )
@@ -68,7 +69,7 @@ func TestRunProgress(t *testing.T) {
 		}
 	}
 	want := []PhaseKind{PhaseGeneration, PhaseGeneration, PhaseGeneration, PhaseGeneration, PhaseRace}
-	if len(kinds) < len(want) || !equalKinds(kinds[:len(want)], want) || len(kinds) > len(want)+1 || len(kinds) == len(want)+1 && kinds[len(want)] != PhaseWinner {
+	if len(kinds) < len(want) || !slices.Equal(kinds[:len(want)], want) || len(kinds) > len(want)+1 || len(kinds) == len(want)+1 && kinds[len(want)] != PhaseWinner {
 		t.Errorf("phases of the resumed run: %v, want 4 generations (2 to 5), the race and maybe the winner's validation", kinds)
 	}
 	for i, p := range estimates {
@@ -80,13 +81,4 @@ func TestRunProgress(t *testing.T) {
 	if p := r.Progress(); p.Played != played.Load() {
 		t.Errorf("the pace counts %d games; the resumed run played %d", p.Played, played.Load())
 	}
-}
-
-func equalKinds(a, b []PhaseKind) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return len(a) == len(b)
 }

@@ -301,11 +301,11 @@ func (t *Tuner) NextGames() int {
 	if !t.cfg.Noise.Handling {
 		return t.games()
 	}
-	block, lo, hi := t.GamesBounds()
 	if t.state.Noise != nil {
+		block, lo, hi := t.GamesBounds()
 		return gamesFor(t.state.Noise.Effort, block, lo, hi)
 	}
-	return gamesFor(float64(min(max(t.games(), lo), hi)), block, lo, hi)
+	return t.cfg.Noise.startGames(t.games())
 }
 
 // Stage returns the current stage (0-based) and its resolved settings.

@@ -254,21 +254,12 @@ func ofGenerations(cfg *tuner.Config) string {
 // phaseName names a part of the run: the generation of how many, and in a
 // ladder the stage.
 func phaseName(ph tuner.Phase, t *tuner.Tuner) string {
-	var s string
-	switch ph.Kind {
-	case tuner.PhaseStart:
-		s = "validating the start"
-		if ph.Stage > 0 {
-			s = "measuring the start again with " + t.Config().StageValidationSearch(ph.Stage).String()
-		}
-	case tuner.PhaseGeneration:
-		s = fmt.Sprintf("generation %d%s", ph.Generation, ofGenerations(t.Config()))
-	case tuner.PhaseRace:
-		s = "the final race"
-	case tuner.PhaseWinner:
-		s = "validating the winner"
-	default:
-		s = ph.String()
+	s := ph.String()
+	switch {
+	case ph.Kind == tuner.PhaseStart && ph.Stage > 0:
+		s = "measuring the start again with " + t.Config().StageValidationSearch(ph.Stage).String()
+	case ph.Kind == tuner.PhaseGeneration:
+		s += ofGenerations(t.Config())
 	}
 	if stages := t.Stages(); len(stages) > 1 {
 		s += fmt.Sprintf(" (stage %d/%d %q)", ph.Stage+1, len(stages), stages[ph.Stage].Name)
@@ -306,13 +297,12 @@ func describeProgress(pr tuner.Progress, t *tuner.Tuner) string {
 	if pace := fmtPace(pr.Played, pr.PlayTime); pace != "" {
 		s += " · " + pace
 	}
-	e := pr.Estimate
-	switch {
-	case e.Open || e.AtLeast && pr.Played == 0:
-	case e.AtLeast:
-		s += fmt.Sprintf(" · end in ≥%v", max(e.End-pr.Elapsed, 0).Round(time.Second))
+	switch left, ok := endIn(pr); {
+	case !ok:
+	case pr.Estimate.AtLeast:
+		s += fmt.Sprintf(" · end in ≥%v", left)
 	default:
-		s += fmt.Sprintf(" · end in ~%v (%s)", max(e.End-pr.Elapsed, 0).Round(time.Second), e.By)
+		s += fmt.Sprintf(" · end in ~%v (%s)", left, pr.Estimate.By)
 	}
 	return s
 }
@@ -335,10 +325,10 @@ func fmtPace(games int64, d time.Duration) string {
 // a game that would give it a pace.
 func fmtEstimate(pr tuner.Progress) string {
 	e := pr.Estimate
-	if e.Open || e.AtLeast && pr.Played == 0 {
+	left, ok := endIn(pr)
+	if !ok {
 		return ""
 	}
-	left := max(e.End-pr.Elapsed, 0).Round(time.Second)
 	by := map[string]string{
 		"generations":       "its generations",
 		"duration":          "its duration",
@@ -350,4 +340,15 @@ func fmtEstimate(pr tuner.Progress) string {
 		return fmt.Sprintf("end in %v at least (by %s; a search that has not played yet adds to it)", left, by)
 	}
 	return fmt.Sprintf("end in ~%v (by %s)", left, by)
+}
+
+// endIn is the time from now (the run's clock) to the estimated end, and
+// false where none is shown: no limit ends the run, or this process has
+// played no game that would give a pace to the part not yet priced.
+func endIn(pr tuner.Progress) (time.Duration, bool) {
+	e := pr.Estimate
+	if e.Open || e.AtLeast && pr.Played == 0 {
+		return 0, false
+	}
+	return max(e.End-pr.Elapsed, 0).Round(time.Second), true
 }
